@@ -1,0 +1,50 @@
+// The `uptime-agent status --json` document, read from the store alone so that it works while
+// another process runs the agent on the same data folder.
+import { readEnrollment } from './enrollment.ts';
+import type { Database } from './store/database.ts';
+import { listChecks } from './store/checks.ts';
+import { getMeta } from './store/meta.ts';
+import { lastResults, outageHistory, unsentCount, type LastResult, type OutageRecord } from './store/results-view.ts';
+
+export interface StatusReport {
+  monitor_id: string | null;
+  server: string | null;
+  enrolled: boolean;
+  sync_cursor: string | null;
+  last_sync_at: string | null;
+  unsent_results: number;
+  checks: {
+    guid: string;
+    name: string;
+    enabled: boolean;
+    private_definition: boolean;
+    runnable: boolean;
+    last_result?: LastResult;
+  }[];
+  outages: OutageRecord[];
+}
+
+export function statusReport(db: Database, keyPresent: boolean, hasPrivateDefinition: (guid: string) => boolean): StatusReport {
+  const enrollment = readEnrollment(db);
+  const last = lastResults(db);
+  return {
+    monitor_id: enrollment?.monitorId ?? null,
+    server: enrollment?.server ?? null,
+    enrolled: enrollment !== undefined && keyPresent,
+    sync_cursor: getMeta(db, 'sync_cursor') ?? null,
+    last_sync_at: getMeta(db, 'last_sync_at') ?? null,
+    unsent_results: unsentCount(db),
+    checks: listChecks(db).map(({ check, privateDefinition, active }) => {
+      const lastResult = last.get(check.guid);
+      return {
+        guid: check.guid,
+        name: check.name,
+        enabled: check.enabled,
+        private_definition: privateDefinition,
+        runnable: active && (!privateDefinition || hasPrivateDefinition(check.guid)),
+        ...(lastResult === undefined ? {} : { last_result: lastResult }),
+      };
+    }),
+    outages: outageHistory(db),
+  };
+}

@@ -1,0 +1,64 @@
+// Schema migrations, applied in order; PRAGMA user_version records how many have run.
+// Append only: a shipped migration is never edited, so every store upgrades the same way.
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
+  -- The synced check set. wire holds the check exactly as the server sent it (unknown fields
+  -- stripped); the other columns are derived from it for queries.
+  CREATE TABLE checks (
+    guid         TEXT PRIMARY KEY,
+    name         TEXT NOT NULL,
+    enabled      INTEGER NOT NULL,
+    deleted      INTEGER NOT NULL,
+    private_def  INTEGER NOT NULL,
+    interval_sec INTEGER NOT NULL,
+    updated_at   TEXT NOT NULL,
+    wire         TEXT NOT NULL
+  );
+
+  -- Results waiting for the server, in commit order (id). payload is the wire Result JSON;
+  -- bytes its UTF-8 length, so batches can be cut under the 1 MiB body limit without re-encoding.
+  CREATE TABLE outbox (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    check_guid TEXT NOT NULL,
+    ran_at     TEXT NOT NULL,
+    payload    TEXT NOT NULL,
+    bytes      INTEGER NOT NULL
+  );
+
+  -- Results the server refused with 400 even when sent alone: kept aside, visible, not retried.
+  CREATE TABLE rejected (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    check_guid  TEXT NOT NULL,
+    ran_at      TEXT NOT NULL,
+    payload     TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    rejected_at TEXT NOT NULL
+  );
+
+  -- Recent results per check for the UI (last results, uptime %, latency series); bounded per
+  -- check by the writer. skipped = a failure during a connectivity outage, never uploaded.
+  CREATE TABLE history (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    check_guid  TEXT NOT NULL,
+    ran_at      TEXT NOT NULL,
+    success     INTEGER NOT NULL,
+    skipped     INTEGER NOT NULL DEFAULT 0,
+    http_status INTEGER NOT NULL,
+    latency_ms  INTEGER NOT NULL,
+    error       TEXT NOT NULL
+  );
+  CREATE INDEX history_by_check ON history (check_guid, id);
+
+  -- Connectivity outages. ended_at NULL = the one in progress.
+  CREATE TABLE outages (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_at TEXT NOT NULL,
+    ended_at   TEXT
+  );
+  `,
+];

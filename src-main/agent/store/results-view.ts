@@ -1,0 +1,49 @@
+// Read-only views over results, outages and the outbox that the status command and UI show.
+import type { Database } from './database.ts';
+
+export interface LastResult {
+  ran_at: string;
+  success: boolean;
+  skipped: boolean;
+  http_status: number;
+  latency_ms: number;
+  error: string;
+}
+
+export interface OutageRecord {
+  started_at: string;
+  ended_at: string | null;
+  duration_sec: number | null;
+}
+
+export function lastResults(db: Database): Map<string, LastResult> {
+  const rows = db
+    .prepare(
+      `SELECT h.check_guid, h.ran_at, h.success, h.skipped, h.http_status, h.latency_ms, h.error
+       FROM history h JOIN (SELECT check_guid, MAX(id) AS id FROM history GROUP BY check_guid) last
+       ON h.id = last.id`,
+    )
+    .all() as unknown as (Omit<LastResult, 'success' | 'skipped'> & { check_guid: string; success: number; skipped: number })[];
+  return new Map(
+    rows.map((r) => [
+      r.check_guid,
+      { ran_at: r.ran_at, success: r.success === 1, skipped: r.skipped === 1, http_status: r.http_status, latency_ms: r.latency_ms, error: r.error },
+    ]),
+  );
+}
+
+export function unsentCount(db: Database): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
+}
+
+export function outageHistory(db: Database, limit = 100): OutageRecord[] {
+  const rows = db.prepare('SELECT started_at, ended_at FROM outages ORDER BY id DESC LIMIT ?').all(limit) as unknown as {
+    started_at: string;
+    ended_at: string | null;
+  }[];
+  return rows.map((r) => ({
+    started_at: r.started_at,
+    ended_at: r.ended_at,
+    duration_sec: r.ended_at === null ? null : Math.max(0, Math.round((Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000)),
+  }));
+}

@@ -1,0 +1,110 @@
+// Zod schemas for every body that crosses the wire (wire-api.md, version 1.0.0) and for the
+// check definition fields the private definitions file shares with the wire Check.
+// Unknown extra fields are stripped, never rejected: a newer server may add fields.
+import { z } from 'zod';
+
+/** An optional field that some servers send as null; null is read as absent. */
+const opt = <T extends z.ZodType>(schema: T) =>
+  schema.nullish().transform((v) => (v === null ? undefined : v));
+
+const dateTime = z.iso.datetime({ offset: true, local: false });
+
+/**
+ * The fields that say what a check does, with their wire names. A wire Check carries them, and a
+ * private-definition entry supplies them locally for a check whose definition the server wiped.
+ * Values are not range-checked here: a bad value fails the check with a named reason at run time
+ * (fail closed) instead of rejecting a whole sync delta.
+ */
+export const definitionShape = {
+  url: z.string(),
+  timeout_sec: opt(z.number().int()),
+  match_string: z.string(),
+  match_mode: opt(z.string()),
+  post_data: opt(z.string()),
+  headers: opt(z.record(z.string(), z.string())),
+  disable_redirects: opt(z.boolean()),
+  status_code_op: opt(z.string()),
+  status_code_value: opt(z.number().int()),
+  max_response_time_ms: opt(z.number().int()),
+  // Sent by the real server although the wire document does not list them (design.md).
+  insecure_skip_verify: opt(z.boolean()),
+  invert_result: opt(z.boolean()),
+  cert_expiry_warn_days: opt(z.number().int()),
+};
+
+export const checkDefinitionSchema = z.object(definitionShape);
+/** What a probe needs to run one check. */
+export type CheckDefinition = z.infer<typeof checkDefinitionSchema>;
+
+/** Names of the definition fields, for merging a private entry over a wiped wire check. */
+export const definitionFieldNames = Object.keys(definitionShape) as (keyof CheckDefinition)[];
+
+export const checkSchema = z.object({
+  ...definitionShape,
+  guid: z.string().min(1),
+  name: z.string(),
+  enabled: z.boolean(),
+  deleted: z.boolean(),
+  interval_sec: z.number().int(),
+  down_interval_sec: opt(z.number().int()),
+  result_detail_max_chars: z.number().int().min(0),
+  updated_at: dateTime,
+  // Absent on a private-definition check: the server wipes url and match_string.
+  url: z.string().nullish().transform((v) => v ?? ''),
+  match_string: z.string().nullish().transform((v) => v ?? ''),
+});
+export type WireCheck = z.infer<typeof checkSchema>;
+
+export const checksResponseSchema = z.object({
+  checks: z.array(checkSchema),
+  server_time: dateTime,
+});
+export type ChecksResponse = z.infer<typeof checksResponseSchema>;
+
+export interface EnrollRequest {
+  name: string;
+  region: string;
+  country: string;
+  city: string;
+  id?: string;
+}
+
+export const enrollResponseSchema = z.object({
+  api_key: z.string().min(1),
+  monitor_id: z.string().regex(/^[0-9a-hjkmnp-tv-z]{12}$/, 'twelve lowercase Crockford base32 characters'),
+});
+export type EnrollResponse = z.infer<typeof enrollResponseSchema>;
+
+export interface WireResult {
+  check_guid: string;
+  monitor_id: string;
+  ran_at: string;
+  success: boolean;
+  http_status: number;
+  latency_ms: number;
+  error?: string;
+  response_sample?: string;
+}
+
+export const resultsResponseSchema = z.object({ accepted: z.number().int().min(0) });
+export type ResultsResponse = z.infer<typeof resultsResponseSchema>;
+
+export interface MonitorStatus {
+  version: string;
+  uptime_sec: number;
+  unsent_results: number;
+  last_outage_sec?: number;
+  last_outage_ended_at?: string;
+}
+
+export const okResponseSchema = z.object({ status: opt(z.string()) });
+export type OkResponse = z.infer<typeof okResponseSchema>;
+
+/** Wire limits (wire-api.md "Limits"). */
+export const wireLimits = {
+  resultsPerBatch: 500,
+  resultsBodyBytes: 1024 * 1024,
+  headersPerCheck: 10,
+  defaultTimeoutSec: 10,
+  maxTimeoutSec: 60,
+} as const;

@@ -1,0 +1,86 @@
+// `uptime-agent enroll`: one request, then the monitor id on stdout or a reason on stderr.
+import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
+import { enroll, validateEnrollInput } from '../agent/enrollment.ts';
+import { fileKeyVault } from '../agent/key-vault.ts';
+import { openDatabase } from '../agent/store/database.ts';
+import { createApiClient } from '../agent/wire/api-client.ts';
+import { userAgent } from '../agent/version.ts';
+import { parseFlags } from './args.ts';
+import { enrollExitCode, exitCodes } from './exit-codes.ts';
+import type { CliIo } from './io.ts';
+
+const flags = {
+  server: { type: 'string' },
+  name: { type: 'string' },
+  region: { type: 'string' },
+  country: { type: 'string' },
+  city: { type: 'string' },
+  reclaim: { type: 'string' },
+  token: { type: 'string' },
+  'token-stdin': { type: 'boolean' },
+  'allow-insecure-http': { type: 'boolean' },
+} as const;
+
+const str = (v: string | boolean | undefined): string => (typeof v === 'string' ? v : '');
+
+export async function enrollCommand(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseFlags(argv, flags);
+  if (!parsed.ok) return usage(io, parsed.message);
+  const v = parsed.value;
+  const token = await readToken(v, io);
+  if (!token.ok) return usage(io, token.message);
+  if (str(v.server) === '') return usage(io, '--server is required (the uptime server address, e.g. https://uptime.example.com)');
+  const input = {
+    server: str(v.server),
+    token: token.value,
+    name: str(v.name),
+    region: str(v.region),
+    country: str(v.country),
+    city: str(v.city),
+    reclaimId: typeof v.reclaim === 'string' ? v.reclaim : undefined,
+    allowInsecureHttp: v['allow-insecure-http'] === true,
+  };
+  const valid = validateEnrollInput(input);
+  if (!valid.ok) return usage(io, valid.message);
+
+  const dataDir = resolveDataDir(str(v['data-dir']), io.env);
+  const db = openDatabase(storeFile(dataDir));
+  try {
+    const outcome = await enroll(input, {
+      db,
+      vault: fileKeyVault(dataDir, (warning) => io.stderr(`warning: ${warning}`)),
+      client: (server) => createApiClient({ baseUrl: server, userAgent }),
+    });
+    if (!outcome.ok) {
+      io.stderr(`enroll failed: ${outcome.message}`);
+      return enrollExitCode[outcome.kind];
+    }
+    io.stdout(`enrolled with ${outcome.server}; data folder ${dataDir}`);
+    io.stdout(outcome.monitorId);
+    return exitCodes.ok;
+  } finally {
+    db.close();
+  }
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(`enroll: ${message}. Run "uptime-agent --help" for usage.`);
+  return exitCodes.usage;
+}
+
+/** The token from exactly one source; surrounding whitespace (a pasted newline) is trimmed. */
+async function readToken(
+  v: Record<string, string | boolean | undefined>,
+  io: CliIo,
+): Promise<{ ok: true; value: string } | { ok: false; message: string }> {
+  const fromFlag = typeof v.token === 'string';
+  const fromStdin = v['token-stdin'] === true;
+  if (fromFlag && fromStdin) return { ok: false, message: 'give the token either with --token or with --token-stdin, not both' };
+  const raw = fromFlag ? str(v.token) : fromStdin ? await io.readStdin() : (io.env.UPTIME_AGENT_ENROLL_TOKEN ?? '');
+  const value = raw.trim();
+  if (value === '') {
+    return { ok: false, message: 'an enrollment token is required: --token T, --token-stdin, or env UPTIME_AGENT_ENROLL_TOKEN' };
+  }
+  if (/\s/.test(value)) return { ok: false, message: 'the enrollment token contains white space; paste it again as one piece' };
+  return { ok: true, value };
+}

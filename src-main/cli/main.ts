@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Entry point of the headless `uptime-agent` command.
+import { agentVersion } from '../agent/version.ts';
+import { enrollCommand } from './enroll-command.ts';
+import { exitCodes } from './exit-codes.ts';
+import { processIo, type CliIo } from './io.ts';
+import { runCommand } from './run-command.ts';
+import { statusCommand } from './status-command.ts';
+import { usageText } from './usage.ts';
+
+/** stopSignal is called only by `run`, so other commands keep the default Ctrl-C behaviour. */
+export async function main(argv: string[], io: CliIo, stopSignal: () => Promise<string>): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'enroll':
+      return enrollCommand(rest, io);
+    case 'run':
+      return runCommand(rest, io, stopSignal());
+    case 'status':
+      return statusCommand(rest, io);
+    case '--version':
+      io.stdout(agentVersion);
+      return exitCodes.ok;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      io.stdout(usageText);
+      return command === undefined ? exitCodes.usage : exitCodes.ok;
+    default:
+      io.stderr(`uptime-agent: unknown command "${command}". Run "uptime-agent --help" for usage.`);
+      return exitCodes.usage;
+  }
+}
+
+function stopRequested(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1]);
+if (isEntry) {
+  const code = await main(process.argv.slice(2), processIo, stopRequested);
+  process.exitCode = code;
+  // Open handles (a slow socket) must not keep a finished command alive.
+  setTimeout(() => process.exit(code), 500).unref();
+}

@@ -1,0 +1,90 @@
+// `uptime-agent run`: hosts the agent until SIGINT/SIGTERM, then stops it gracefully.
+import { z } from 'zod';
+import { createAgent } from '../agent/agent.ts';
+import { resolveDataDir } from '../agent/data-dir.ts';
+import { takeInstanceLock } from '../agent/instance-lock.ts';
+import { fileKeyVault } from '../agent/key-vault.ts';
+import { createLogger } from '../agent/log.ts';
+import { describeIssues, intervalSeconds, parseFlags } from './args.ts';
+import { exitCodes } from './exit-codes.ts';
+import type { CliIo } from './io.ts';
+
+const flags = {
+  'private-checks': { type: 'string' },
+  'sync-interval': { type: 'string' },
+  'upload-interval': { type: 'string' },
+  'status-interval': { type: 'string' },
+  'ping-interval': { type: 'string' },
+} as const;
+
+const runSchema = z.object({
+  'data-dir': z.string().optional(),
+  'private-checks': z.string().min(1, 'needs a file path').optional(),
+  'sync-interval': intervalSeconds.optional(),
+  'upload-interval': intervalSeconds.optional(),
+  'status-interval': intervalSeconds.optional(),
+  'ping-interval': intervalSeconds.optional(),
+});
+
+/** A graceful stop must finish well inside the 15 s the contract allows; past this, exit anyway. */
+const hardStopMs = 14_000;
+
+export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<string>): Promise<number> {
+  const parsed = parseFlags(argv, flags);
+  if (!parsed.ok) return usage(io, parsed.message);
+  const options = runSchema.safeParse(parsed.value);
+  if (!options.success) return usage(io, describeIssues(options.error));
+  const o = options.data;
+  const seconds = (s: number | undefined): number | undefined => (s === undefined ? undefined : Math.round(s * 1000));
+
+  const dataDir = resolveDataDir(o['data-dir'], io.env);
+  const log = createLogger();
+  const lock = takeInstanceLock(dataDir);
+  if (!lock.ok) {
+    io.stderr(`run: another uptime-agent (pid ${lock.pid}) is already running on ${dataDir}; stop it first or use another --data-dir.`);
+    return exitCodes.failure;
+  }
+  const agent = createAgent({
+    dataDir,
+    vault: fileKeyVault(dataDir, (warning) => log.warn(warning)),
+    log,
+    tunables: definedOnly({
+      syncIntervalMs: seconds(o['sync-interval']),
+      uploadIntervalMs: seconds(o['upload-interval']),
+      statusIntervalMs: seconds(o['status-interval']),
+      pingIntervalMs: seconds(o['ping-interval']),
+    }),
+  });
+  try {
+    await agent.start();
+    if (!agent.isEnrolled()) {
+      io.stderr(`run: this agent is not enrolled (data folder ${dataDir}). Enroll it first: uptime-agent enroll --server URL ...`);
+      return exitCodes.usage;
+    }
+    log.info({ dataDir }, 'agent running; stop with Ctrl-C or SIGTERM');
+    const signal = await stopSignal;
+    log.info({ signal }, 'stopping');
+    return await stopWithin(agent.stop(), hardStopMs, () => log.warn('graceful stop took too long; exiting anyway'));
+  } finally {
+    await stopWithin(agent.stop(), hardStopMs, () => undefined);
+    lock.release();
+  }
+}
+
+async function stopWithin(stopping: Promise<void>, ms: number, onLate: () => void): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const result = await Promise.race([stopping.then(() => 'done' as const), late]);
+  clearTimeout(timer);
+  if (result === 'late') onLate();
+  return exitCodes.ok;
+}
+
+function definedOnly<T extends Record<string, number | undefined>>(values: T): { [K in keyof T]?: number } {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: number };
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(`run: ${message}. Run "uptime-agent --help" for usage.`);
+  return exitCodes.usage;
+}

@@ -1,0 +1,47 @@
+// `uptime-agent status [--json]`: what the store says, also while `run` is going.
+import { existsSync } from 'node:fs';
+import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
+import { fileKeyVault } from '../agent/key-vault.ts';
+import { openDatabase } from '../agent/store/database.ts';
+import { statusReport, type StatusReport } from '../agent/status-report.ts';
+import { parseFlags } from './args.ts';
+import { exitCodes } from './exit-codes.ts';
+import type { CliIo } from './io.ts';
+
+export async function statusCommand(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseFlags(argv, { json: { type: 'boolean' } });
+  if (!parsed.ok) {
+    io.stderr(`status: ${parsed.message}. Run "uptime-agent --help" for usage.`);
+    return exitCodes.usage;
+  }
+  const dataDir = resolveDataDir(typeof parsed.value['data-dir'] === 'string' ? parsed.value['data-dir'] : undefined, io.env);
+  const keyPresent = existsSync(storeFile(dataDir)) && (await fileKeyVault(dataDir).load()) !== undefined;
+  const db = openDatabase(storeFile(dataDir));
+  let report: StatusReport;
+  try {
+    report = statusReport(db, keyPresent, () => false);
+  } finally {
+    db.close();
+  }
+  if (parsed.value.json === true) io.stdout(JSON.stringify(report, null, 2));
+  else for (const line of describe(report, dataDir)) io.stdout(line);
+  return exitCodes.ok;
+}
+
+function describe(report: StatusReport, dataDir: string): string[] {
+  if (!report.enrolled) {
+    return [`not enrolled (data folder ${dataDir})`, 'enroll with: uptime-agent enroll --server URL --name N --region R --country C --city C'];
+  }
+  const failing = report.checks.filter((c) => c.last_result !== undefined && !c.last_result.success).length;
+  return [
+    `monitor ${report.monitor_id ?? '?'} on ${report.server ?? '?'}`,
+    `last sync: ${report.last_sync_at ?? 'never'}`,
+    `checks: ${report.checks.length} (${report.checks.filter((c) => c.runnable).length} runnable, ${failing} failing)`,
+    `unsent results: ${report.unsent_results}`,
+    ...report.checks.map((c) => {
+      const last = c.last_result === undefined ? 'no result yet' : c.last_result.success ? 'up' : `down: ${c.last_result.error}`;
+      const flags = [c.enabled ? '' : 'disabled', c.private_definition ? 'private' : '', c.runnable ? '' : 'not run'].filter(Boolean);
+      return `  ${c.name} [${c.guid}]${flags.length > 0 ? ` (${flags.join(', ')})` : ''}: ${last}`;
+    }),
+  ];
+}

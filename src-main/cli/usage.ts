@@ -1,0 +1,18 @@
+// The help text of the headless command.
+export const usageText = `uptime-agent — the monitor agent of an uptime service, headless
+
+Usage:
+  uptime-agent enroll --server URL --name N --region R --country C --city C [--reclaim ID]
+                      [--token T | --token-stdin]  (else env UPTIME_AGENT_ENROLL_TOKEN)
+                      [--allow-insecure-http]
+  uptime-agent run    [--private-checks FILE] [--sync-interval S] [--upload-interval S]
+                      [--status-interval S] [--ping-interval S]
+  uptime-agent status [--json]
+
+Every command takes --data-dir DIR (else env UPTIME_AGENT_DATA_DIR, else the app-data folder).
+Intervals are in seconds; fractions are fine.
+
+Exit codes of enroll: 0 enrolled (last stdout line = monitor id), 2 usage (nothing sent),
+3 token refused (401), 4 no such monitor to reclaim (404), 5 monitor still enrolled (409),
+6 request refused (400), 7 server unreachable or unexpected answer.
+`;
