@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../../src-main/agent/wire/api-client.ts';
+import { json, startScriptedServer, text, type Handler, type ScriptedServer } from '../../support/scripted-server.ts';
+import { wireCheck } from '../../support/wire-fixtures.ts';
+
+describe('API client against a scripted loopback server', () => {
+  let server: ScriptedServer;
+  beforeAll(async () => (server = await startScriptedServer()));
+  afterAll(() => server.close());
+
+  const client = (extra: { timeoutMs?: number; maxAnswerBytes?: number } = {}) =>
+    createApiClient({ baseUrl: `${server.url}/`, userAgent: 'test-agent/1', ...extra });
+
+  it('sends the bearer key and parses a valid delta', async () => {
+    const delta = { checks: [wireCheck({ guid: 'g1' })], server_time: '2026-11-21T10:00:00.000001Z' };
+    server.handle(json(200, delta));
+    const outcome = await client().checks('the-key', '2026-01-01T00:00:00Z');
+    expect(outcome).toMatchObject({ ok: true, value: { server_time: delta.server_time } });
+    const req = server.seen.at(-1);
+    expect(req?.headers.authorization).toBe('Bearer the-key');
+    expect(req?.headers['user-agent']).toBe('test-agent/1');
+    expect(req?.url).toBe('/api/checks?since=2026-01-01T00%3A00%3A00Z');
+  });
+
+  const failures: { name: string; handler: Handler; kind: string; says: string; opts?: { timeoutMs?: number; maxAnswerBytes?: number } }[] = [
+    { name: 'not JSON', handler: text(200, '<html>proxy login</html>'), kind: 'invalid-answer', says: 'not JSON' },
+    { name: 'wrong schema', handler: json(200, { checks: 'nope' }), kind: 'invalid-answer', says: 'unexpected body (checks' },
+    { name: '401', handler: text(401, 'unknown api key\n'), kind: 'auth', says: 'answered 401: unknown api key' },
+    { name: '403', handler: text(403, 'monitor disabled'), kind: 'disabled', says: '403' },
+    { name: '400', handler: text(400, 'invalid since'), kind: 'rejected', says: 'invalid since' },
+    { name: '503', handler: text(503, 'maintenance'), kind: 'server', says: '503: maintenance' },
+    { name: 'a redirect', handler: (_r, res) => res.writeHead(302, { location: '/x' }).end(), kind: 'invalid-answer', says: 'server URL' },
+    {
+      name: 'huge',
+      handler: (_r, res) => res.end('x'.repeat(200_000)),
+      kind: 'invalid-answer',
+      says: 'larger than 1000 bytes',
+      opts: { maxAnswerBytes: 1000 },
+    },
+    { name: 'slow', handler: (_r, res) => setTimeout(() => res.end('{}'), 1500), kind: 'timeout', says: 'no answer', opts: { timeoutMs: 100 } },
+  ];
+  it.each(failures)('classifies $name', async ({ name, handler, kind, says, opts }) => {
+    server.handle(handler);
+    // ping's answer schema is all-optional, so the schema case goes through checks.
+    const outcome = name === 'wrong schema' ? await client(opts).checks('k', undefined) : await client(opts).ping('k');
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.kind).toBe(kind);
+      expect(outcome.error.message).toContain(says);
+      expect(outcome.error.message).not.toContain('Bearer');
+    }
+  });
+
+  it('classifies a refused connection as a network error naming the target', async () => {
+    const gone = await startScriptedServer();
+    const url = gone.url;
+    await gone.close();
+    const outcome = await createApiClient({ baseUrl: url, userAgent: 'x' }).ping('k');
+    expect(outcome).toMatchObject({ ok: false, error: { kind: 'network' } });
+    if (!outcome.ok) expect(outcome.error.message).toBe(`could not reach GET ${url}/api/ping: connection refused`);
+  });
+
+  it('cancels when the caller aborts', async () => {
+    server.handle((_r, res) => setTimeout(() => res.end('{}'), 1000));
+    const controller = new AbortController();
+    const pending = client().ping('k', controller.signal);
+    controller.abort();
+    expect(await pending).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+  });
+});
