@@ -16,6 +16,24 @@ export const agentDefaults = {
    * per endpoint: the user has to act on the server, so hammering it helps nobody.
    */
   authRetryMs: 60_000,
+  /**
+   * Runs at once, across all checks. Loopback and LAN probes finish in milliseconds, so even
+   * 5,000 checks at 10 s keep a few dozen in flight; the cap bounds sockets and memory when many
+   * targets hang until their timeout.
+   */
+  concurrency: 256,
+  /** New checks (and every check at start-up) first run within this window, spread by guid. */
+  startupSpreadMs: 5_000,
+  /** Results kept per check for the UI: about 5 hours at a 60 s interval. */
+  historySlots: 300,
+  /**
+   * The outbox bound. At ~300 bytes a result, 500,000 results (~150 MB) hold a week-long
+   * outage of 50 checks a minute; beyond it the oldest go first and are counted.
+   */
+  outboxMaxCount: 500_000,
+  outboxMaxBytes: 256 * 1024 * 1024,
+  /** On stop, runs in flight get this long to finish before they are cancelled. */
+  stopGraceMs: 5_000,
   /** Network and 5xx failures: retry soon, then back off to five minutes at most. */
   retryBackoff: { baseMs: 2_000, maxMs: 300_000, factor: 2, jitter: 0.5 } satisfies BackoffPolicy,
 };

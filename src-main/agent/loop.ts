@@ -24,12 +24,14 @@ export function startLoop(options: LoopOptions): Loop {
   const stopping = new AbortController();
   let wake = new AbortController();
   let triggered = false;
+  // A function, not the property: the flag changes while this loop awaits.
+  const stopped = (): boolean => stopping.signal.aborted;
 
   async function body(): Promise<void> {
     let delay = options.initialDelayMs ?? 0;
-    while (!stopping.signal.aborted) {
+    while (!stopped()) {
       if (!triggered) await sleep(options.clock, delay, AbortSignal.any([stopping.signal, wake.signal]));
-      if (stopping.signal.aborted) return;
+      if (stopped()) return;
       triggered = false;
       wake = new AbortController();
       try {

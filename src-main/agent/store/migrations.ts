@@ -40,19 +40,22 @@ export const migrations: readonly string[] = [
     rejected_at TEXT NOT NULL
   );
 
-  -- Recent results per check for the UI (last results, uptime %, latency series); bounded per
-  -- check by the writer. skipped = a failure during a connectivity outage, never uploaded.
+  -- Recent results per check for the UI (last results, uptime %, latency series), kept as a
+  -- ring of slots per check: a new result overwrites slot seq % size, so the table stays bounded
+  -- without pruning queries. skipped = a failure during a connectivity outage, never uploaded.
   CREATE TABLE history (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     check_guid  TEXT NOT NULL,
+    slot        INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
     ran_at      TEXT NOT NULL,
     success     INTEGER NOT NULL,
-    skipped     INTEGER NOT NULL DEFAULT 0,
+    skipped     INTEGER NOT NULL,
     http_status INTEGER NOT NULL,
     latency_ms  INTEGER NOT NULL,
-    error       TEXT NOT NULL
-  );
-  CREATE INDEX history_by_check ON history (check_guid, id);
+    error       TEXT NOT NULL,
+    PRIMARY KEY (check_guid, slot)
+  ) WITHOUT ROWID;
+  CREATE INDEX history_by_seq ON history (check_guid, seq);
 
   -- Connectivity outages. ended_at NULL = the one in progress.
   CREATE TABLE outages (

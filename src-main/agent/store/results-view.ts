@@ -20,8 +20,8 @@ export function lastResults(db: Database): Map<string, LastResult> {
   const rows = db
     .prepare(
       `SELECT h.check_guid, h.ran_at, h.success, h.skipped, h.http_status, h.latency_ms, h.error
-       FROM history h JOIN (SELECT check_guid, MAX(id) AS id FROM history GROUP BY check_guid) last
-       ON h.id = last.id`,
+       FROM history h JOIN (SELECT check_guid, MAX(seq) AS seq FROM history GROUP BY check_guid) last
+       ON h.check_guid = last.check_guid AND h.seq = last.seq`,
     )
     .all() as unknown as (Omit<LastResult, 'success' | 'skipped'> & { check_guid: string; success: number; skipped: number })[];
   return new Map(

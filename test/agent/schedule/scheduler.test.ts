@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { createScheduler, type RunTicket, type SchedulerOptions } from '../../../src-main/agent/schedule/scheduler.ts';
+import { phaseMs } from '../../../src-main/agent/schedule/grid.ts';
+import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
+
+/** A fake runner: each run lasts `durationMs` of fake time. */
+function setup(durationMs: number, overrides: Partial<SchedulerOptions> = {}) {
+  const clock = createFakeClock(0);
+  const tickets: RunTicket[] = [];
+  let concurrent = 0;
+  let maxConcurrent = 0;
+  const scheduler = createScheduler({
+    clock,
+    concurrency: 100,
+    startupSpreadMs: 5000,
+    onRunError: () => undefined,
+    run: async (ticket) => {
+      tickets.push(ticket);
+      concurrent++;
+      maxConcurrent = Math.max(maxConcurrent, concurrent);
+      await new Promise<void>((resolve) => clock.setTimer(durationMs, resolve));
+      concurrent--;
+    },
+    ...overrides,
+  });
+  return { clock, scheduler, tickets, maxConcurrent: () => maxConcurrent };
+}
+
+const runsOf = (tickets: RunTicket[], guid: string) => tickets.filter((t) => t.guid === guid);
+
+/** Stops the scheduler while fake time moves on, so the fake runs in flight can finish. */
+async function stopAll(clock: FakeClock, scheduler: { stop(graceMs: number): Promise<void> }): Promise<void> {
+  const stopping = scheduler.stop(60_000);
+  await clock.advance(60_000);
+  await stopping;
+}
+
+async function advanceInSteps(clock: FakeClock, total: number, step: number): Promise<void> {
+  for (let t = 0; t < total; t += step) await clock.advance(step);
+}
+
+describe('scheduler', () => {
+  it('runs a new check within the start-up spread, then on its fixed grid without drift', async () => {
+    const { clock, scheduler, tickets } = setup(137);
+    scheduler.upsert({ guid: 'a', intervalMs: 10_000 });
+    await advanceInSteps(clock, 100_000, 250);
+    const runs = runsOf(tickets, 'a');
+    expect(runs[0]?.dueAt).toBeLessThan(5000);
+    const phase = phaseMs('a', 10_000);
+    for (const run of runs.slice(1)) expect((run.dueAt - phase) % 10_000).toBe(0);
+    const gaps = runs.slice(2).map((r, i) => r.dueAt - (runs[i + 1]?.dueAt ?? 0));
+    expect(new Set(gaps)).toEqual(new Set([10_000]));
+    expect(runs.length).toBeGreaterThanOrEqual(10);
+    await stopAll(clock, scheduler);
+  });
+
+  it('skips and counts a run whose previous run is still in flight', async () => {
+    const { clock, scheduler, tickets } = setup(25_000);
+    scheduler.upsert({ guid: 'slow', intervalMs: 10_000 });
+    await clock.advance(100_000);
+    const stats = scheduler.stats();
+    expect(stats.skippedOverlap).toBeGreaterThan(0);
+    expect(stats.executed + stats.skippedOverlap).toBe(runsOf(tickets, 'slow').length + stats.skippedOverlap);
+    // A run lasting 2.5 intervals overlaps the next two grid points each time.
+    expect(stats.skippedOverlap).toBeGreaterThanOrEqual(2 * (stats.executed - 1));
+    await stopAll(clock, scheduler);
+  });
+
+  it('never runs more than the concurrency cap at once', async () => {
+    const { clock, scheduler, maxConcurrent } = setup(3000, { concurrency: 3 });
+    for (let i = 0; i < 20; i++) scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
+    await clock.advance(30_000);
+    expect(maxConcurrent()).toBe(3);
+    expect(scheduler.stats().executed).toBe(20);
+    await stopAll(clock, scheduler);
+  });
+
+  it('applies a new interval without a restart', async () => {
+    const { clock, scheduler, tickets } = setup(10);
+    scheduler.upsert({ guid: 'a', intervalMs: 60_000 });
+    await clock.advance(10_000);
+    scheduler.upsert({ guid: 'a', intervalMs: 5000 });
+    await clock.advance(30_000);
+    const late = runsOf(tickets, 'a').filter((t) => t.dueAt > 10_000);
+    expect(late.length).toBeGreaterThanOrEqual(5);
+    for (const run of late) expect((run.dueAt - phaseMs('a', 5000)) % 5000).toBe(0);
+    await stopAll(clock, scheduler);
+  });
+
+  it('stops a removed check at once', async () => {
+    const { clock, scheduler, tickets } = setup(10);
+    scheduler.upsert({ guid: 'a', intervalMs: 1000 });
+    await clock.advance(10_000);
+    scheduler.remove('a');
+    const before = tickets.length;
+    await clock.advance(10_000);
+    expect(tickets.length).toBe(before);
+    expect(scheduler.has('a')).toBe(false);
+  });
+
+  it('pause starts nothing; resume continues on the grid without catching up', async () => {
+    const { clock, scheduler, tickets } = setup(10);
+    scheduler.upsert({ guid: 'a', intervalMs: 1000 });
+    await clock.advance(5000);
+    scheduler.pause();
+    const before = tickets.length;
+    await clock.advance(20_000);
+    expect(tickets.length).toBe(before);
+    scheduler.resume();
+    await clock.advance(3000);
+    expect(tickets.length - before).toBe(3);
+    await stopAll(clock, scheduler);
+  });
+
+  it('stop waits for runs in flight, and aborts them after the grace period', async () => {
+    const clock = createFakeClock(0);
+    let aborted = false;
+    const scheduler = createScheduler({
+      clock,
+      concurrency: 10,
+      startupSpreadMs: 1,
+      onRunError: () => undefined,
+      run: (ticket) =>
+        new Promise<void>((resolve) => {
+          ticket.signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve();
+          });
+        }),
+    });
+    scheduler.upsert({ guid: 'hang', intervalMs: 60_000 });
+    await clock.advance(10);
+    let done = false;
+    const stopping = scheduler.stop(2000).then(() => (done = true));
+    await clock.advance(1999);
+    expect(done).toBe(false);
+    await clock.advance(1);
+    await stopping;
+    expect(aborted).toBe(true);
+  });
+});
