@@ -1,28 +1,32 @@
-// Composition root: wires the store, API client, key vault and loops into one agent that the
-// headless command and the Electron main process both host.
-import { backoffDelay } from './backoff.ts';
+// Composition root: wires the store, API client, key vault, scheduler and loops into one agent
+// that the headless command and the Electron main process both host.
 import { systemClock, type Clock } from './clock.ts';
+import { createCheckRunner } from './check-runner.ts';
+import { storeFile } from './data-dir.ts';
 import { agentDefaults, type AgentTunables } from './defaults.ts';
+import { drainOutbox, type UploadOutcome } from './delivery/uploader.ts';
 import { enroll as enrollWith, readEnrollment, type EnrollInput, type EnrollOutcome } from './enrollment.ts';
+import { createConnectivity, endpointOf, parseEndpoint, type Endpoint } from './health/connectivity.ts';
+import { createOutageTracker } from './health/outages.ts';
+import { statusBody } from './health/status-body.ts';
 import type { KeyVault } from './key-vault.ts';
 import { silentLogger, type Logger } from './log.ts';
 import { startLoop, type Loop } from './loop.ts';
-import { openDatabase, type Database } from './store/database.ts';
-import { initialState, loopFailed, loopSucceeded, type AgentState } from './state.ts';
-import { syncOnce, type SyncOutcome } from './sync.ts';
-import { createApiClient, type ApiClient } from './wire/api-client.ts';
-import type { ApiError } from './wire/api-error.ts';
-import { userAgent } from './version.ts';
-import { storeFile } from './data-dir.ts';
-import { createCheckRunner } from './check-runner.ts';
 import { runProbe } from './probes/index.ts';
-import type { ProbeContext } from './probes/types.ts';
-import { createResultSink, type ResultSink } from './results/result-sink.ts';
+import type { ProbeContext, ProbeOutcome } from './probes/types.ts';
+import { createResultSink } from './results/result-sink.ts';
 import { runnableChecks, type RunnableSet } from './runnable-checks.ts';
 import { createScheduler, type Scheduler } from './schedule/scheduler.ts';
+import { createServiceCalls, type Identity } from './service-calls.ts';
+import { initialState, type AgentState } from './state.ts';
 import { listChecks } from './store/checks.ts';
+import { openDatabase, type Database } from './store/database.ts';
 import { createHistory, type History } from './store/history.ts';
 import { createOutbox, type Outbox } from './store/outbox.ts';
+import { syncOnce, type SyncOutcome } from './sync.ts';
+import { agentVersion, userAgent } from './version.ts';
+import { createApiClient } from './wire/api-client.ts';
+import type { ApiError } from './wire/api-error.ts';
 import type { CheckDefinition } from './wire/schemas.ts';
 
 export interface AgentOptions {
@@ -35,18 +39,22 @@ export interface AgentOptions {
   probeContext?: Omit<ProbeContext, 'signal' | 'sampleChars'>;
 }
 
+export type NotEnrolled = { ok: false; error: ApiError };
+
 export interface Agent {
   readonly db: Database;
   readonly outbox: Outbox;
   readonly history: History;
   /** Starts the loops when enrolled; an agent that is not enrolled waits for enroll(). */
   start(): Promise<void>;
-  /** Stops every loop, waiting for work in progress, and closes the store. */
+  /** Stops scheduling, lets runs in flight finish, tries a last upload, closes the store. */
   stop(): Promise<void>;
   enroll(input: EnrollInput): Promise<EnrollOutcome>;
-  /** Runs one sync now and resolves with its outcome. */
-  syncNow(): Promise<SyncOutcome | { ok: false; error: ApiError }>;
+  syncNow(): Promise<SyncOutcome | NotEnrolled>;
+  /** Drains the outbox now, whatever the backoff says (a user asked). */
+  uploadNow(): Promise<UploadOutcome | NotEnrolled>;
   isEnrolled(): boolean;
+  identity(): { monitorId: string; server: string } | undefined;
   /** Stops starting check runs (sync, upload and health go on); resume() continues on the grid. */
   pause(): void;
   resume(): void;
@@ -58,34 +66,103 @@ export interface Agent {
   state(): AgentState;
   /** Calls listener after every state change; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
+  /** Calls listener after every check run with its outcome (for down/recovered notifications). */
+  onRun(listener: (guid: string, outcome: ProbeOutcome) => void): () => void;
 }
 
 export function createAgent(options: AgentOptions): Agent {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
   const tunables: AgentTunables = { ...agentDefaults, ...options.tunables };
+  const now = (): Date => new Date(clock.now());
   const db = openDatabase(storeFile(options.dataDir));
   const outbox = createOutbox(db, { maxCount: tunables.outboxMaxCount, maxBytes: tunables.outboxMaxBytes });
   const history = createHistory(db, tunables.historySlots);
+  const outages = createOutageTracker(db, now());
   const listeners = new Set<() => void>();
-  let state = initialState(new Date(clock.now()));
-  let apiKey: string | undefined;
-  let monitorId = '';
-  let client: ApiClient | undefined;
-  let loops: Loop[] = [];
+  const runListeners = new Set<(guid: string, outcome: ProbeOutcome) => void>();
+  let state = initialState(now(), outbox.dropped());
+  let identity: Identity | undefined;
+  let loops: { sync: Loop; upload: Loop; status: Loop; ping: Loop; connectivity: Loop } | undefined;
   let scheduler: Scheduler | undefined;
   let privateDefs: ReadonlyMap<string, CheckDefinition> = new Map();
   let runnable: RunnableSet = runnableChecks([], privateDefs);
-  let scheduledGuids = new Set<string>();
+  let scheduled = new Set<string>();
 
-  const sink: ResultSink = createResultSink({
+  const update = (change: (s: AgentState) => AgentState): void => {
+    state = change(state);
+    for (const listener of listeners) listener();
+  };
+
+  const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
+  const connectivity = createConnectivity({
+    targets: () => (identity === undefined ? extraTargets : [endpointOf(identity.server), ...extraTargets]),
+    timeoutMs: tunables.connectivityTimeoutMs,
+    cacheMs: tunables.connectivityCacheMs,
+    monotonic: () => clock.monotonic(),
+  });
+
+  function wentOffline(): void {
+    const at = now();
+    if (!outages.wentOffline(at)) return;
+    log.warn('no connectivity target is reachable: offline; failed check runs are kept as skipped until connectivity returns');
+    update((s) => ({ ...s, online: false, offlineSince: at.toISOString() }));
+    loops?.connectivity.trigger();
+  }
+
+  function cameOnline(): void {
+    const outage = outages.cameOnline(now());
+    if (outage === undefined) return;
+    log.info({ durationSec: outage.durationSec }, 'connectivity is back; the outage is over');
+    const { offlineSince: _gone, ...rest } = state;
+    update(() => ({ ...rest, online: true }));
+    loops?.upload.trigger();
+    loops?.status.trigger();
+  }
+
+  /** Probing stops while the user paused it or the server disabled this monitor. */
+  function applyPause(): void {
+    if (state.paused || state.auth === 'monitor-disabled') scheduler?.pause();
+    else scheduler?.resume();
+  }
+
+  const calls = createServiceCalls({
+    clock,
+    log,
+    tunables,
+    identity: () => identity,
+    state: () => state,
+    update,
+    onReachable: () => {
+      connectivity.invalidate();
+      cameOnline();
+    },
+    onUnreachable: () => {
+      void connectivity.probe().then((online) => (online ? undefined : wentOffline()));
+    },
+    onAuthChanged: (before) => {
+      applyPause();
+      if (before !== 'ok' && state.auth === 'ok') {
+        log.info('the server accepts this monitor again; resuming');
+        loops?.sync.trigger();
+        loops?.upload.trigger();
+      }
+    },
+  });
+
+  const sink = createResultSink({
     db,
     outbox,
     history,
     clock,
     maxBatch: 500,
     onCommitted: ({ dropped }) => {
-      if (dropped > 0) log.warn({ dropped }, 'the outbox is full; the oldest results were dropped');
+      if (dropped > 0) {
+        log.warn({ dropped }, 'the outbox is full; the oldest results were dropped');
+        update((s) => ({ ...s, droppedResults: outbox.dropped() }));
+      }
+      // A full wire batch is waiting: send it now rather than at the next interval.
+      if (outbox.count() >= 500) loops?.upload.trigger();
     },
     onError: (error) => log.error({ err: error }, 'could not commit results; retrying'),
   });
@@ -95,8 +172,17 @@ export function createAgent(options: AgentOptions): Agent {
     runnable = runnableChecks(listChecks(db), privateDefs);
     if (scheduler === undefined) return;
     for (const check of runnable.runnable.values()) scheduler.upsert({ guid: check.guid, intervalMs: check.intervalMs });
-    for (const guid of scheduledGuids) if (!runnable.runnable.has(guid)) scheduler.remove(guid);
-    scheduledGuids = new Set(runnable.runnable.keys());
+    for (const guid of scheduled) if (!runnable.runnable.has(guid)) scheduler.remove(guid);
+    scheduled = new Set(runnable.runnable.keys());
+  }
+
+  /** A failure with nothing back may be this machine's network, not the target: ask first. */
+  async function offlineAfter(outcome: ProbeOutcome): Promise<boolean> {
+    if (outages.offline) return true;
+    if (outcome.latencyMs > 0 || outcome.invalidDefinition === true) return false;
+    if (await connectivity.probe()) return false;
+    wentOffline();
+    return true;
   }
 
   function startScheduler(): void {
@@ -109,88 +195,138 @@ export function createAgent(options: AgentOptions): Agent {
         lookup: (guid) => runnable.runnable.get(guid),
         probe: runProbe,
         sink,
-        monitorId: () => monitorId,
-        isOffline: () => false,
+        monitorId: () => identity?.monitorId ?? '',
+        offlineAfter,
+        onSkippedOffline: () => update((s) => ({ ...s, skippedOffline: s.skippedOffline + 1 })),
+        onOutcome: (check, outcome) => {
+          for (const listener of runListeners) listener(check.guid, outcome);
+        },
         ...(options.probeContext === undefined ? {} : { probeContext: options.probeContext }),
       }),
     });
-    if (state.paused) scheduler.pause();
-    scheduledGuids = new Set();
+    scheduled = new Set();
+    applyPause();
     refreshRunnable();
   }
 
-  async function stopScheduler(): Promise<void> {
-    const running = scheduler;
-    scheduler = undefined;
-    await running?.stop(tunables.stopGraceMs);
-    sink.flush();
+  // One sync at a time: "sync now" during a loop round waits for it, then runs its own.
+  let syncChain: Promise<unknown> = Promise.resolve();
+  function runSync(signal?: AbortSignal): Promise<SyncOutcome | NotEnrolled> {
+    const next = syncChain.then(() => syncRound(signal));
+    syncChain = next.catch(() => undefined);
+    return next;
   }
 
-  const update = (change: (s: AgentState) => AgentState): void => {
-    state = change(state);
-    for (const listener of listeners) listener();
-  };
-
-  const notEnrolled = (): { ok: false; error: ApiError } => ({
-    ok: false,
-    error: { kind: 'cancelled', message: 'this agent is not enrolled yet; enroll it with a token first' },
-  });
-
-  async function runSync(signal?: AbortSignal): Promise<SyncOutcome | { ok: false; error: ApiError }> {
-    if (client === undefined || apiKey === undefined) return notEnrolled();
-    const outcome = await syncOnce({ db, client, apiKey, log, ...(signal === undefined ? {} : { signal }) });
-    const at = new Date(clock.now());
-    if (outcome.ok) {
-      const { summary } = outcome;
-      if (summary.received > 0) {
-        log.info({ ...summary }, 'checks synced');
-        refreshRunnable();
-      }
-      update((s) => ({ ...s, auth: 'ok', sync: loopSucceeded(s.sync, at) }));
-    } else if (outcome.error.kind !== 'cancelled') {
-      log.warn({ kind: outcome.error.kind }, `sync failed: ${outcome.error.message}`);
-      update((s) => ({ ...s, auth: authAfter(s.auth, outcome.error), sync: loopFailed(s.sync, at, outcome.error.message) }));
+  async function syncRound(signal?: AbortSignal): Promise<SyncOutcome | NotEnrolled> {
+    const outcome = await calls.call('sync', signal, (client, apiKey, s) =>
+      syncOnce({ db, client, apiKey, log, ...(s === undefined ? {} : { signal: s }) }),
+    );
+    if (outcome.ok && outcome.summary.received > 0) {
+      log.info({ ...outcome.summary }, 'checks synced');
+      refreshRunnable();
     }
     return outcome;
   }
 
-  /** The wait before the next run of a loop, from the outcome of this one. */
-  function nextDelay(ok: boolean, error: ApiError | undefined, intervalMs: number, failures: number): number {
-    if (ok || error === undefined) return intervalMs;
-    if (error.kind === 'auth' || error.kind === 'disabled') return tunables.authRetryMs;
-    if (error.kind === 'rejected') return intervalMs;
-    return backoffDelay(failures, tunables.retryBackoff);
+  async function runUpload(signal?: AbortSignal): Promise<UploadOutcome | NotEnrolled> {
+    const total = outbox.count();
+    if (total === 0) return { ok: true, report: { delivered: 0, accepted: 0, rejected: 0, calls: 0 } };
+    update((s) => ({ ...s, uploading: { delivered: 0, total } }));
+    const outcome = await calls.call('upload', signal, (client, apiKey, s) =>
+      drainOutbox({
+        outbox,
+        client,
+        apiKey,
+        now,
+        ...(s === undefined ? {} : { signal: s }),
+        onProgress: (report) => update((st) => ({ ...st, uploading: { delivered: report.delivered, total } })),
+      }),
+    );
+    const { uploading: _done, ...rest } = state;
+    update(() => rest);
+    if ('report' in outcome && outcome.report.rejected > 0) {
+      log.warn({ rejected: outcome.report.rejected }, 'the server refused some results; they are set aside in the rejected list');
+    }
+    return outcome;
   }
 
   function startLoops(): void {
-    loops.push(
+    const loop = (name: string, run: (signal: AbortSignal) => Promise<number>, initialDelayMs = 0): Loop =>
       startLoop({
         clock,
-        onError: (error) => log.error({ err: error }, 'sync loop failed unexpectedly'),
-        fallbackDelayMs: tunables.syncIntervalMs,
-        run: async (signal) => {
-          const outcome = await runSync(signal);
-          return nextDelay(outcome.ok, outcome.ok ? undefined : outcome.error, tunables.syncIntervalMs, state.sync.failures);
-        },
+        initialDelayMs,
+        run,
+        onError: (error) => log.error({ err: error }, `${name} loop failed unexpectedly`),
+        fallbackDelayMs: 60_000,
+      });
+    loops = {
+      sync: loop('sync', calls.paced('sync', tunables.syncIntervalMs, runSync)),
+      upload: loop('upload', calls.paced('upload', tunables.uploadIntervalMs, runUpload), tunables.uploadIntervalMs),
+      status: loop('status', calls.paced('status', tunables.statusIntervalMs, (signal) =>
+        calls.call('status', signal, (client, apiKey, s) =>
+          client.status(apiKey, statusBody({
+            version: agentVersion,
+            startedAtMs: Date.parse(state.startedAt),
+            nowMs: clock.now(),
+            unsent: outbox.count(),
+            lastOutage: outages.lastCompleted,
+          }), s),
+        ),
+      )),
+      ping: loop('ping', calls.paced('ping', tunables.pingIntervalMs, (signal) =>
+        calls.call('ping', signal, (client, apiKey, s) => client.ping(apiKey, s)),
+      )),
+      connectivity: loop('connectivity', async () => {
+        if (!outages.offline) return 3_600_000; // idle until wentOffline() triggers it
+        connectivity.invalidate();
+        if (await connectivity.probe()) cameOnline();
+        return tunables.offlineProbeMs;
       }),
-    );
+    };
   }
 
   async function stopLoops(): Promise<void> {
     const running = loops;
-    loops = [];
-    await Promise.all([...running.map((loop) => loop.stop()), stopScheduler()]);
+    loops = undefined;
+    const stoppingScheduler = scheduler;
+    scheduler = undefined;
+    await Promise.all([
+      ...Object.values(running ?? {}).map((l) => l.stop()),
+      stoppingScheduler?.stop(tunables.stopGraceMs),
+    ]);
+    sink.flush();
   }
 
   async function loadIdentity(): Promise<boolean> {
     const enrollment = readEnrollment(db);
-    const key = await options.vault.load();
-    if (enrollment === undefined || key === undefined) return false;
-    await client?.close();
-    apiKey = key;
-    monitorId = enrollment.monitorId;
-    client = createApiClient({ baseUrl: enrollment.server, userAgent });
+    const apiKey = await options.vault.load();
+    await identity?.client.close();
+    identity = undefined;
+    if (enrollment === undefined || apiKey === undefined) return false;
+    identity = {
+      apiKey,
+      monitorId: enrollment.monitorId,
+      server: enrollment.server,
+      client: createApiClient({ baseUrl: enrollment.server, userAgent }),
+    };
     return true;
+  }
+
+  let stopping: Promise<void> | undefined;
+  async function stopAgent(): Promise<void> {
+    await stopLoops();
+    if (identity !== undefined && state.auth === 'ok' && !outages.offline && outbox.count() > 0) {
+      log.info({ unsent: outbox.count() }, 'last upload before stopping');
+      await runUpload(AbortSignal.timeout(tunables.finalUploadMs));
+    }
+    await identity?.client.close();
+    identity = undefined;
+    db.close();
+  }
+
+  function startAll(): void {
+    startScheduler();
+    startLoops();
   }
 
   return {
@@ -198,16 +334,12 @@ export function createAgent(options: AgentOptions): Agent {
     outbox,
     history,
     async start() {
-      if (await loadIdentity()) {
-        startScheduler();
-        startLoops();
-      }
+      if (await loadIdentity()) startAll();
     },
-    async stop() {
-      await stopLoops();
-      await client?.close();
-      client = undefined;
-      db.close();
+    stop() {
+      // Idempotent: the shell and the CLI may both ask; a second call waits for the first.
+      stopping ??= stopAgent();
+      return stopping;
     },
     async enroll(input) {
       await stopLoops();
@@ -215,43 +347,42 @@ export function createAgent(options: AgentOptions): Agent {
         db,
         vault: options.vault,
         client: (server) => createApiClient({ baseUrl: server, userAgent }),
-        now: () => new Date(clock.now()),
+        now,
       });
       if (outcome.ok) log.info({ monitorId: outcome.monitorId, server: outcome.server }, 'enrolled');
       if (await loadIdentity()) {
-        update((s) => ({ ...s, auth: 'ok', sync: { failures: 0 } }));
-        startScheduler();
-        startLoops();
+        update((s) => ({ ...initialState(now(), outbox.dropped()), paused: s.paused, startedAt: s.startedAt }));
+        startAll();
       }
       return outcome;
     },
     syncNow: () => runSync(),
+    uploadNow: () => runUpload(),
+    isEnrolled: () => identity !== undefined,
+    identity: () => (identity === undefined ? undefined : { monitorId: identity.monitorId, server: identity.server }),
     pause() {
-      scheduler?.pause();
       update((s) => ({ ...s, paused: true }));
+      applyPause();
     },
     resume() {
-      scheduler?.resume();
       update((s) => ({ ...s, paused: false }));
+      applyPause();
     },
     runnable: () => runnable,
     setPrivateDefinitions(defs) {
       privateDefs = defs;
       refreshRunnable();
-      update((s) => s);
+      update((s) => ({ ...s }));
     },
     schedulerStats: () => scheduler?.stats(),
-    isEnrolled: () => apiKey !== undefined,
     state: () => state,
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onRun(listener) {
+      runListeners.add(listener);
+      return () => runListeners.delete(listener);
+    },
   };
-}
-
-function authAfter(current: AgentState['auth'], error: ApiError): AgentState['auth'] {
-  if (error.kind === 'auth') return 'key-rejected';
-  if (error.kind === 'disabled') return 'monitor-disabled';
-  return current;
 }

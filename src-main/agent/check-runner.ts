@@ -11,8 +11,11 @@ export interface CheckRunnerDeps {
   probe: (def: CheckDefinition, ctx: ProbeContext) => Promise<ProbeOutcome>;
   sink: ResultSink;
   monitorId: () => string;
-  /** While offline, a failure says nothing about the target: it is kept locally as skipped. */
-  isOffline: () => boolean;
+  /**
+   * Whether a failed run happened while this machine was offline. Such a failure says nothing
+   * about the target: it is kept locally as skipped and never uploaded (no false alarms).
+   */
+  offlineAfter: (outcome: ProbeOutcome) => Promise<boolean>;
   /** Extra probe context (trusted CAs in tests and the demo). */
   probeContext?: Omit<ProbeContext, 'signal' | 'sampleChars'>;
   onSkippedOffline?: (guid: string) => void;
@@ -40,7 +43,7 @@ export function createCheckRunner(deps: CheckRunnerDeps): (ticket: RunTicket) =>
       ...(check.privateSecrets === undefined ? {} : { privateSecrets: check.privateSecrets }),
       sampleIsTargetInfo: /^tls:/i.test(check.definition.url.trim()),
     });
-    const skipped = !outcome.success && deps.isOffline();
+    const skipped = !outcome.success && (await deps.offlineAfter(outcome));
     if (skipped) deps.onSkippedOffline?.(check.guid);
     deps.sink.add({ ...(skipped ? {} : { result }), history: historyEntry(result, outcome, skipped) });
     deps.onOutcome?.(check, outcome);

@@ -34,6 +34,19 @@ export const agentDefaults = {
   outboxMaxBytes: 256 * 1024 * 1024,
   /** On stop, runs in flight get this long to finish before they are cancelled. */
   stopGraceMs: 5_000,
+  /** A stopping agent tries one last upload for at most this long. */
+  finalUploadMs: 5_000,
+  /**
+   * Extra connectivity targets ("host:port") besides the server. None by default: the agent
+   * never sends traffic anywhere the user did not name.
+   */
+  connectivityTargets: [] as string[],
+  /** A connect to a connectivity target that takes longer than this counts as unreachable. */
+  connectivityTimeoutMs: 3_000,
+  /** One connectivity verdict serves every failure within this window. */
+  connectivityCacheMs: 5_000,
+  /** While offline, connectivity is probed this often, so the outage end is known within seconds. */
+  offlineProbeMs: 5_000,
   /** Network and 5xx failures: retry soon, then back off to five minutes at most. */
   retryBackoff: { baseMs: 2_000, maxMs: 300_000, factor: 2, jitter: 0.5 } satisfies BackoffPolicy,
 };

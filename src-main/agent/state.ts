@@ -2,6 +2,8 @@
 // tray read it through the agent's snapshot; every change is announced to subscribers.
 export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled';
 
+export type LoopName = 'sync' | 'upload' | 'status' | 'ping';
+
 export interface LoopState {
   lastOkAt?: string;
   lastAttemptAt?: string;
@@ -11,18 +13,45 @@ export interface LoopState {
   failures: number;
 }
 
+export interface UploadProgress {
+  /** Rows delivered by the drain in progress. */
+  delivered: number;
+  /** Rows waiting when that drain started. */
+  total: number;
+}
+
 export interface AgentState {
   startedAt: string;
+  /** Paused by the user. */
   paused: boolean;
   auth: AuthState;
-  sync: LoopState;
+  /** Last time the server answered anything at all. */
+  lastContactAt?: string;
+  online: boolean;
+  /** When the current outage started, while offline. */
+  offlineSince?: string;
+  loops: Record<LoopName, LoopState>;
+  uploading?: UploadProgress;
+  /** Results dropped because the outbox bound was hit (since the data folder was created). */
+  droppedResults: number;
+  /** Failed runs kept locally as skipped because the agent was offline, since it started. */
+  skippedOffline: number;
 }
 
-export function initialState(now: Date): AgentState {
-  return { startedAt: now.toISOString(), paused: false, auth: 'ok', sync: { failures: 0 } };
+export function initialState(now: Date, droppedResults: number): AgentState {
+  const idle = (): LoopState => ({ failures: 0 });
+  return {
+    startedAt: now.toISOString(),
+    paused: false,
+    auth: 'ok',
+    online: true,
+    loops: { sync: idle(), upload: idle(), status: idle(), ping: idle() },
+    droppedResults,
+    skippedOffline: 0,
+  };
 }
 
-export function loopSucceeded(loop: LoopState, at: Date): LoopState {
+export function loopSucceeded(at: Date): LoopState {
   return { lastOkAt: at.toISOString(), lastAttemptAt: at.toISOString(), failures: 0 };
 }
 

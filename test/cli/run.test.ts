@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
+import { withOrg } from '../reference-server/testing.ts';
+import { eventually } from '../support/agent-harness.ts';
+import { collect, lastLine, runCli, spawnCli, tempDataDir } from '../support/cli.ts';
+
+interface StatusJson {
+  enrolled: boolean;
+  sync_cursor: string | null;
+  unsent_results: number;
+  checks: { guid: string; name: string; enabled: boolean; private_definition: boolean; runnable: boolean; last_result?: { success: boolean } }[];
+}
+
+describe('uptime-agent run', () => {
+  let server: ReferenceServer;
+  let token: string;
+  let orgId: string;
+  let target: Server;
+  let targetUrl: string;
+  let hits = 0;
+  beforeAll(async () => {
+    server = await startReferenceServer();
+    ({ token, orgId } = withOrg(server));
+    target = createServer((_req, res) => {
+      hits++;
+      res.end('all good');
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
+  });
+  afterAll(async () => {
+    await server.close();
+    target.closeAllConnections();
+    target.close();
+  });
+
+  const status = async (dataDir: string): Promise<StatusJson> =>
+    JSON.parse((await runCli(['status', '--json', '--data-dir', dataDir])).stdout) as StatusJson;
+
+  it('exits 2 with a clear message when not enrolled', async () => {
+    const result = await runCli(['run', '--data-dir', await tempDataDir()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('not enrolled');
+  });
+
+  it.each([
+    { name: 'a non-number interval', args: ['--sync-interval', 'soon'], says: '--sync-interval' },
+    { name: 'a zero interval', args: ['--ping-interval', '0'], says: 'at least 0.05' },
+  ])('exits 2 on $name', async ({ args, says }) => {
+    const result = await runCli(['run', '--data-dir', await tempDataDir(), ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(says);
+  });
+
+  it('syncs, runs the checks, keeps the store current, and stops on SIGTERM with exit 0', async () => {
+    const dataDir = await tempDataDir();
+    const enrolled = await runCli(['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token,
+      '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
+    const monitorId = lastLine(enrolled.stdout);
+    const check = server.admin.createCheck({ name: 'Health', url: targetUrl, interval_sec: 1, orgId });
+    server.admin.assign(check.guid, monitorId);
+    const secret = server.admin.createCheck({ name: 'Secret', url: 'https://intranet.example/', orgId });
+    server.admin.assign(secret.guid, monitorId);
+    server.admin.makePrivateDefinition(secret.guid);
+
+    const child = spawnCli(['run', '--data-dir', dataDir, '--sync-interval', '0.2', '--upload-interval', '60']);
+    const done = collect(child);
+    const synced = await eventually(async () => {
+      const s = await status(dataDir);
+      return s.checks.length === 2 && s.checks.some((c) => c.last_result !== undefined) ? s : undefined;
+    }, 20_000, 'checks synced and a result stored');
+    expect(synced.sync_cursor).not.toBeNull();
+    expect(synced.checks.find((c) => c.guid === check.guid)).toMatchObject({ runnable: true, private_definition: false, last_result: { success: true } });
+    expect(synced.checks.find((c) => c.guid === secret.guid)).toMatchObject({ runnable: false, private_definition: true });
+    expect(hits).toBeGreaterThan(0);
+
+    // A change on the server reaches the running agent.
+    server.admin.updateCheck(check.guid, { enabled: false });
+    await eventually(async () => (await status(dataDir)).checks.find((c) => c.guid === check.guid)?.enabled === false, 10_000, 'disable');
+
+    child.kill('SIGTERM');
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain(token);
+  });
+});

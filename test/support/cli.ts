@@ -1,0 +1,47 @@
+// Runs the real `uptime-agent` command as a child process, as users and external tests do.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const cliEntry = resolve(import.meta.dirname, '../../src-main/cli/main.ts');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  stdin?: string;
+}
+
+const baseEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  UPTIME_AGENT_ENROLL_TOKEN: '',
+  UPTIME_AGENT_DATA_DIR: '',
+  UPTIME_AGENT_LOG_LEVEL: 'info',
+  ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent/electron-dist-guard',
+});
+
+export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
+  const child = spawn(process.execPath, [cliEntry, ...args], { env: { ...baseEnv(), ...options.env }, stdio: 'pipe' });
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+  else child.stdin?.end();
+  return child;
+}
+
+export function collect(child: ChildProcess): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolvePromise) => child.on('close', (code) => resolvePromise({ code, stdout, stderr })));
+}
+
+export const runCli = (args: string[], options: CliOptions = {}): Promise<CliResult> => collect(spawnCli(args, options));
+
+export const tempDataDir = (): Promise<string> => mkdtemp(join(tmpdir(), 'uptime-agent-test-'));
+
+export const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
