@@ -1,0 +1,32 @@
+// Every probe tunable in one place, each with the reason for its value.
+import { wireLimits } from '../wire/schemas.ts';
+
+export const probeDefaults = {
+  /** timeout_sec 0/absent (wire-api.md "Limits"). */
+  timeoutSec: wireLimits.defaultTimeoutSec,
+  /** timeout_sec above this is clamped (wire-api.md "Limits"). */
+  maxTimeoutSec: wireLimits.maxTimeoutSec,
+  /** Extra request headers a check may carry (wire-api.md); more fails the check, no silent cut. */
+  maxHeaders: wireLimits.headersPerCheck,
+  /** Redirect hops followed before giving up; browsers stop around 20, real sites need 2-3. */
+  maxRedirects: 10,
+  /** Body bytes examined for match_string: enough for any real page, bounded for endless ones. */
+  maxBodyBytes: 4 * 1024 * 1024,
+  /** Default response_sample length in code points when the caller does not say. */
+  sampleChars: 4096,
+  /** Response header block limit; 4x Node's 16 KiB default so cookie-heavy sites still pass. */
+  maxHeaderBytes: 64 * 1024,
+  /** Banner bytes read from a tcp service: greetings (SSH, SMTP, FTP) are one short line. */
+  maxBannerBytes: 4096,
+  /**
+   * Silence after the first banner bytes that ends the banner. Waiting for the first byte is
+   * bounded only by timeout_sec, because some services (SMTP tarpits) greet late on purpose.
+   */
+  bannerIdleMs: 500,
+  /** After a tls/tcp probe ends its side, how long the peer gets to close before a reset. */
+  closeGraceMs: 1000,
+  /** Sent unless the check sets its own User-Agent, so target logs can tell probe traffic. */
+  userAgent: 'uptime-agent',
+  /** Like `curl -d`: a POST body without a user Content-Type is sent as a form. */
+  postContentType: 'application/x-www-form-urlencoded',
+} as const;

@@ -1,0 +1,107 @@
+// One place that turns Node, OpenSSL and undici failures into short, specific reasons a user
+// can act on. Probes never show raw error text when a code is known.
+import { CertificateRejectedError } from './certificate.ts';
+import { probeDefaults } from './defaults.ts';
+
+export const cancelledError = 'cancelled: the agent is stopping';
+export const timedOut = (timeoutSec: number): string => `timed out after ${timeoutSec} s`;
+
+const kib = (bytes: number): string => `${Math.round(bytes / 1024)} KiB`;
+
+const untrusted = (why: string): string => `TLS certificate not trusted (${why})`;
+
+const notTls = 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)';
+
+/** Reasons by error code (Node errno, OpenSSL verify code, undici code). */
+const byCode: Record<string, (host: string) => string> = {
+  ECONNREFUSED: () => 'connection refused',
+  ECONNRESET: () => 'connection reset',
+  EPIPE: () => 'connection reset while sending the request',
+  ENOTFOUND: (host) => `DNS lookup failed for ${host}`,
+  EAI_AGAIN: (host) => `DNS lookup failed for ${host} (temporary DNS failure)`,
+  EAI_NODATA: (host) => `DNS lookup failed for ${host} (no address)`,
+  EHOSTUNREACH: () => 'host unreachable',
+  ENETUNREACH: () => 'network unreachable',
+  ETIMEDOUT: () => 'connect timed out',
+  UND_ERR_CONNECT_TIMEOUT: () => 'connect timed out',
+  UND_ERR_SOCKET: () => 'connection closed by the target before a complete response',
+  UND_ERR_HEADERS_OVERFLOW: () => `response headers too large (over ${kib(probeDefaults.maxHeaderBytes)})`,
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: () => 'response body shorter than its Content-Length',
+  CERT_NOT_YET_VALID: () => 'TLS certificate is not valid yet',
+  DEPTH_ZERO_SELF_SIGNED_CERT: () => 'TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: () => untrusted('self-signed certificate in chain'),
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: () => untrusted('unknown issuer'),
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: () => untrusted('unknown issuer'),
+  UNABLE_TO_GET_ISSUER_CERT: () => untrusted('unknown issuer'),
+  CERT_REVOKED: () => 'TLS certificate revoked',
+  ERR_TLS_CERT_ALTNAME_INVALID: (host) => `TLS certificate does not match ${host}`,
+  // A plain-text answer read as a TLS record header gives one of these.
+  ERR_SSL_WRONG_VERSION_NUMBER: () => notTls,
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: () => notTls,
+  ERR_SSL_HTTP_REQUEST: () => notTls,
+};
+
+interface CodedError {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  reason?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+}
+
+/** The error and everything it wraps (cause, AggregateError members), outermost first. */
+function chain(err: unknown): CodedError[] {
+  const out: CodedError[] = [];
+  const queue: unknown[] = [err];
+  while (queue.length > 0 && out.length < 10) {
+    const next = queue.shift();
+    if (typeof next !== 'object' || next === null) continue;
+    const e = next as CodedError;
+    out.push(e);
+    queue.push(e.cause);
+    if (Array.isArray(e.errors)) queue.push(...(e.errors as unknown[]));
+  }
+  return out;
+}
+
+/**
+ * A short reason for a failed connection or request to `host`. Timeouts and cancellation are
+ * decided by the caller from its own signals, not from the error, which may be a side effect.
+ */
+export function describeError(err: unknown, host: string): string {
+  if (err instanceof CertificateRejectedError) return describeRejection(err);
+  const errors = chain(err);
+  for (const e of errors) {
+    // Node reports a peer that hangs up mid-handshake as a plain ECONNRESET; only the message
+    // says the handshake was under way.
+    if (typeof e.message === 'string' && e.message.includes('before secure TLS connection')) {
+      return 'TLS handshake failed: the target closed the connection';
+    }
+    const code = typeof e.code === 'string' ? e.code : '';
+    const known = byCode[code];
+    if (known !== undefined) return known(host);
+    if (code.startsWith('HPE_') || e.name === 'HTTPParserError') {
+      // undici wraps llhttp's reason as "Response does not match ... (reason)".
+      const message = String(e.message);
+      return `invalid HTTP response (${/\(([^()]*)\)$/.exec(message)?.[1] ?? message})`;
+    }
+    if (code === 'UND_ERR_INVALID_ARG') return `invalid request: ${String(e.message)}`;
+    if (code.startsWith('ERR_SSL_') || code === 'EPROTO') {
+      return `TLS handshake failed: ${typeof e.reason === 'string' ? e.reason : String(e.message)}`;
+    }
+  }
+  const first = errors[0];
+  if (first === undefined) return String(err);
+  const code = typeof first.code === 'string' ? `${first.code}: ` : '';
+  return `${code}${String(first.message)}`;
+}
+
+function describeRejection(err: CertificateRejectedError): string {
+  if (err.code === 'CERT_HAS_EXPIRED') {
+    const day = err.certificate?.validTo.slice(0, 10);
+    return day === undefined ? 'TLS certificate expired' : `TLS certificate expired on ${day}`;
+  }
+  const known = byCode[err.code];
+  return known === undefined ? untrusted(err.code) : known(err.host);
+}

@@ -1,0 +1,69 @@
+// What an http(s) check sends, decided before any connection: method, body, headers, and the
+// basic-auth credentials carried in the URL. Pure, so every rule is tested without sockets.
+import type { CheckDefinition } from '../wire/schemas.ts';
+import { probeDefaults } from './defaults.ts';
+
+export interface RequestPlan {
+  method: 'GET' | 'POST';
+  body: string | undefined;
+  /** Header name as the user wrote it → value. */
+  headers: Record<string, string>;
+}
+
+// RFC 9110 token characters; anything else would be refused by undici with a vaguer message.
+const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// eslint-disable-next-line no-control-regex -- line breaks and NUL would split or end the header
+const badHeaderValue = /[\r\n\u0000]/;
+
+/** Case-insensitive lookup of a header name in a plan's headers. */
+export function hasHeader(headers: Record<string, string>, name: string): boolean {
+  const lower = name.toLowerCase();
+  return Object.keys(headers).some((h) => h.toLowerCase() === lower);
+}
+
+/**
+ * The request a check asks for, or why it cannot be sent. More than the allowed headers fails
+ * the check rather than dropping some silently. Header values are never quoted in a problem:
+ * they often carry tokens.
+ */
+export function planRequest(def: CheckDefinition): RequestPlan | { problem: string } {
+  const userHeaders = def.headers ?? {};
+  const names = Object.keys(userHeaders);
+  if (names.length > probeDefaults.maxHeaders) {
+    return { problem: `check has ${names.length} headers, at most ${probeDefaults.maxHeaders} are allowed` };
+  }
+  for (const name of names) {
+    if (!headerName.test(name)) return { problem: `header name ${JSON.stringify(name)} is not valid` };
+    if (badHeaderValue.test(userHeaders[name] ?? '')) {
+      return { problem: `header ${name} has a line break or NUL in its value` };
+    }
+  }
+  const headers = { ...userHeaders };
+  if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = probeDefaults.userAgent;
+  const body = def.post_data ?? '';
+  if (body === '') return { method: 'GET', body: undefined, headers };
+  if (!hasHeader(headers, 'content-type')) headers['content-type'] = probeDefaults.postContentType;
+  return { method: 'POST', body, headers };
+}
+
+function decode(component: string): string {
+  try {
+    return decodeURIComponent(component);
+  } catch {
+    return component; // not valid percent-encoding: the user meant it literally
+  }
+}
+
+/**
+ * Moves basic-auth userinfo out of `url` into an Authorization header (undici's request()
+ * drops userinfo silently). A user-set Authorization header wins over the URL's credentials.
+ */
+export function withUrlCredentials(plan: RequestPlan, url: URL): { plan: RequestPlan; url: URL } {
+  if (url.username === '' && url.password === '') return { plan, url };
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  if (hasHeader(plan.headers, 'authorization')) return { plan, url: bare };
+  const token = Buffer.from(`${decode(url.username)}:${decode(url.password)}`, 'utf8').toString('base64');
+  return { plan: { ...plan, headers: { ...plan.headers, authorization: `Basic ${token}` } }, url: bare };
+}

@@ -1,0 +1,43 @@
+// The entry the scheduler calls: picks the probe for the URL's scheme and applies
+// invert_result last, after every rule has spoken.
+import type { CheckDefinition } from '../wire/schemas.ts';
+import { describeError } from './errors.ts';
+import { httpProbe } from './http.ts';
+import { invalidDefinition, parseTarget } from './run.ts';
+import { tcpProbe } from './tcp.ts';
+import { tlsProbe } from './tls.ts';
+import type { Probe, ProbeContext, ProbeOutcome } from './types.ts';
+import { invertOutcome } from './verdict.ts';
+
+export type { CertificateInfo, Probe, ProbeContext, ProbeOutcome, ProbeTimings } from './types.ts';
+export { capDetail } from './detail.ts';
+export { redactHeaders, redactUrl } from './redact.ts';
+export { probeDefaults } from './defaults.ts';
+export { effectiveTimeoutSec } from './run.ts';
+
+const probesByScheme: Partial<Record<string, Probe>> = {
+  'http:': httpProbe,
+  'https:': httpProbe,
+  'tcp:': tcpProbe,
+  'tls:': tlsProbe,
+};
+
+/** Runs one check once. Never throws: every problem is a failed outcome with a reason. */
+export async function runProbe(def: CheckDefinition, ctx: ProbeContext = {}): Promise<ProbeOutcome> {
+  const url = parseTarget(def.url);
+  if ('problem' in url) return invalidDefinition(url.problem);
+  const probe = probesByScheme[url.protocol];
+  if (probe === undefined) {
+    return invalidDefinition(`unsupported scheme ${url.protocol} (use http, https, tcp or tls)`);
+  }
+  let outcome: ProbeOutcome;
+  try {
+    outcome = await probe(def, ctx);
+  } catch (err) {
+    // A bug, not a verdict about the target: reported, and returned before invert can turn it
+    // into a pass.
+    const error = `probe failed unexpectedly: ${describeError(err, url.hostname)}`;
+    return { success: false, httpStatus: 0, latencyMs: 0, error, responseSample: '' };
+  }
+  return def.invert_result === true ? invertOutcome(outcome) : outcome;
+}

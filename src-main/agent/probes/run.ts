@@ -1,0 +1,105 @@
+// What every probe run shares: the deadline, the clocks, and how a failure becomes a reason.
+import { rootCertificates } from 'node:tls';
+import type { CheckDefinition } from '../wire/schemas.ts';
+import { timingsOf, type ConnectionTrace } from './trace.ts';
+import { probeDefaults } from './defaults.ts';
+import { cancelledError, describeError, timedOut } from './errors.ts';
+import { redactUrl } from './redact.ts';
+import type { ProbeContext, ProbeOutcome } from './types.ts';
+
+export interface Run {
+  /** Aborts at the deadline or on external cancellation. */
+  signal: AbortSignal;
+  timeoutSec: number;
+  /** The deadline in ms after startedAt, for timers that must not outlive the run. */
+  timeoutMs: number;
+  now: () => number;
+  wallClock: () => Date;
+  startedAt: number;
+  sampleChars: number;
+  /** CA list for TLS connections; undefined keeps Node's default trust store. */
+  ca: string[] | undefined;
+  /** ms from the start to `t`, rounded up and at least 1: something came back. */
+  latencyAt(t: number): number;
+  /** ms the run has taken so far, rounded up. */
+  elapsed(): number;
+  /** The reason for a failure: cancellation and the deadline win over the error they caused. */
+  reason(err: unknown, host: string): string;
+  cancelled(): boolean;
+}
+
+/** timeout_sec as the wire defines it: 0/absent/negative = default, capped at the maximum. */
+export function effectiveTimeoutSec(timeoutSec: number | undefined): number {
+  if (timeoutSec === undefined || timeoutSec <= 0) return probeDefaults.timeoutSec;
+  return Math.min(timeoutSec, probeDefaults.maxTimeoutSec);
+}
+
+export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
+  const now = ctx.now ?? (() => performance.now());
+  const timeoutSec = effectiveTimeoutSec(def.timeout_sec);
+  const timeoutMs = timeoutSec * 1000;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = ctx.signal === undefined ? deadline : AbortSignal.any([deadline, ctx.signal]);
+  const startedAt = now();
+  const cancelled = (): boolean => ctx.signal?.aborted === true;
+  return {
+    signal,
+    timeoutSec,
+    timeoutMs,
+    now,
+    wallClock: ctx.wallClock ?? (() => new Date()),
+    startedAt,
+    sampleChars: Math.max(0, Math.floor(ctx.sampleChars ?? probeDefaults.sampleChars)),
+    // Passing `ca` replaces the default roots, so the bundled ones are listed too.
+    ca: ctx.ca === undefined || ctx.ca.length === 0 ? undefined : [...rootCertificates, ...ctx.ca],
+    latencyAt: (t) => Math.max(1, Math.ceil(t - startedAt)),
+    elapsed: () => Math.max(0, Math.ceil(now() - startedAt)),
+    reason(err, host) {
+      if (cancelled()) return cancelledError;
+      if (deadline.aborted) return timedOut(timeoutSec);
+      return describeError(err, host);
+    },
+    cancelled,
+  };
+}
+
+export interface Observed {
+  httpStatus?: number;
+  latencyMs: number;
+  /** Empty means success. */
+  error: string;
+  responseSample?: string;
+}
+
+/** The outcome of a run that reached the network: what was observed plus the trace's facts. */
+export function outcomeOf(run: Run, trace: ConnectionTrace, observed: Observed): ProbeOutcome {
+  return {
+    success: observed.error === '',
+    httpStatus: observed.httpStatus ?? 0,
+    latencyMs: observed.latencyMs,
+    error: observed.error,
+    responseSample: observed.responseSample ?? '',
+    timings: timingsOf(trace, run.elapsed()),
+    ...(trace.certificate === undefined ? {} : { certificate: trace.certificate }),
+    ...(run.cancelled() ? { cancelled: true } : {}),
+  };
+}
+
+/** An outcome for a run that got nothing back from its connection. */
+export function failure(run: Run, error: string, trace: ConnectionTrace): ProbeOutcome {
+  return outcomeOf(run, trace, { latencyMs: 0, error });
+}
+
+/** The check's URL, or why it is not one. Userinfo is redacted from the message. */
+export function parseTarget(raw: string): URL | { problem: string } {
+  try {
+    return new URL(raw);
+  } catch {
+    return { problem: raw === '' ? 'check has no URL' : `invalid URL ${JSON.stringify(redactUrl(raw))}` };
+  }
+}
+
+/** An outcome for a check that cannot run as defined; no network traffic happened. */
+export function invalidDefinition(error: string): ProbeOutcome {
+  return { success: false, httpStatus: 0, latencyMs: 0, error, responseSample: '', invalidDefinition: true };
+}

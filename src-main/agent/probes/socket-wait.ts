@@ -1,0 +1,50 @@
+// Waiting on a raw socket (tcp and tls probes) without leaking listeners or outliving the run.
+import type { Socket } from 'node:net';
+import { probeDefaults } from './defaults.ts';
+
+/**
+ * Resolves when `socket` emits `event`; rejects on a socket error, an early close, or when
+ * `signal` aborts (the socket is then destroyed, so nothing keeps running after the run).
+ */
+export function waitFor(socket: Socket, event: 'connect' | 'secureConnect', signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (err?: unknown): void => {
+      socket.off(event, onEvent).off('error', settle).off('close', onClose);
+      signal.removeEventListener('abort', onAbort);
+      if (err === undefined) resolve();
+      else reject(err instanceof Error ? err : new Error('aborted', { cause: err }));
+    };
+    const onEvent = (): void => settle();
+    const onClose = (): void => settle(Object.assign(new Error('socket closed'), { code: 'ECONNRESET' }));
+    const onAbort = (): void => {
+      socket.destroy();
+      settle(signal.reason);
+    };
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    socket.once(event, onEvent).once('error', settle).once('close', onClose);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** host:port of a tcp:// or tls:// URL, or why there is none. IPv6 brackets are removed. */
+export function endpointOf(url: URL): { host: string; port: number } | { problem: string } {
+  const scheme = url.protocol.slice(0, -1);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (host === '') return { problem: `${scheme} url needs a host` };
+  if (url.port === '') return { problem: `${scheme} url needs a port` };
+  const port = Number(url.port);
+  if (!(port >= 1 && port <= 65535)) return { problem: `${scheme} url port must be between 1 and 65535` };
+  return { host, port };
+}
+
+/**
+ * Ends a connection politely (TLS close_notify, FIN) so the service sees a finished handshake
+ * rather than a reset, and destroys it if the peer does not close within closeGraceMs.
+ */
+export function closeGracefully(socket: Socket): void {
+  socket.end();
+  setTimeout(() => socket.destroy(), probeDefaults.closeGraceMs).unref();
+}

@@ -1,0 +1,69 @@
+// Reads a stream of bytes (an HTTP body, a tcp banner) incrementally: looks for the match
+// string across chunk boundaries and keeps a leading sample, holding only a bounded amount of
+// text in memory and saying as soon as nothing more needs to be read.
+import { matchSettled } from './verdict.ts';
+
+export interface ScanOptions {
+  matchString: string;
+  matchMode: string | undefined;
+  /** Code points of sample wanted; 0 = none. */
+  sampleChars: number;
+  /** Hard cap on bytes examined; the rest of the stream is never read. */
+  maxBytes: number;
+}
+
+export interface ScanResult {
+  found: boolean;
+  /** Leading decoded text, uncleaned; the caller cleans and caps it. */
+  sample: string;
+  bytes: number;
+  /** The byte cap was reached: whatever followed was not examined. */
+  capped: boolean;
+}
+
+export interface TextScanner {
+  /** Feeds a chunk; returns true when reading can stop. */
+  push(chunk: Uint8Array): boolean;
+  finish(): ScanResult;
+}
+
+export function createTextScanner(options: ScanOptions): TextScanner {
+  const { matchString, matchMode, sampleChars, maxBytes } = options;
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  // Two UTF-16 units per code point guarantee enough text for the sample before cleaning.
+  const sampleUnits = sampleChars * 2;
+  let sample = '';
+  // The last matchString.length - 1 units, so a needle split across chunks is still found.
+  let tail = '';
+  let found = false;
+  let bytes = 0;
+  let capped = false;
+
+  const take = (text: string): void => {
+    if (sample.length < sampleUnits) sample += text.slice(0, sampleUnits - sample.length);
+    if (matchString === '' || found) return;
+    const window = tail + text;
+    found = window.includes(matchString);
+    tail = window.slice(Math.max(0, window.length - (matchString.length - 1)));
+  };
+  // With a match string, its verdict alone decides when to stop (the sample is what was read
+  // by then: a service need not be waited on for a nicer sample); without, the sample does.
+  const done = (): boolean =>
+    capped || (matchString === '' ? sample.length >= sampleUnits : matchSettled(matchString, matchMode, found));
+
+  return {
+    push(chunk) {
+      if (done()) return true;
+      const room = maxBytes - bytes;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      bytes += part.length;
+      capped = bytes >= maxBytes;
+      take(decoder.decode(part, { stream: true }));
+      return done();
+    },
+    finish() {
+      take(decoder.decode());
+      return { found, sample, bytes, capped };
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// The one signature every probe implements, and the typed outcome it returns.
+import type { CheckDefinition } from '../wire/schemas.ts';
+
+export interface ProbeContext {
+  /** External cancellation (agent stop). A cancelled run returns `cancelled: true`. */
+  signal?: AbortSignal;
+  /** Monotonic clock in ms for latency and timings; injectable so tests can steer it. */
+  now?: () => number;
+  /** Wall clock for certificate expiry (days left); injectable for tests. */
+  wallClock?: () => Date;
+  /** Extra trusted CA certificates (PEM), trusted in addition to Node's bundled roots. */
+  ca?: string[];
+  /**
+   * Code points of body/banner the caller keeps as response_sample (result_detail_max_chars).
+   * 0 means no sample is wanted: the body is then only read when something must be matched.
+   * Absent means probeDefaults.sampleChars.
+   */
+  sampleChars?: number;
+}
+
+/** Phase timings in ms, each rounded up. Absent phases did not happen (e.g. dns for an IP). */
+export interface ProbeTimings {
+  dnsMs?: number;
+  connectMs?: number;
+  tlsMs?: number;
+  /** From the connection being ready to the first byte the target sent. */
+  firstByteMs?: number;
+  /** The whole run, including redirects and body reading. */
+  totalMs: number;
+}
+
+export interface CertificateInfo {
+  /** Distinguished name, RDNs joined with ", " (e.g. "CN=example.test"). */
+  subject: string;
+  issuer: string;
+  /** Expiry as ISO 8601 without fractions (e.g. "2027-01-01T00:00:00Z"). */
+  validTo: string;
+  /** Whole days left before expiry (floor); negative once expired. */
+  daysLeft: number;
+}
+
+export interface ProbeOutcome {
+  success: boolean;
+  /** HTTP status of the evaluated response; 0 for tcp/tls and when no response arrived. */
+  httpStatus: number;
+  /** Start to response headers (tcp: connect, tls: handshake), rounded up; 0 = nothing came back. */
+  latencyMs: number;
+  /** Empty on success. Uncapped: the caller applies capDetail with result_detail_max_chars. */
+  error: string;
+  /** Leading body or banner text (tls: certificate summary), cleaned, at most sampleChars. */
+  responseSample: string;
+  timings?: ProbeTimings;
+  certificate?: CertificateInfo;
+  /**
+   * The check itself is unusable (bad URL, unknown operator, too many headers...). Such an
+   * outcome always fails, even with invert_result: a broken check must never pass silently.
+   */
+  invalidDefinition?: boolean;
+  /** The run was stopped by ctx.signal; not a verdict about the target, never inverted. */
+  cancelled?: boolean;
+}
+
+export type Probe = (def: CheckDefinition, ctx: ProbeContext) => Promise<ProbeOutcome>;
