@@ -21,7 +21,14 @@ import { createServiceCalls, type Identity } from './service-calls.ts';
 import { initialState, type AgentState } from './state.ts';
 import { listChecks } from './store/checks.ts';
 import { openDatabase, type Database } from './store/database.ts';
-import { createHistory, type History } from './store/history.ts';
+import { allHistory, createHistory, type History } from './store/history.ts';
+import { createCheckStats } from './check-stats.ts';
+import { createTransitionTracker, type CheckTransition } from './transitions.ts';
+import { redactPrivate } from './results/private-redaction.ts';
+import { openPrivateDefinitions, type PrivateDefinitionsSource } from './private-definitions/index.ts';
+import { buildSnapshot, type AgentSnapshot } from './snapshot.ts';
+import { deleteMeta, getMeta, setMeta } from './store/meta.ts';
+import { clearChecks } from './store/checks.ts';
 import { createOutbox, type Outbox } from './store/outbox.ts';
 import { syncOnce, type SyncOutcome } from './sync.ts';
 import { agentVersion, userAgent } from './version.ts';
@@ -37,6 +44,8 @@ export interface AgentOptions {
   tunables?: Partial<AgentTunables>;
   /** Extra probe context, e.g. a test CA the probes should trust. */
   probeContext?: Omit<ProbeContext, 'signal' | 'sampleChars'>;
+  /** The private definitions file to load and watch. */
+  privateChecksFile?: string;
 }
 
 export type NotEnrolled = { ok: false; error: ApiError };
@@ -60,14 +69,21 @@ export interface Agent {
   resume(): void;
   /** The checks being run, those waiting for a local definition, and local entries the server lacks. */
   runnable(): RunnableSet;
-  /** Replaces the private definitions (guid -> definition) and reschedules. */
-  setPrivateDefinitions(defs: ReadonlyMap<string, CheckDefinition>): void;
+  /** Uses (loads and watches) another private definitions file; undefined stops using one. */
+  setPrivateChecksFile(file: string | undefined): Promise<void>;
+  /** Reads the private definitions file again now. */
+  reloadPrivateChecks(): Promise<void>;
+  /** The local definition of a private check, for the UI's reveal-on-demand. */
+  privateDefinition(guid: string): CheckDefinition | undefined;
+  /** Forgets this monitor: key, identity and check set. Unsent results stay for a reclaim. */
+  forget(): Promise<void>;
+  snapshot(): AgentSnapshot;
   schedulerStats(): ReturnType<Scheduler['stats']> | undefined;
   state(): AgentState;
   /** Calls listener after every state change; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
-  /** Calls listener after every check run with its outcome (for down/recovered notifications). */
-  onRun(listener: (guid: string, outcome: ProbeOutcome) => void): () => void;
+  /** Calls listener when a check goes down or recovers (for notifications and the UI). */
+  onTransition(listener: (transition: CheckTransition) => void): () => void;
 }
 
 export function createAgent(options: AgentOptions): Agent {
@@ -79,8 +95,12 @@ export function createAgent(options: AgentOptions): Agent {
   const outbox = createOutbox(db, { maxCount: tunables.outboxMaxCount, maxBytes: tunables.outboxMaxBytes });
   const history = createHistory(db, tunables.historySlots);
   const outages = createOutageTracker(db, now());
+  const stats = createCheckStats(tunables.historySlots, 30);
+  for (const entry of allHistory(db)) stats.record(entry);
+  let privateSource: PrivateDefinitionsSource | undefined;
   const listeners = new Set<() => void>();
-  const runListeners = new Set<(guid: string, outcome: ProbeOutcome) => void>();
+  const transitionListeners = new Set<(transition: CheckTransition) => void>();
+  const transitions = createTransitionTracker();
   let state = initialState(now(), outbox.dropped());
   let identity: Identity | undefined;
   let loops: { sync: Loop; upload: Loop; status: Loop; ping: Loop; connectivity: Loop } | undefined;
@@ -156,13 +176,15 @@ export function createAgent(options: AgentOptions): Agent {
     history,
     clock,
     maxBatch: 500,
-    onCommitted: ({ dropped }) => {
+    onCommitted: ({ dropped, history: entries }) => {
+      for (const entry of entries) stats.record(entry);
       if (dropped > 0) {
         log.warn({ dropped }, 'the outbox is full; the oldest results were dropped');
         update((s) => ({ ...s, droppedResults: outbox.dropped() }));
       }
       // A full wire batch is waiting: send it now rather than at the next interval.
       if (outbox.count() >= 500) loops?.upload.trigger();
+      update((s) => s);
     },
     onError: (error) => log.error({ err: error }, 'could not commit results; retrying'),
   });
@@ -198,8 +220,14 @@ export function createAgent(options: AgentOptions): Agent {
         monitorId: () => identity?.monitorId ?? '',
         offlineAfter,
         onSkippedOffline: () => update((s) => ({ ...s, skippedOffline: s.skippedOffline + 1 })),
-        onOutcome: (check, outcome) => {
-          for (const listener of runListeners) listener(check.guid, outcome);
+        onOutcome: (check, outcome, skipped, ranAt) => {
+          const transition = transitions.observe(check.guid, check.name, outcome, skipped, ranAt);
+          if (transition === undefined) return;
+          // The UI and notifications show it: a private check's target stays masked there too.
+          const shown = check.privateSecrets === undefined || transition.error === undefined
+            ? transition
+            : { ...transition, error: redactPrivate(transition.error, check.privateSecrets) };
+          for (const listener of transitionListeners) listener(shown);
         },
         ...(options.probeContext === undefined ? {} : { probeContext: options.probeContext }),
       }),
@@ -321,7 +349,26 @@ export function createAgent(options: AgentOptions): Agent {
     }
     await identity?.client.close();
     identity = undefined;
+    privateSource?.close();
     db.close();
+  }
+
+  function applyPrivateDefinitions(defs: ReadonlyMap<string, CheckDefinition>): void {
+    privateDefs = defs;
+    setMeta(db, 'private_definitions', JSON.stringify([...defs.keys()]));
+    refreshRunnable();
+    update((s) => ({ ...s }));
+  }
+
+  async function usePrivateFile(file: string | undefined): Promise<void> {
+    privateSource?.close();
+    privateSource = undefined;
+    if (file === undefined) {
+      applyPrivateDefinitions(new Map());
+      return;
+    }
+    privateSource = await openPrivateDefinitions({ file, log, onChange: (s) => applyPrivateDefinitions(s.entries) });
+    applyPrivateDefinitions(privateSource.current().entries);
   }
 
   function startAll(): void {
@@ -334,6 +381,7 @@ export function createAgent(options: AgentOptions): Agent {
     outbox,
     history,
     async start() {
+      if (options.privateChecksFile !== undefined) await usePrivateFile(options.privateChecksFile);
       if (await loadIdentity()) startAll();
     },
     stop() {
@@ -369,10 +417,50 @@ export function createAgent(options: AgentOptions): Agent {
       applyPause();
     },
     runnable: () => runnable,
-    setPrivateDefinitions(defs) {
-      privateDefs = defs;
+    setPrivateChecksFile: (file) => usePrivateFile(file),
+    async reloadPrivateChecks() {
+      await privateSource?.reload();
+    },
+    privateDefinition: (guid) => privateDefs.get(guid),
+    async forget() {
+      await stopLoops();
+      await options.vault.clear();
+      await identity?.client.close();
+      identity = undefined;
+      for (const key of ['monitor_id', 'server_url', 'enrollment', 'sync_cursor', 'last_sync_at'] as const) deleteMeta(db, key);
+      clearChecks(db);
       refreshRunnable();
-      update((s) => ({ ...s }));
+      log.info('this agent forgot its monitor; enroll it again to resume');
+      update((s) => ({ ...initialState(now(), outbox.dropped()), paused: s.paused, startedAt: s.startedAt }));
+    },
+    snapshot: () => {
+      const enrollment = readEnrollment(db);
+      const cursor = getMeta(db, 'sync_cursor');
+      const schedulerStats = scheduler?.stats();
+      return buildSnapshot({
+        version: agentVersion,
+        now: now(),
+        state,
+        ...(identity === undefined ? {} : {
+          identity: { monitorId: identity.monitorId, server: identity.server, ...(enrollment?.details === undefined ? {} : { details: enrollment.details }) },
+        }),
+        keyProtection: options.vault.protection,
+        ...(cursor === undefined ? {} : { cursor }),
+        checks: listChecks(db),
+        runnable,
+        figures: (guid) => stats.figures(guid),
+        outbox: {
+          unsent: outbox.count(),
+          bytes: outbox.bytes(),
+          ...(outbox.count() === 0 ? {} : { oldestRanAt: outbox.oldestRanAt() ?? '' }),
+          dropped: outbox.dropped(),
+          rejectedCount: outbox.rejectedCount(),
+          rejected: outbox.rejected(50),
+        },
+        unsentPerCheck: outbox.perCheck(),
+        ...(privateSource === undefined ? {} : { privateState: privateSource.current() }),
+        ...(schedulerStats === undefined ? {} : { scheduler: schedulerStats }),
+      });
     },
     schedulerStats: () => scheduler?.stats(),
     state: () => state,
@@ -380,9 +468,9 @@ export function createAgent(options: AgentOptions): Agent {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    onRun(listener) {
-      runListeners.add(listener);
-      return () => runListeners.delete(listener);
+    onTransition(listener) {
+      transitionListeners.add(listener);
+      return () => transitionListeners.delete(listener);
     },
   };
 }

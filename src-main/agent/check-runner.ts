@@ -19,7 +19,7 @@ export interface CheckRunnerDeps {
   /** Extra probe context (trusted CAs in tests and the demo). */
   probeContext?: Omit<ProbeContext, 'signal' | 'sampleChars'>;
   onSkippedOffline?: (guid: string) => void;
-  onOutcome?: (check: RunnableCheck, outcome: ProbeOutcome) => void;
+  onOutcome?: (check: RunnableCheck, outcome: ProbeOutcome, skipped: boolean, ranAt: Date) => void;
 }
 
 export function createCheckRunner(deps: CheckRunnerDeps): (ticket: RunTicket) => Promise<void> {
@@ -46,6 +46,6 @@ export function createCheckRunner(deps: CheckRunnerDeps): (ticket: RunTicket) =>
     const skipped = !outcome.success && (await deps.offlineAfter(outcome));
     if (skipped) deps.onSkippedOffline?.(check.guid);
     deps.sink.add({ ...(skipped ? {} : { result }), history: historyEntry(result, outcome, skipped) });
-    deps.onOutcome?.(check, outcome);
+    deps.onOutcome?.(check, outcome, skipped, ranAt);
   };
 }

@@ -24,8 +24,14 @@ export interface StatusReport {
   outages: OutageRecord[];
 }
 
-export function statusReport(db: Database, keyPresent: boolean, hasPrivateDefinition: (guid: string) => boolean): StatusReport {
+/**
+ * A private check counts as runnable when the running agent's definitions file defines it (the
+ * agent records the guids it has, never the definitions, in the store).
+ */
+export function statusReport(db: Database, keyPresent: boolean): StatusReport {
   const enrollment = readEnrollment(db);
+  const defined = new Set(JSON.parse(getMeta(db, 'private_definitions') ?? '[]') as string[]);
+  const hasPrivateDefinition = (guid: string): boolean => defined.has(guid);
   const last = lastResults(db);
   return {
     monitor_id: enrollment?.monitorId ?? null,

@@ -48,6 +48,7 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     dataDir,
     vault: fileKeyVault(dataDir, (warning) => log.warn(warning)),
     log,
+    ...(o['private-checks'] === undefined ? {} : { privateChecksFile: o['private-checks'] }),
     tunables: definedOnly({
       syncIntervalMs: seconds(o['sync-interval']),
       uploadIntervalMs: seconds(o['upload-interval']),

@@ -19,7 +19,7 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
   const db = openDatabase(storeFile(dataDir));
   let report: StatusReport;
   try {
-    report = statusReport(db, keyPresent, () => false);
+    report = statusReport(db, keyPresent);
   } finally {
     db.close();
   }

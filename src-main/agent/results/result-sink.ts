@@ -26,7 +26,7 @@ export interface ResultSinkOptions {
   clock: Clock;
   /** Commit at once when this many are pending (one wire batch). */
   maxBatch: number;
-  onCommitted: (committed: { results: number; history: number; dropped: number }) => void;
+  onCommitted: (committed: { results: number; history: readonly HistoryEntry[]; dropped: number }) => void;
   onError: (error: unknown) => void;
 }
 
@@ -47,7 +47,7 @@ export function createResultSink(options: ResultSinkOptions): ResultSink {
         options.history.insert(batch.map((r) => r.history));
         return options.outbox.enforceBound();
       });
-      options.onCommitted({ results: results.length, history: batch.length, dropped });
+      options.onCommitted({ results: results.length, history: batch.map((r) => r.history), dropped });
     } catch (error) {
       // A failed commit (disk full, I/O error) keeps the batch for the next attempt.
       pending = batch.concat(pending);

@@ -54,3 +54,11 @@ export function createHistory(db: Database, slotsPerCheck: number): History {
     },
   };
 }
+
+/** Every kept entry, oldest first per check: to rebuild in-memory figures at start-up. */
+export function allHistory(db: Database): HistoryEntry[] {
+  const rows = db
+    .prepare('SELECT check_guid, ran_at, success, skipped, http_status, latency_ms, error FROM history ORDER BY check_guid, seq')
+    .all() as unknown as (Omit<HistoryEntry, 'success' | 'skipped'> & { success: number; skipped: number })[];
+  return rows.map((r) => ({ ...r, success: r.success === 1, skipped: r.skipped === 1 }));
+}

@@ -7,7 +7,9 @@ export type MetaKey =
   | 'enrollment'
   | 'sync_cursor'
   | 'last_sync_at'
-  | 'dropped_results';
+  | 'dropped_results'
+  /** JSON array of the guids the private definitions file defines, for `status --json`. */
+  | 'private_definitions';
 
 export function getMeta(db: Database, key: MetaKey): string | undefined {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;

@@ -1,0 +1,250 @@
+// The agent as the UI and the tray see it: one serialisable value, built from live state, the
+// store and the in-memory per-check figures. Secrets never enter it: targets are redacted, a
+// private check's target is not shown at all, and the API key is not part of it.
+import type { CheckFigures } from './check-stats.ts';
+import type { EnrollmentDetails } from './enrollment.ts';
+import type { DefinitionProblem, PrivateDefinitionsState } from './private-definitions/index.ts';
+import { redactUrl } from './probes/redact.ts';
+import type { RunnableSet } from './runnable-checks.ts';
+import type { SchedulerStats } from './schedule/scheduler.ts';
+import type { AgentState, AuthState, LoopState, UploadProgress } from './state.ts';
+import type { StoredCheck } from './store/checks.ts';
+import type { HistoryEntry } from './store/history.ts';
+import type { RejectedResult } from './store/outbox.ts';
+
+export type CheckType = 'http' | 'https' | 'tcp' | 'tls' | 'private' | 'unknown';
+
+/** up/down from the last run; pending = no run yet; skipped = last run fell in an outage. */
+export type CheckHealth = 'up' | 'down' | 'pending' | 'skipped' | 'paused' | 'disabled' | 'not-run';
+
+export interface CheckView {
+  guid: string;
+  name: string;
+  type: CheckType;
+  /** Redacted target (password masked); "private" for a private-definition check. */
+  target: string;
+  intervalSec: number;
+  enabled: boolean;
+  privateDefinition: boolean;
+  runnable: boolean;
+  /** Why a check is not run, in words, when it is not. */
+  notRunReason?: string;
+  health: CheckHealth;
+  lastResult?: HistoryEntry;
+  uptimePct?: number;
+  /** Recent latencies in ms, oldest first. */
+  latency: number[];
+  /** Results of this check waiting in the outbox. */
+  unsent: number;
+}
+
+export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped';
+
+/** Something that needs the user, with what fixes it. */
+export interface Problem {
+  kind: ProblemKind;
+  message: string;
+  /** The view (and action) that fixes it. */
+  action: 'enroll' | 'private-definitions' | 'unsent' | 'none';
+  actionLabel: string;
+}
+
+export interface PrivateDefinitionsView {
+  file?: string;
+  loadedAt?: string;
+  fileError?: string;
+  /** Entries that match a private check of this monitor: guid and the check's name. */
+  matched: { guid: string; name: string }[];
+  /** Private checks of this monitor with no entry: not run. */
+  missing: { guid: string; name: string }[];
+  /** Entries for guids this monitor does not have. */
+  unknown: string[];
+  problems: DefinitionProblem[];
+}
+
+export interface AgentSnapshot {
+  version: string;
+  takenAt: string;
+  enrolled: boolean;
+  identity?: { monitorId: string; server: string } & Partial<EnrollmentDetails>;
+  keyProtection: 'os-encryption' | 'user-only-file';
+  paused: boolean;
+  auth: AuthState;
+  connectivity: { online: boolean; offlineSince?: string; lastContactAt?: string };
+  sync: LoopState & { cursor?: string };
+  upload: LoopState & { progress?: UploadProgress };
+  status: LoopState;
+  ping: LoopState;
+  outbox: {
+    unsent: number;
+    bytes: number;
+    oldestRanAt?: string;
+    dropped: number;
+    rejectedCount: number;
+    rejected: RejectedResult[];
+  };
+  skippedOffline: number;
+  checks: CheckView[];
+  counts: { total: number; runnable: number; up: number; down: number; pending: number };
+  privateDefinitions: PrivateDefinitionsView;
+  problems: Problem[];
+  scheduler?: SchedulerStats;
+}
+
+export function checkType(url: string, privateDefinition: boolean): CheckType {
+  if (privateDefinition) return 'private';
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
+  return scheme === 'http' || scheme === 'https' || scheme === 'tcp' || scheme === 'tls' ? scheme : 'unknown';
+}
+
+export interface SnapshotInput {
+  version: string;
+  now: Date;
+  state: AgentState;
+  identity?: { monitorId: string; server: string; details?: EnrollmentDetails };
+  keyProtection: AgentSnapshot['keyProtection'];
+  cursor?: string;
+  checks: readonly StoredCheck[];
+  runnable: RunnableSet;
+  figures: (guid: string) => CheckFigures;
+  outbox: AgentSnapshot['outbox'];
+  unsentPerCheck: ReadonlyMap<string, number>;
+  privateState?: PrivateDefinitionsState;
+  scheduler?: SchedulerStats;
+}
+
+function healthOf(view: Omit<CheckView, 'health'>, paused: boolean): CheckHealth {
+  if (!view.enabled) return 'disabled';
+  if (!view.runnable) return 'not-run';
+  if (paused) return 'paused';
+  const last = view.lastResult;
+  if (last === undefined) return 'pending';
+  if (last.skipped) return 'skipped';
+  return last.success ? 'up' : 'down';
+}
+
+function notRunReason(guid: string, stored: StoredCheck, runnable: RunnableSet): string | undefined {
+  if (!stored.active) return stored.check.enabled ? 'deleted on the server' : 'disabled on the server';
+  if (runnable.missingPrivate.includes(guid)) return 'private check without a local definition: add it to the private definitions file';
+  return runnable.unschedulable.find((u) => u.guid === guid)?.reason;
+}
+
+export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
+  const { state, runnable } = input;
+  const probingStopped = state.paused || state.auth === 'monitor-disabled';
+  const checks: CheckView[] = input.checks.map((stored) => {
+    const { check, privateDefinition } = stored;
+    const figures = input.figures(check.guid);
+    const reason = notRunReason(check.guid, stored, runnable);
+    const view = {
+      guid: check.guid,
+      name: check.name,
+      type: checkType(check.url, privateDefinition),
+      target: privateDefinition ? 'private' : redactUrl(check.url),
+      intervalSec: check.interval_sec,
+      enabled: check.enabled,
+      privateDefinition,
+      runnable: runnable.runnable.has(check.guid),
+      ...(reason === undefined ? {} : { notRunReason: reason }),
+      ...(figures.last === undefined ? {} : { lastResult: figures.last }),
+      ...(figures.uptimePct === undefined ? {} : { uptimePct: figures.uptimePct }),
+      latency: figures.latency,
+      unsent: input.unsentPerCheck.get(check.guid) ?? 0,
+    };
+    return { ...view, health: healthOf(view, probingStopped) };
+  });
+  const names = new Map(checks.map((c) => [c.guid, c.name]));
+  const named = (guid: string) => ({ guid, name: names.get(guid) ?? guid });
+  const privateState = input.privateState;
+  const privateDefinitions: PrivateDefinitionsView = {
+    ...(privateState === undefined ? {} : { file: privateState.file }),
+    ...(privateState?.loadedAt === undefined ? {} : { loadedAt: privateState.loadedAt }),
+    ...(privateState?.fileError === undefined ? {} : { fileError: privateState.fileError }),
+    matched: checks.filter((c) => c.privateDefinition && c.runnable).map((c) => named(c.guid)),
+    missing: runnable.missingPrivate.map(named),
+    unknown: runnable.unknownPrivate,
+    problems: privateState?.problems ?? [],
+  };
+  return {
+    version: input.version,
+    takenAt: input.now.toISOString(),
+    enrolled: input.identity !== undefined,
+    ...(input.identity === undefined
+      ? {}
+      : { identity: { monitorId: input.identity.monitorId, server: input.identity.server, ...input.identity.details } }),
+    keyProtection: input.keyProtection,
+    paused: state.paused,
+    auth: state.auth,
+    connectivity: {
+      online: state.online,
+      ...(state.offlineSince === undefined ? {} : { offlineSince: state.offlineSince }),
+      ...(state.lastContactAt === undefined ? {} : { lastContactAt: state.lastContactAt }),
+    },
+    sync: { ...state.loops.sync, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) },
+    upload: { ...state.loops.upload, ...(state.uploading === undefined ? {} : { progress: state.uploading }) },
+    status: state.loops.status,
+    ping: state.loops.ping,
+    outbox: input.outbox,
+    skippedOffline: state.skippedOffline,
+    checks,
+    counts: {
+      total: checks.length,
+      runnable: checks.filter((c) => c.runnable).length,
+      up: checks.filter((c) => c.health === 'up').length,
+      down: checks.filter((c) => c.health === 'down').length,
+      pending: checks.filter((c) => c.health === 'pending').length,
+    },
+    privateDefinitions,
+    problems: problemsOf(state, input.outbox, privateDefinitions),
+    ...(input.scheduler === undefined ? {} : { scheduler: input.scheduler }),
+  };
+}
+
+function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: PrivateDefinitionsView): Problem[] {
+  const problems: Problem[] = [];
+  if (state.auth === 'key-rejected') {
+    problems.push({
+      kind: 'key-rejected',
+      message: 'The server refused this monitor’s API key: it was reset. Results are kept here until you enroll again.',
+      action: 'enroll',
+      actionLabel: 'Enroll again',
+    });
+  }
+  if (state.auth === 'monitor-disabled') {
+    problems.push({
+      kind: 'monitor-disabled',
+      message: 'The server has disabled this monitor, so checks are paused. Ask an administrator to enable it; the agent resumes by itself.',
+      action: 'none',
+      actionLabel: '',
+    });
+  }
+  if (priv.fileError !== undefined) {
+    problems.push({ kind: 'private-file', message: priv.fileError, action: 'private-definitions', actionLabel: 'Open private definitions' });
+  }
+  if (priv.missing.length > 0) {
+    const n = priv.missing.length;
+    problems.push({
+      kind: 'private-missing',
+      message: `${n} private check${n === 1 ? ' has' : 's have'} no local definition and ${n === 1 ? 'is' : 'are'} not run.`,
+      action: 'private-definitions',
+      actionLabel: priv.file === undefined ? 'Choose a definitions file' : 'Open private definitions',
+    });
+  }
+  if (outbox.rejectedCount > 0) {
+    problems.push({
+      kind: 'rejected-results',
+      message: `The server refused ${outbox.rejectedCount} result${outbox.rejectedCount === 1 ? '' : 's'}; they are set aside with its reasons.`,
+      action: 'unsent',
+      actionLabel: 'See refused results',
+    });
+  }
+  if (outbox.dropped > 0) {
+    problems.push({
+      kind: 'results-dropped',
+      message: `${outbox.dropped} result${outbox.dropped === 1 ? ' was' : 's were'} dropped because the unsent-results buffer was full.`,
+      action: 'unsent',
+      actionLabel: 'See unsent results',
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,148 @@
+// The one IPC contract between the agent host (Electron main, or the web dashboard) and the
+// renderer. Main validates every argument against these schemas; the preload and the web bridge
+// expose exactly `AgentBridge`; the renderer talks to nothing else. Types only flow one way from
+// the agent (type imports are erased, so the renderer bundles none of the agent's code).
+import { z } from 'zod';
+import type { AgentSnapshot } from '../agent/snapshot.ts';
+import type { CheckTransition } from '../agent/transitions.ts';
+import type { HistoryEntry } from '../agent/store/history.ts';
+import type { CheckDefinition } from '../agent/wire/schemas.ts';
+
+export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/snapshot.ts';
+export type { CheckTransition } from '../agent/transitions.ts';
+export type { HistoryEntry } from '../agent/store/history.ts';
+
+const text = (max: number) => z.string().trim().max(max);
+const seconds = z.number().min(0.05).max(86_400);
+
+/** The shell's settings; headless hosts keep the same shape in a JSON file. */
+export const settingsSchema = z.object({
+  serverUrl: text(2000).default(''),
+  monitorName: text(200).default(''),
+  region: text(200).default(''),
+  country: text(200).default(''),
+  city: text(200).default(''),
+  privateChecksFile: text(4096).optional(),
+  notifications: z.boolean().default(true),
+  launchAtLogin: z.boolean().default(false),
+  intervals: z
+    .object({ syncSec: seconds, uploadSec: seconds, statusSec: seconds, pingSec: seconds })
+    .partial()
+    .default({}),
+  /** Extra "host:port" targets the agent connects to when deciding whether it is offline. */
+  connectivityTargets: z.array(text(300)).max(20).default([]),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+export const settingsPatchSchema = settingsSchema.partial().strict();
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+const enrollFields = {
+  server: text(2000),
+  /** Pasted: trimmed here, never logged, never echoed back. */
+  token: text(10_000),
+  name: text(200),
+  region: text(200),
+  country: text(200),
+  city: text(200),
+  allowInsecureHttp: z.boolean().optional(),
+};
+
+const none = z.object({}).strict();
+
+/** Every command and query: its argument schema. Results are typed in `InvokeResults`. */
+export const invokeArgs = {
+  'agent:snapshot': none,
+  'agent:enroll': z.object(enrollFields).strict(),
+  'agent:reclaim': z.object({ ...enrollFields, monitorId: text(40).min(1) }).strict(),
+  'agent:sync-now': none,
+  'agent:upload-now': none,
+  'agent:pause': none,
+  'agent:resume': none,
+  'agent:forget': none,
+  'checks:history': z.object({ guid: text(200).min(1), limit: z.number().int().min(1).max(1000).default(100) }).strict(),
+  /** Desktop: opens a file dialog when `file` is absent. Web: the path is typed in. */
+  'private:choose-file': z.object({ file: text(4096).min(1).optional() }).strict(),
+  'private:clear-file': none,
+  'private:reload': none,
+  /** Reveal on demand: the one way a local definition reaches the window, for one check. */
+  'private:reveal': z.object({ guid: text(200).min(1) }).strict(),
+  'settings:get': none,
+  'settings:update': settingsPatchSchema,
+  'app:info': none,
+  'app:open-logs': none,
+  /** Only https URLs are opened, in the system browser. */
+  'app:open-external': z.object({ url: z.url({ protocol: /^https$/ }) }).strict(),
+} as const;
+
+export type InvokeChannel = keyof typeof invokeArgs;
+export type InvokeArgs<C extends InvokeChannel> = z.input<(typeof invokeArgs)[C]>;
+export type ParsedArgs<C extends InvokeChannel> = z.output<(typeof invokeArgs)[C]>;
+
+export type EnrollResult =
+  | { ok: true; monitorId: string; server: string }
+  | { ok: false; kind: 'usage' | 'token-rejected' | 'no-such-monitor' | 'still-enrolled' | 'bad-request' | 'unreachable'; message: string };
+
+/** A sync or upload run, in words for the UI. */
+export interface RunResult {
+  ok: boolean;
+  message: string;
+}
+
+export interface AppInfo {
+  version: string;
+  logsFolder: string;
+  dataFolder: string;
+  /** 'desktop' in Electron, 'web' for the loopback dashboard. */
+  host: 'desktop' | 'web';
+  platform: string;
+  /** How the API key is protected, in words (e.g. no OS keyring: a user-only file). */
+  keyStorage: string;
+  /** Set when the key cannot be encrypted by the OS, to warn the user. */
+  keyStorageWarning?: string;
+}
+
+export interface InvokeResults {
+  'agent:snapshot': AgentSnapshot;
+  'agent:enroll': EnrollResult;
+  'agent:reclaim': EnrollResult;
+  'agent:sync-now': RunResult;
+  'agent:upload-now': RunResult;
+  'agent:pause': AgentSnapshot;
+  'agent:resume': AgentSnapshot;
+  'agent:forget': AgentSnapshot;
+  'checks:history': HistoryEntry[];
+  'private:choose-file': AgentSnapshot;
+  'private:clear-file': AgentSnapshot;
+  'private:reload': AgentSnapshot;
+  'private:reveal': CheckDefinition | null;
+  'settings:get': Settings;
+  'settings:update': Settings;
+  'app:info': AppInfo;
+  'app:open-logs': null;
+  'app:open-external': null;
+}
+
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Views the window can be asked to show (a notification click, a tray item). */
+export const viewNames = ['overview', 'checks', 'unsent', 'outages', 'private', 'settings', 'enroll'] as const;
+export type ViewName = (typeof viewNames)[number];
+
+/** Events from main to the renderer. */
+export interface EventPayloads {
+  /** Throttled: at most a few a second, always ending with the latest state. */
+  'agent:state-changed': AgentSnapshot;
+  'checks:transition': CheckTransition[];
+  'app:navigate': { view: ViewName; guid?: string };
+}
+export type EventName = keyof EventPayloads;
+export const eventNames: readonly EventName[] = ['agent:state-changed', 'checks:transition', 'app:navigate'];
+
+/** What the preload (and the web bridge) put on `window.agent`, and nothing else. */
+export interface AgentBridge {
+  invoke<C extends InvokeChannel>(channel: C, args: InvokeArgs<C>): Promise<IpcResult<InvokeResults[C]>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+}
+
+export const isInvokeChannel = (value: unknown): value is InvokeChannel => typeof value === 'string' && Object.hasOwn(invokeArgs, value);
+export const isEventName = (value: unknown): value is EventName => typeof value === 'string' && (eventNames as readonly string[]).includes(value);

@@ -1,0 +1,144 @@
+// The implementation of every IPC channel, shared by the Electron main process and the web
+// dashboard: arguments are parsed from `unknown` against the contract, and every outcome comes
+// back as a value ({ ok, value } or { ok: false, error }), never as a thrown error.
+import type { Agent } from '../agent/agent.ts';
+import type { Logger } from '../agent/log.ts';
+import {
+  invokeArgs,
+  isInvokeChannel,
+  type AppInfo,
+  type InvokeChannel,
+  type InvokeResults,
+  type IpcResult,
+  type ParsedArgs,
+  type Settings,
+  type SettingsPatch,
+} from './contract.ts';
+
+/** What only the host can do (a file dialog, the file manager, the system browser). */
+export interface HostActions {
+  info(): AppInfo;
+  /** Asks the user for a file; undefined when cancelled or not possible on this host. */
+  chooseFile(): Promise<string | undefined>;
+  openLogsFolder(): Promise<void>;
+  openExternal(url: string): Promise<void>;
+}
+
+export interface SettingsStore {
+  get(): Settings;
+  update(patch: SettingsPatch): Settings;
+}
+
+export interface HandlerDeps {
+  agent: Agent;
+  settings: SettingsStore;
+  host: HostActions;
+  log: Logger;
+  /** Called after settings changed, so the host applies them (login item, intervals...). */
+  onSettingsChanged?: (settings: Settings, patch: SettingsPatch) => Promise<void> | void;
+}
+
+type Handlers = { [C in InvokeChannel]: (args: ParsedArgs<C>) => Promise<InvokeResults[C]> };
+
+export type InvokeHandler = (channel: unknown, args: unknown) => Promise<IpcResult<unknown>>;
+
+function describeArgs(channel: string, error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? 'arguments' : issue.path.map(String).join('.');
+  return `${channel}: ${where}: ${issue?.message ?? 'invalid'}`;
+}
+
+export function createHandlers(deps: HandlerDeps): InvokeHandler {
+  const { agent, settings, host } = deps;
+
+  async function usePrivateFile(file: string | undefined): Promise<void> {
+    await agent.setPrivateChecksFile(file);
+    const changed = settings.update(file === undefined ? { privateChecksFile: undefined } : { privateChecksFile: file });
+    await deps.onSettingsChanged?.(changed, { privateChecksFile: file });
+  }
+
+  const handlers: Handlers = {
+    'agent:snapshot': () => Promise.resolve(agent.snapshot()),
+    'agent:enroll': (args) => enrollWith(args, undefined),
+    'agent:reclaim': (args) => enrollWith(args, args.monitorId),
+    async 'agent:sync-now'() {
+      const outcome = await agent.syncNow();
+      if (!outcome.ok) return { ok: false, message: outcome.error.message };
+      const { received, stopped } = outcome.summary;
+      return { ok: true, message: received === 0 ? 'Checks are up to date.' : `${received} check change${received === 1 ? '' : 's'} applied${stopped > 0 ? `, ${stopped} stopped` : ''}.` };
+    },
+    async 'agent:upload-now'() {
+      const outcome = await agent.uploadNow();
+      if (!outcome.ok) return { ok: false, message: outcome.error.message };
+      const { delivered, rejected } = outcome.report;
+      return { ok: true, message: delivered === 0 && rejected === 0 ? 'Nothing was waiting to be sent.' : `${delivered} result${delivered === 1 ? '' : 's'} sent${rejected > 0 ? `, ${rejected} refused by the server` : ''}.` };
+    },
+    'agent:pause': () => {
+      agent.pause();
+      return Promise.resolve(agent.snapshot());
+    },
+    'agent:resume': () => {
+      agent.resume();
+      return Promise.resolve(agent.snapshot());
+    },
+    async 'agent:forget'() {
+      await agent.forget();
+      return agent.snapshot();
+    },
+    'checks:history': (args) => Promise.resolve(agent.history.recent(args.guid, args.limit)),
+    async 'private:choose-file'(args) {
+      const file = args.file ?? (await host.chooseFile());
+      if (file !== undefined) await usePrivateFile(file);
+      return agent.snapshot();
+    },
+    async 'private:clear-file'() {
+      await usePrivateFile(undefined);
+      return agent.snapshot();
+    },
+    async 'private:reload'() {
+      await agent.reloadPrivateChecks();
+      return agent.snapshot();
+    },
+    'private:reveal': (args) => Promise.resolve(agent.privateDefinition(args.guid) ?? null),
+    'settings:get': () => Promise.resolve(settings.get()),
+    async 'settings:update'(patch) {
+      const next = settings.update(patch);
+      if (patch.privateChecksFile !== undefined && patch.privateChecksFile !== '') await agent.setPrivateChecksFile(patch.privateChecksFile);
+      await deps.onSettingsChanged?.(next, patch);
+      return next;
+    },
+    'app:info': () => Promise.resolve(host.info()),
+    async 'app:open-logs'() {
+      await host.openLogsFolder();
+      return null;
+    },
+    async 'app:open-external'(args) {
+      await host.openExternal(args.url);
+      return null;
+    },
+  };
+
+  async function enrollWith(args: ParsedArgs<'agent:enroll'>, reclaimId: string | undefined): Promise<InvokeResults['agent:enroll']> {
+    const outcome = await agent.enroll({ ...args, ...(reclaimId === undefined ? {} : { reclaimId }) });
+    if (outcome.ok) {
+      // Remember what was typed (never the token) so that the next enrollment starts from it.
+      const { server, name, region, country, city } = args;
+      const next = settings.update({ serverUrl: server, monitorName: name, region, country, city });
+      await deps.onSettingsChanged?.(next, { serverUrl: server });
+    }
+    return outcome;
+  }
+
+  return async (channel, args) => {
+    if (!isInvokeChannel(channel)) return { ok: false, error: `unknown channel ${String(channel)}` };
+    const parsed = invokeArgs[channel].safeParse(args ?? {});
+    if (!parsed.success) return { ok: false, error: describeArgs(channel, parsed.error) };
+    try {
+      const handler = handlers[channel] as (a: unknown) => Promise<unknown>;
+      return { ok: true, value: await handler(parsed.data) };
+    } catch (error) {
+      deps.log.error({ err: error, channel }, 'IPC handler failed');
+      return { ok: false, error: `${channel} failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  };
+}
