@@ -1,5 +1,6 @@
 // Runs the real `uptime-agent` command as a child process, as users and external tests do.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,10 +26,10 @@ const baseEnv = (): NodeJS.ProcessEnv => ({
   ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent/electron-dist-guard',
 });
 
-export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
+export function spawnCli(args: string[], options: CliOptions = {}): ChildProcessByStdio<Writable, Readable, Readable> {
   const child = spawn(process.execPath, [cliEntry, ...args], { env: { ...baseEnv(), ...options.env }, stdio: 'pipe' });
-  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
-  else child.stdin?.end();
+  if (options.stdin !== undefined) child.stdin.end(options.stdin);
+  else child.stdin.end();
   return child;
 }
 

@@ -155,5 +155,5 @@ function parseAnswer<S extends z.ZodType>(text: string, schema: S, target: strin
       message: `${target} answered 200 with an unexpected body (${where}: ${issue?.message ?? 'invalid'})`,
     });
   }
-  return { ok: true, value: parsed.data as z.infer<S> };
+  return { ok: true, value: parsed.data };
 }

@@ -4,8 +4,7 @@
 import { z } from 'zod';
 
 /** An optional field that some servers send as null; null is read as absent. */
-const opt = <T extends z.ZodType>(schema: T) =>
-  schema.nullish().transform((v) => (v === null ? undefined : v));
+const opt = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
 const dateTime = z.iso.datetime({ offset: true, local: false });
 
