@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WireResult } from '../../../src-main/agent/wire/schemas.ts';
+import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
+
+/** Upload is driven by hand here, except where a test says otherwise. */
+const manual = { syncIntervalMs: 3_600_000, uploadIntervalMs: 3_600_000, statusIntervalMs: 3_600_000, pingIntervalMs: 3_600_000 };
+
+function results(guid: string, n: number, from = 0, extra: Partial<WireResult> = {}): WireResult[] {
+  return Array.from({ length: n }, (_, i) => ({
+    check_guid: guid,
+    monitor_id: 'm',
+    ran_at: new Date(Date.UTC(2026, 10, 21, 8, 0, 0, 0) + (from + i) * 1000).toISOString(),
+    success: true,
+    http_status: 200,
+    latency_ms: 3,
+    ...extra,
+  }));
+}
+
+describe('uploader against the reference server', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  async function withCheck(tunables = manual): Promise<string> {
+    h = await enrolledAgent({ tunables });
+    const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 3600, orgId: h.orgId });
+    h.server.admin.assign(check.guid, h.monitorId);
+    h.agent.pause();
+    await h.agent.syncNow();
+    return check.guid;
+  }
+
+  const resultCalls = () => h.server.requests({ endpoint: 'results' });
+
+  it('drains a backlog in order, at most 500 results and 1 MiB per call, deleting only what was accepted', async () => {
+    const guid = await withCheck();
+    // 1,200 small results, then 400 large ones that force a byte cut before 500.
+    h.agent.outbox.insert(results(guid, 1200));
+    h.agent.outbox.insert(results(guid, 400, 1200, { success: false, error: 'e'.repeat(4000) }));
+    const outcome = await h.agent.uploadNow();
+    expect(outcome).toMatchObject({ ok: true, report: { delivered: 1600, accepted: 1600, rejected: 0 } });
+    expect(h.agent.outbox.count()).toBe(0);
+    const calls = resultCalls();
+    for (const call of calls) {
+      const body = JSON.parse(call.body) as { results: WireResult[] };
+      expect(body.results.length).toBeLessThanOrEqual(500);
+      expect(Buffer.byteLength(call.body)).toBeLessThanOrEqual(1024 * 1024);
+    }
+    expect(calls.length).toBeGreaterThanOrEqual(4);
+    const stored = h.server.results(h.monitorId).map((r) => r.ranAt);
+    expect(stored).toEqual([...stored].sort());
+    expect(stored).toHaveLength(1600);
+  });
+
+  it('splits a batch the server answers 413 for', async () => {
+    const guid = await withCheck();
+    h.agent.outbox.insert(results(guid, 300));
+    const fault = h.server.faults.respond(413, { endpoint: 'results', times: 1, body: 'body too large' });
+    const outcome = await h.agent.uploadNow();
+    expect(fault.hits).toBe(1);
+    expect(outcome).toMatchObject({ ok: true, report: { delivered: 300, rejected: 0 } });
+    const sizes = resultCalls().map((c) => (JSON.parse(c.body) as { results: unknown[] }).results.length);
+    expect(sizes).toEqual([300, 150, 150]);
+    expect(h.server.results(h.monitorId)).toHaveLength(300);
+  });
+
+  it('isolates the one result the server refuses (400), sets it aside with the reason, and delivers the rest', async () => {
+    const guid = await withCheck();
+    const batch = results(guid, 100);
+    batch[37] = { ...batch[37], ran_at: 'yesterday' } as WireResult;
+    h.agent.outbox.insert(batch);
+    const outcome = await h.agent.uploadNow();
+    expect(outcome).toMatchObject({ ok: true, report: { delivered: 99, rejected: 1 } });
+    expect(h.server.results(h.monitorId)).toHaveLength(99);
+    const [rejected] = h.agent.outbox.rejected();
+    expect(rejected).toMatchObject({ check_guid: guid, ran_at: 'yesterday' });
+    expect(rejected?.reason).toContain('ran_at');
+    expect(h.agent.snapshot().problems.map((p) => p.kind)).toContain('rejected-results');
+  });
+
+  it('counts accepted lower than sent (unassigned checks) as delivered, never retried', async () => {
+    const guid = await withCheck();
+    h.agent.outbox.insert(results(guid, 5));
+    h.agent.outbox.insert(results('not-assigned', 5));
+    const outcome = await h.agent.uploadNow();
+    expect(outcome).toMatchObject({ ok: true, report: { delivered: 10, accepted: 5 } });
+    expect(resultCalls()).toHaveLength(1);
+    expect(h.agent.outbox.count()).toBe(0);
+  });
+
+  it('retries after a lost answer without double counting on the server', async () => {
+    const guid = await withCheck({ ...manual, uploadIntervalMs: 100 });
+    const fault = h.server.faults.respond(502, { endpoint: 'results', times: 1, afterHandling: true });
+    h.agent.outbox.insert(results(guid, 50));
+    await eventually(() => h.agent.outbox.count() === 0, 10_000, 'outbox drained');
+    expect(fault.hits).toBe(1);
+    expect(resultCalls().length).toBeGreaterThanOrEqual(2);
+    expect(h.server.results(h.monitorId)).toHaveLength(50);
+  });
+
+  it('backs off on 5xx and network failures, keeps everything, and delivers once the server is back', async () => {
+    const guid = await withCheck({ ...manual, uploadIntervalMs: 100 });
+    h.server.faults.respond(503, { endpoint: 'results', times: 3 });
+    h.agent.outbox.insert(results(guid, 20));
+    await eventually(() => h.agent.outbox.count() === 0, 10_000, 'outbox drained');
+    expect(h.server.results(h.monitorId)).toHaveLength(20);
+    expect(h.agent.state().loops.upload.failures).toBe(0);
+  });
+
+  it('on 401 stops uploading, keeps the results, says so, and asks at most once per retry period', async () => {
+    const guid = await withCheck({ ...manual, uploadIntervalMs: 50, authRetryMs: 400 });
+    h.server.admin.resetKey(h.monitorId);
+    h.agent.outbox.insert(results(guid, 10));
+    await eventually(() => h.agent.state().auth === 'key-rejected', 10_000, 'key rejected');
+    const first = resultCalls().length;
+    await new Promise((r) => setTimeout(r, 1000));
+    // 1 s at a 400 ms retry period allows at most 3 more calls, where 50 ms would allow 20.
+    expect(resultCalls().length - first).toBeLessThanOrEqual(3);
+    expect(h.agent.outbox.count()).toBe(10);
+    expect(h.agent.snapshot().problems[0]).toMatchObject({ kind: 'key-rejected', action: 'enroll' });
+  });
+
+  it('on 403 pauses probing and uploading, and resumes by itself when the monitor is enabled again', async () => {
+    h = await enrolledAgent({ tunables: { ...manual, uploadIntervalMs: 50, pingIntervalMs: 50, authRetryMs: 300 } });
+    const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 1, orgId: h.orgId });
+    h.server.admin.assign(check.guid, h.monitorId);
+    await h.agent.syncNow();
+    h.server.admin.disableMonitor(h.monitorId);
+    h.agent.outbox.insert(results(check.guid, 10));
+    await eventually(() => h.agent.state().auth === 'monitor-disabled', 10_000, 'monitor disabled');
+    expect(h.agent.snapshot().checks[0]?.health).toBe('paused');
+    const runsBefore = h.agent.history.recent(check.guid, 1000).length;
+    const unsent = h.agent.outbox.count();
+    expect(unsent).toBeGreaterThanOrEqual(10);
+    // A 1 s check would run at least once in 1.5 s; while disabled it must not.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(h.agent.history.recent(check.guid, 1000).length).toBe(runsBefore);
+    expect(h.agent.outbox.count()).toBe(unsent);
+    h.server.admin.enableMonitor(h.monitorId);
+    await eventually(() => h.agent.state().auth === 'ok' && h.agent.outbox.count() === 0, 10_000, 'resumed and drained');
+    expect(h.server.results(h.monitorId).length).toBeGreaterThanOrEqual(unsent);
+    await eventually(() => h.agent.history.recent(check.guid, 1000).length > runsBefore, 10_000, 'probing resumed');
+    expect(h.agent.snapshot().checks[0]?.health).not.toBe('paused');
+  });
+});
