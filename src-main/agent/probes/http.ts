@@ -13,7 +13,7 @@ import { sendHop, type Hop } from './http-hop.ts';
 import { hopKey, redirectTarget, redirectedPlan } from './http-redirect.ts';
 import { planRequest, withUrlCredentials, type RequestPlan } from './http-request.ts';
 import { redactUrl } from './redact.ts';
-import { invalidDefinition, outcomeOf, parseTarget, startRun, type Run } from './run.ts';
+import { invalidDefinition, outcomeOf, parseTarget, withRun, type Run } from './run.ts';
 import { createTextScanner, type ScanResult } from './text-scanner.ts';
 import type { Probe, ProbeOutcome } from './types.ts';
 import {
@@ -38,7 +38,7 @@ export const httpProbe: Probe = async (def, ctx) => {
   if ('problem' in plan) return invalidDefinition(plan.problem);
   const problem = statusRuleProblem(def.status_code_op, def.status_code_value) || matchRuleProblem(def.match_mode);
   if (problem !== '') return invalidDefinition(problem);
-  return await follow(def, startRun(def, ctx), plan, url);
+  return withRun(def, ctx, (run) => follow(def, run, plan, url));
 };
 
 async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, firstUrl: URL): Promise<ProbeOutcome> {

@@ -10,7 +10,7 @@ import { traceConnect, type ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
 import { capDetail } from './detail.ts';
 import { cancelledError } from './errors.ts';
-import { failure, invalidDefinition, outcomeOf, parseTarget, startRun, type Run } from './run.ts';
+import { failure, invalidDefinition, outcomeOf, parseTarget, withRun, type Run } from './run.ts';
 import { endpointOf, waitFor } from './socket-wait.ts';
 import { createTextScanner, type ScanResult } from './text-scanner.ts';
 import type { Probe } from './types.ts';
@@ -25,34 +25,35 @@ export const tcpProbe: Probe = async (def, ctx) => {
   if ('problem' in endpoint) return invalidDefinition(endpoint.problem);
   const problem = matchRuleProblem(def.match_mode);
   if (problem !== '') return invalidDefinition(problem);
-  const run = startRun(def, ctx);
-  const trace: ConnectionTrace = { startedAt: run.now() };
-  const socket = connect({ host: endpoint.host, port: endpoint.port });
-  // Errors after the connect (a reset while reading the banner) end the banner; without a
-  // listener they would crash the process.
-  socket.on('error', () => undefined);
-  traceConnect(socket, trace, run.now);
-  try {
-    await waitFor(socket, 'connect', run.signal);
-  } catch (err) {
+  return withRun(def, ctx, async (run) => {
+    const trace: ConnectionTrace = { startedAt: run.now() };
+    const socket = connect({ host: endpoint.host, port: endpoint.port });
+    // Errors after the connect (a reset while reading the banner) end the banner; without a
+    // listener they would crash the process.
+    socket.on('error', () => undefined);
+    traceConnect(socket, trace, run.now);
+    try {
+      await waitFor(socket, 'connect', run.signal);
+    } catch (err) {
+      socket.destroy();
+      return failure(run, run.reason(err, endpoint.host), trace);
+    }
+    const latencyMs = run.latencyAt(trace.connectedAt ?? run.now());
+    if (def.match_string === '') {
+      socket.destroy();
+      return outcomeOf(run, trace, { latencyMs, error: responseTimeVerdict(latencyMs, def.max_response_time_ms).reason });
+    }
+    const { scan, end } = await readBanner(socket, def, run, trace);
     socket.destroy();
-    return failure(run, run.reason(err, endpoint.host), trace);
-  }
-  const latencyMs = run.latencyAt(trace.connectedAt ?? run.now());
-  if (def.match_string === '') {
-    socket.destroy();
-    return outcomeOf(run, trace, { latencyMs, error: responseTimeVerdict(latencyMs, def.max_response_time_ms).reason });
-  }
-  const { scan, end } = await readBanner(socket, def, run, trace);
-  socket.destroy();
-  const sample = capDetail(scan.sample, run.sampleChars);
-  if (run.cancelled()) return outcomeOf(run, trace, { latencyMs, error: cancelledError, responseSample: sample });
-  const verdict = firstFailure(
-    matchVerdict('banner', def.match_string, def.match_mode, scan.found),
-    responseTimeVerdict(latencyMs, def.max_response_time_ms),
-  );
-  const error = verdict.reason + (verdict.pass ? '' : why(scan, end, run));
-  return outcomeOf(run, trace, { latencyMs, error, responseSample: sample });
+    const sample = capDetail(scan.sample, run.sampleChars);
+    if (run.cancelled()) return outcomeOf(run, trace, { latencyMs, error: cancelledError, responseSample: sample });
+    const verdict = firstFailure(
+      matchVerdict('banner', def.match_string, def.match_mode, scan.found),
+      responseTimeVerdict(latencyMs, def.max_response_time_ms),
+    );
+    const error = verdict.reason + (verdict.pass ? '' : why(scan, end, run));
+    return outcomeOf(run, trace, { latencyMs, error, responseSample: sample });
+  });
 };
 
 /** Why a banner may be missing, appended to a failed match so "not there" is not a mystery. */

@@ -6,7 +6,7 @@ import { connect } from 'node:tls';
 import { certificateSummary, peerCertificate, rejection } from './certificate.ts';
 import { capDetail } from './detail.ts';
 import { cancelledError, describeError } from './errors.ts';
-import { failure, invalidDefinition, outcomeOf, parseTarget, startRun } from './run.ts';
+import { failure, invalidDefinition, outcomeOf, parseTarget, withRun } from './run.ts';
 import { closeGracefully, endpointOf, waitFor } from './socket-wait.ts';
 import { traceConnect, type ConnectionTrace } from './trace.ts';
 import type { Probe } from './types.ts';
@@ -19,42 +19,43 @@ export const tlsProbe: Probe = async (def, ctx) => {
   if ('problem' in endpoint) return invalidDefinition(endpoint.problem);
   const problem = matchRuleProblem(def.match_mode);
   if (problem !== '') return invalidDefinition(problem);
-  const run = startRun(def, ctx);
-  const trace: ConnectionTrace = { startedAt: run.now() };
-  const { host, port } = endpoint;
-  const socket = connect({
-    host,
-    port,
-    // SNI carries host names only (RFC 6066); for an IP literal the certificate is still
-    // checked against the address.
-    ...(isIP(host) === 0 ? { servername: host } : {}),
-    // Verified below from the handshake's own result, so a refused certificate can be named.
-    rejectUnauthorized: false,
-    ...(run.ca === undefined ? {} : { ca: run.ca }),
+  return withRun(def, ctx, async (run) => {
+    const trace: ConnectionTrace = { startedAt: run.now() };
+    const { host, port } = endpoint;
+    const socket = connect({
+      host,
+      port,
+      // SNI carries host names only (RFC 6066); for an IP literal the certificate is still
+      // checked against the address.
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      // Verified below from the handshake's own result, so a refused certificate can be named.
+      rejectUnauthorized: false,
+      ...(run.ca === undefined ? {} : { ca: run.ca }),
+    });
+    socket.on('error', () => undefined); // reported through waitFor; later errors do not matter
+    traceConnect(socket, trace, run.now);
+    try {
+      await waitFor(socket, 'secureConnect', run.signal);
+    } catch (err) {
+      socket.destroy();
+      return failure(run, run.reason(err, host), trace);
+    }
+    trace.secureAt = run.now();
+    const certificate = peerCertificate(socket, run.wallClock);
+    if (certificate !== undefined) trace.certificate = certificate;
+    const refused = rejection(socket, host, def.insecure_skip_verify === true, certificate);
+    closeGracefully(socket);
+    const latencyMs = run.latencyAt(trace.secureAt);
+    const summary = certificate === undefined ? '' : certificateSummary(certificate);
+    const sample = capDetail(summary, run.sampleChars);
+    const observed = { latencyMs, responseSample: sample };
+    if (run.cancelled()) return outcomeOf(run, trace, { ...observed, error: cancelledError });
+    if (refused !== undefined) return outcomeOf(run, trace, { ...observed, error: describeError(refused, host) });
+    const verdict = firstFailure(
+      matchVerdict('certificate summary', def.match_string, def.match_mode, summary.includes(def.match_string)),
+      responseTimeVerdict(latencyMs, def.max_response_time_ms),
+      certExpiryVerdict(certificate, def.cert_expiry_warn_days),
+    );
+    return outcomeOf(run, trace, { ...observed, error: verdict.reason });
   });
-  socket.on('error', () => undefined); // reported through waitFor; later errors do not matter
-  traceConnect(socket, trace, run.now);
-  try {
-    await waitFor(socket, 'secureConnect', run.signal);
-  } catch (err) {
-    socket.destroy();
-    return failure(run, run.reason(err, host), trace);
-  }
-  trace.secureAt = run.now();
-  const certificate = peerCertificate(socket, run.wallClock);
-  if (certificate !== undefined) trace.certificate = certificate;
-  const refused = rejection(socket, host, def.insecure_skip_verify === true, certificate);
-  closeGracefully(socket);
-  const latencyMs = run.latencyAt(trace.secureAt);
-  const summary = certificate === undefined ? '' : certificateSummary(certificate);
-  const sample = capDetail(summary, run.sampleChars);
-  const observed = { latencyMs, responseSample: sample };
-  if (run.cancelled()) return outcomeOf(run, trace, { ...observed, error: cancelledError });
-  if (refused !== undefined) return outcomeOf(run, trace, { ...observed, error: describeError(refused, host) });
-  const verdict = firstFailure(
-    matchVerdict('certificate summary', def.match_string, def.match_mode, summary.includes(def.match_string)),
-    responseTimeVerdict(latencyMs, def.max_response_time_ms),
-    certExpiryVerdict(certificate, def.cert_expiry_warn_days),
-  );
-  return outcomeOf(run, trace, { ...observed, error: verdict.reason });
 };

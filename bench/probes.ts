@@ -1,0 +1,115 @@
+// npm run bench:probes — the scheduler and the http probe at scale, against a loopback target in
+// its own process: N checks at a 10 s interval for BENCH_SECONDS (default 60) each, then the
+// latency accuracy against a target that answers after exactly 200 ms. Prints tables; asserts
+// nothing (targets: zero missed runs, p99 lag <= 20 ms at 5,000 checks, RSS <= 150 MB, median
+// latency within 2 ms of 200).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../src-main/agent/clock.ts';
+import { createCheckRunner } from '../src-main/agent/check-runner.ts';
+import { runProbe } from '../src-main/agent/probes/index.ts';
+import type { RunnableCheck } from '../src-main/agent/runnable-checks.ts';
+import { createResultSink } from '../src-main/agent/results/result-sink.ts';
+import { createScheduler, type RunTicket } from '../src-main/agent/schedule/scheduler.ts';
+import { openDatabase } from '../src-main/agent/store/database.ts';
+import { createHistory } from '../src-main/agent/store/history.ts';
+import { createOutbox } from '../src-main/agent/store/outbox.ts';
+import { agentDefaults } from '../src-main/agent/defaults.ts';
+import { fixed, percentile, printTable, rssSampler, startTargetProcess } from './support.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? '60');
+const sizes = (process.env.BENCH_CHECKS ?? '1000,5000').split(',').map(Number);
+const intervalMs = 10_000;
+
+async function scale(n: number, url: string): Promise<Record<string, string | number>> {
+  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'bench-probes-')), 'agent.db'));
+  const outbox = createOutbox(db, { maxCount: agentDefaults.outboxMaxCount, maxBytes: agentDefaults.outboxMaxBytes });
+  const history = createHistory(db, agentDefaults.historySlots);
+  const sink = createResultSink({ db, outbox, history, clock: systemClock, maxBatch: 500, onCommitted: () => undefined, onError: (e) => console.error(e) });
+  const checks = new Map<string, RunnableCheck>();
+  for (let i = 0; i < n; i++) {
+    const guid = `bench-check-${i}`;
+    checks.set(guid, { guid, name: guid, intervalMs, maxChars: 200, definition: { url: `${url}?check=${i}`, match_string: 'ok' } });
+  }
+  const lags: number[] = [];
+  let failures = 0;
+  const runner = createCheckRunner({
+    lookup: (guid) => checks.get(guid),
+    probe: runProbe,
+    sink,
+    monitorId: () => 'bench',
+    offlineAfter: () => Promise.resolve(false),
+    onOutcome: (_c, outcome) => {
+      if (!outcome.success) failures++;
+    },
+  });
+  const scheduler = createScheduler({
+    clock: systemClock,
+    concurrency: agentDefaults.concurrency,
+    startupSpreadMs: agentDefaults.startupSpreadMs,
+    onRunError: (_g, e) => console.error(e),
+    run: (ticket: RunTicket) => {
+      lags.push(ticket.startedAt - ticket.dueAt);
+      return runner(ticket);
+    },
+  });
+  const rss = rssSampler();
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  for (const check of checks.values()) scheduler.upsert({ guid: check.guid, intervalMs });
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const elapsed = (performance.now() - start) / 1000;
+  const stats = scheduler.stats();
+  await scheduler.stop(5000);
+  sink.flush();
+  const cpu = process.cpuUsage(cpuStart);
+  rss.stop();
+  // Due = every grid slot (and first run) that fell inside the window, from the tickets' view:
+  // executed + skipped covers every slot the scheduler reached; a missed slot would be one it
+  // never reached, which shows as a lag beyond the interval.
+  const due = stats.executed + stats.skippedOverlap + stats.skippedBacklog;
+  const sorted = lags.sort((a, b) => a - b);
+  const committed = outbox.count();
+  db.close();
+  return {
+    checks: n,
+    'runs due': due,
+    executed: stats.executed,
+    missed: due - stats.executed + sorted.filter((l) => l >= intervalMs).length,
+    failed: failures,
+    committed,
+    'lag p50 ms': fixed(percentile(sorted, 50)),
+    'lag p99 ms': fixed(percentile(sorted, 99)),
+    'lag max ms': fixed(sorted.at(-1) ?? Number.NaN),
+    'probes/s': fixed(stats.executed / elapsed),
+    'CPU s / 1k probes': fixed((cpu.user + cpu.system) / 1e6 / (stats.executed / 1000), 2),
+    'peak RSS MB': fixed(rss.peakMb()),
+  };
+}
+
+async function latencyAccuracy(): Promise<Record<string, string | number>> {
+  const target = await startTargetProcess(200);
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < 40; i++) {
+      const outcome = await runProbe({ url: target.url, match_string: '' }, { sampleChars: 0 });
+      if (outcome.success) samples.push(outcome.latencyMs);
+    }
+  } finally {
+    target.stop();
+  }
+  const sorted = samples.sort((a, b) => a - b);
+  const median = percentile(sorted, 50);
+  return { target: '200 ms', runs: sorted.length, 'median ms': median, 'min ms': sorted[0] ?? 'n/a', 'max ms': sorted.at(-1) ?? 'n/a', 'error ms': fixed(median - 200, 0) };
+}
+
+const target = await startTargetProcess(0);
+const rows: Record<string, string | number>[] = [];
+try {
+  for (const n of sizes) rows.push(await scale(n, target.url));
+} finally {
+  target.stop();
+}
+printTable(`Scheduler + http probe, ${intervalMs / 1000} s interval, ${seconds} s per size (node ${process.versions.node}, ${process.platform})`, rows);
+printTable('Latency accuracy (target answers after exactly 200 ms)', [await latencyAccuracy()]);

@@ -1,0 +1,37 @@
+// Shared bench helpers: percentiles, a memory sampler, a loopback target in its own process
+// (so the agent's CPU and memory figures are the agent's alone), and table printing.
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+export function rssSampler(everyMs = 100): { peakMb(): number; stop(): void } {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), everyMs);
+  return { peakMb: () => Math.max(peak, process.memoryUsage.rss()) / 1024 / 1024, stop: () => clearInterval(timer) };
+}
+
+/** Starts bench/target-process.ts in a child process; resolves with its base URL. */
+export async function startTargetProcess(delayMs = 0): Promise<{ url: string; stop(): void; child: ChildProcess }> {
+  const child = fork(new URL(import.meta.url.endsWith('.ts') ? './target-process.ts' : './target-process.js', import.meta.url).pathname, [String(delayMs)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const [message] = (await once(child, 'message')) as [{ port: number }];
+  return { url: `http://127.0.0.1:${message.port}/`, stop: () => child.kill(), child };
+}
+
+export function printTable(title: string, rows: Record<string, string | number>[]): void {
+  console.log(`\n${title}`);
+  const first = rows[0];
+  if (first === undefined) return;
+  const columns = Object.keys(first);
+  const width = (c: string) => Math.max(c.length, ...rows.map((r) => String(r[c]).length));
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  console.log(line(columns.map((c) => c.padEnd(width(c)))));
+  console.log(line(columns.map((c) => '-'.repeat(width(c)))));
+  for (const row of rows) console.log(line(columns.map((c) => String(row[c]).padStart(width(c)))));
+}
+
+export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');

@@ -1,0 +1,21 @@
+// A loopback HTTP target for benches, run as its own process: answers "ok", after argv[2] ms.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const delayMs = Number(process.argv[2] ?? '0');
+// "Exactly" delayMs after the request arrived: a timer alone fires up to a few ms late, so it
+// wakes a little early and the last stretch is awaited on the high-resolution clock.
+function answerAt(deadline: number, end: () => void): void {
+  const left = deadline - performance.now();
+  if (left <= 0) end();
+  else if (left > 4) setTimeout(() => answerAt(deadline, end), left - 4);
+  else setImmediate(() => answerAt(deadline, end));
+}
+
+const server = createServer((_req, res) => {
+  if (delayMs > 0) answerAt(performance.now() + delayMs, () => res.end('ok'));
+  else res.end('ok');
+});
+server.keepAliveTimeout = 1000;
+server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
+process.on('disconnect', () => process.exit(0));
