@@ -25,7 +25,8 @@ import { allHistory, createHistory, type History } from './store/history.ts';
 import { createCheckStats } from './check-stats.ts';
 import { createTransitionTracker, type CheckTransition } from './transitions.ts';
 import { redactPrivate } from './results/private-redaction.ts';
-import { openPrivateDefinitions, type PrivateDefinitionsSource } from './private-definitions/index.ts';
+import { openPrivateDefinitions, type PrivateDefinitionsSource, type PrivateDefinitionsState } from './private-definitions/index.ts';
+import type { PrivateDefinitionsSummary } from './status-report.ts';
 import { buildSnapshot, type AgentSnapshot } from './snapshot.ts';
 import { deleteMeta, getMeta, setMeta } from './store/meta.ts';
 import { clearChecks } from './store/checks.ts';
@@ -251,7 +252,8 @@ export function createAgent(options: AgentOptions): Agent {
     );
     if (outcome.ok && outcome.summary.received > 0) {
       log.info({ ...outcome.summary }, 'checks synced');
-      refreshRunnable();
+      // Re-applied so that missing/unknown private entries follow the new check set.
+      applyPrivateDefinitions(privateSource?.current());
     }
     return outcome;
   }
@@ -353,10 +355,19 @@ export function createAgent(options: AgentOptions): Agent {
     db.close();
   }
 
-  function applyPrivateDefinitions(defs: ReadonlyMap<string, CheckDefinition>): void {
-    privateDefs = defs;
-    setMeta(db, 'private_definitions', JSON.stringify([...defs.keys()]));
+  function applyPrivateDefinitions(current: PrivateDefinitionsState | undefined): void {
+    privateDefs = current?.entries ?? new Map();
     refreshRunnable();
+    // What `status --json` (another process) shows: guids and problems, never a definition.
+    const summary: PrivateDefinitionsSummary = {
+      file: current?.file ?? null,
+      error: current?.fileError ?? null,
+      defined: [...privateDefs.keys()],
+      missing: runnable.missingPrivate,
+      unknown: runnable.unknownPrivate,
+      problems: (current?.problems ?? []).map((p) => ({ guid: p.guid ?? null, field: p.field ?? null, severity: p.severity, message: p.message })),
+    };
+    setMeta(db, 'private_definitions', JSON.stringify(summary));
     update((s) => ({ ...s }));
   }
 
@@ -364,11 +375,11 @@ export function createAgent(options: AgentOptions): Agent {
     privateSource?.close();
     privateSource = undefined;
     if (file === undefined) {
-      applyPrivateDefinitions(new Map());
+      applyPrivateDefinitions(undefined);
       return;
     }
-    privateSource = await openPrivateDefinitions({ file, log, onChange: (s) => applyPrivateDefinitions(s.entries) });
-    applyPrivateDefinitions(privateSource.current().entries);
+    privateSource = await openPrivateDefinitions({ file, log, onChange: (s) => applyPrivateDefinitions(s) });
+    applyPrivateDefinitions(privateSource.current());
   }
 
   function startAll(): void {

@@ -6,6 +6,18 @@ import { listChecks } from './store/checks.ts';
 import { getMeta } from './store/meta.ts';
 import { lastResults, outageHistory, unsentCount, type LastResult, type OutageRecord } from './store/results-view.ts';
 
+/** The private definitions file as the running agent last saw it (never a definition value). */
+export interface PrivateDefinitionsSummary {
+  file: string | null;
+  error: string | null;
+  defined: string[];
+  missing: string[];
+  unknown: string[];
+  problems: { guid: string | null; field: string | null; severity: 'error' | 'warning'; message: string }[];
+}
+
+const noPrivateDefinitions: PrivateDefinitionsSummary = { file: null, error: null, defined: [], missing: [], unknown: [], problems: [] };
+
 export interface StatusReport {
   monitor_id: string | null;
   server: string | null;
@@ -22,6 +34,8 @@ export interface StatusReport {
     last_result?: LastResult;
   }[];
   outages: OutageRecord[];
+  /** Beyond design.md's fields: the private definitions file's state, problems by guid and field. */
+  private_definitions: PrivateDefinitionsSummary;
 }
 
 /**
@@ -30,7 +44,9 @@ export interface StatusReport {
  */
 export function statusReport(db: Database, keyPresent: boolean): StatusReport {
   const enrollment = readEnrollment(db);
-  const defined = new Set(JSON.parse(getMeta(db, 'private_definitions') ?? '[]') as string[]);
+  const raw = getMeta(db, 'private_definitions');
+  const privateDefinitions = raw === undefined ? noPrivateDefinitions : (JSON.parse(raw) as PrivateDefinitionsSummary);
+  const defined = new Set(privateDefinitions.defined);
   const hasPrivateDefinition = (guid: string): boolean => defined.has(guid);
   const last = lastResults(db);
   return {
@@ -52,5 +68,6 @@ export function statusReport(db: Database, keyPresent: boolean): StatusReport {
       };
     }),
     outages: outageHistory(db),
+    private_definitions: privateDefinitions,
   };
 }

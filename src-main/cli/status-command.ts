@@ -38,10 +38,21 @@ function describe(report: StatusReport, dataDir: string): string[] {
     `last sync: ${report.last_sync_at ?? 'never'}`,
     `checks: ${report.checks.length} (${report.checks.filter((c) => c.runnable).length} runnable, ${failing} failing)`,
     `unsent results: ${report.unsent_results}`,
+    ...privateLines(report),
     ...report.checks.map((c) => {
       const last = c.last_result === undefined ? 'no result yet' : c.last_result.success ? 'up' : `down: ${c.last_result.error}`;
       const flags = [c.enabled ? '' : 'disabled', c.private_definition ? 'private' : '', c.runnable ? '' : 'not run'].filter(Boolean);
       return `  ${c.name} [${c.guid}]${flags.length > 0 ? ` (${flags.join(', ')})` : ''}: ${last}`;
     }),
+  ];
+}
+
+function privateLines(report: StatusReport): string[] {
+  const p = report.private_definitions;
+  if (p.file === null && p.missing.length === 0) return [];
+  return [
+    `private definitions: ${p.file ?? 'no file (start run with --private-checks FILE)'}; ${p.defined.length} defined, ${p.missing.length} missing, ${p.unknown.length} unknown`,
+    ...(p.error === null ? [] : [`  problem: ${p.error}`]),
+    ...p.problems.map((problem) => `  ${problem.severity}: ${problem.message}`),
   ];
 }

@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
@@ -7,6 +9,7 @@ import { eventually } from '../support/agent-harness.ts';
 import { collect, lastLine, runCli, spawnCli, tempDataDir } from '../support/cli.ts';
 
 interface StatusJson {
+  private_definitions: { file: string | null; error: string | null; defined: string[]; missing: string[]; problems: { guid: string | null; field: string | null; message: string }[] };
   enrolled: boolean;
   sync_cursor: string | null;
   unsent_results: number;
@@ -84,5 +87,40 @@ describe('uptime-agent run', () => {
     const result = await done;
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain(token);
+  });
+
+  it('runs a private check from --private-checks and reports file problems by guid and field in status', async () => {
+    const dataDir = await tempDataDir();
+    const enrolled = await runCli(['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token,
+      '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
+    const monitorId = lastLine(enrolled.stdout);
+    const secret = server.admin.createCheck({ name: 'Secret', url: 'https://intranet.example/', interval_sec: 1, orgId });
+    server.admin.assign(secret.guid, monitorId);
+    server.admin.makePrivateDefinition(secret.guid);
+    const file = join(dataDir, 'private.json');
+    const tooManyHeaders = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`X-H${i}`, `v${i}`]));
+    await writeFile(file, JSON.stringify({ checks: [
+      { guid: secret.guid, url: targetUrl, match_string: 'all good' },
+      { guid: 'bad-url', url: 'gopher://x' },
+      { guid: 'many-headers', url: targetUrl, headers: tooManyHeaders },
+    ] }));
+    const child = spawnCli(['run', '--data-dir', dataDir, '--private-checks', file, '--sync-interval', '0.2']);
+    const done = collect(child);
+    const s = await eventually(async () => {
+      const st = await status(dataDir);
+      return st.checks.find((c) => c.guid === secret.guid)?.last_result !== undefined ? st : undefined;
+    }, 20_000, 'the private check ran');
+    expect(s.checks.find((c) => c.guid === secret.guid)).toMatchObject({ runnable: true, private_definition: true, last_result: { success: true } });
+    expect(s.private_definitions.defined).toEqual([secret.guid]);
+    const problems = s.private_definitions.problems;
+    expect(problems.find((p) => p.guid === 'bad-url')?.field).toBe('url');
+    expect(problems.find((p) => p.guid === 'many-headers')?.field).toBe('headers');
+    expect(JSON.stringify(problems)).not.toContain('v10');
+    const text = await runCli(['status', '--data-dir', dataDir]);
+    expect(text.stdout).toContain('private definitions:');
+    // The server never saw the local target.
+    expect(server.requests().map((r) => r.body).join('\n')).not.toContain(new URL(targetUrl).host);
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentTunables } from '../../../src-main/agent/defaults.ts';
 import type { WireResult } from '../../../src-main/agent/wire/schemas.ts';
 import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
 
@@ -21,7 +22,7 @@ describe('uploader against the reference server', () => {
   let h: Harness;
   afterEach(() => h.close());
 
-  async function withCheck(tunables = manual): Promise<string> {
+  async function withCheck(tunables: Partial<AgentTunables> = manual): Promise<string> {
     h = await enrolledAgent({ tunables });
     const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 3600, orgId: h.orgId });
     h.server.admin.assign(check.guid, h.monitorId);
@@ -141,5 +142,29 @@ describe('uploader against the reference server', () => {
     expect(h.server.results(h.monitorId).length).toBeGreaterThanOrEqual(unsent);
     await eventually(() => h.agent.history.recent(check.guid, 1000).length > runsBefore, 10_000, 'probing resumed');
     expect(h.agent.snapshot().checks[0]?.health).not.toBe('paused');
+  });
+});
+
+describe('uploader against broken answers', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it.each([
+    { name: 'not JSON', inject: (s: Harness['server']) => s.faults.invalidJson({ endpoint: 'results', times: 2 }) },
+    { name: 'a wrong schema', inject: (s: Harness['server']) => s.faults.schemaViolation({ endpoint: 'results', times: 2 }) },
+    { name: 'huge', inject: (s: Harness['server']) => s.faults.hugeBody({ endpoint: 'results', times: 1, bytes: 40 * 1024 * 1024 }) },
+    { name: 'a dropped connection', inject: (s: Harness['server']) => s.faults.reset({ endpoint: 'results', times: 2 }) },
+  ])('keeps the results when the answer is $name, and delivers them later', async ({ inject }) => {
+    h = await enrolledAgent({ tunables: { syncIntervalMs: 3_600_000, uploadIntervalMs: 100 } });
+    const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 3600, orgId: h.orgId });
+    h.server.admin.assign(check.guid, h.monitorId);
+    h.agent.pause();
+    await h.agent.syncNow();
+    const fault = inject(h.server);
+    h.agent.outbox.insert(results(check.guid, 30));
+    await eventually(() => fault.hits > 0, 10_000, 'the fault');
+    expect(h.agent.outbox.count()).toBeGreaterThan(0);
+    await eventually(() => h.agent.outbox.count() === 0, 15_000, 'drained after the fault');
+    expect(h.server.results(h.monitorId)).toHaveLength(30);
   });
 });
