@@ -137,6 +137,7 @@ export function createAgent(options: AgentOptions): Agent {
     log.info({ durationSec: outage.durationSec }, 'connectivity is back; the outage is over');
     const { offlineSince: _gone, ...rest } = state;
     update(() => ({ ...rest, online: true }));
+    calls.resetBackoff();
     loops?.upload.trigger();
     loops?.status.trigger();
   }
@@ -165,6 +166,7 @@ export function createAgent(options: AgentOptions): Agent {
       applyPause();
       if (before !== 'ok' && state.auth === 'ok') {
         log.info('the server accepts this monitor again; resuming');
+        calls.resetBackoff();
         loops?.sync.trigger();
         loops?.upload.trigger();
       }

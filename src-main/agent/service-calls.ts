@@ -43,6 +43,8 @@ export interface ServiceCalls {
    * the once-a-minute auth retry, and the returned delay follows the outcome.
    */
   paced(loop: LoopName, intervalMs: number, run: (signal: AbortSignal) => Promise<Outcome>): (signal: AbortSignal) => Promise<number>;
+  /** Forgets every backoff: the cause is gone (connectivity is back, the server accepts us). */
+  resetBackoff(): void;
 }
 
 const notEnrolled: ApiError = { kind: 'cancelled', message: 'this agent is not enrolled yet; enroll it with a token first' };
@@ -97,6 +99,9 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
       const outcome = await fn(identity.client, identity.apiKey, signal);
       record(loop, outcome);
       return outcome;
+    },
+    resetBackoff() {
+      for (const loop of Object.keys(notBefore) as LoopName[]) notBefore[loop] = 0;
     },
     paced(loop, intervalMs, run) {
       return async (signal) => {

@@ -1,0 +1,53 @@
+// What only the desktop can do for the IPC handlers: a file dialog, the file manager, the system
+// browser, and facts about this installation.
+import type { OpenDialogOptions, OpenDialogReturnValue } from 'electron';
+import type { AppInfo } from '../ipc/contract.ts';
+import type { HostActions } from '../ipc/handlers.ts';
+import { safeExternalUrl } from './external-url.ts';
+import type { KeyStorage } from './key-vault.ts';
+
+export interface HostDeps {
+  /** Electron's dialog.showOpenDialog, parented to the window when there is one. */
+  showOpenDialog(options: OpenDialogOptions): Promise<Pick<OpenDialogReturnValue, 'canceled' | 'filePaths'>>;
+  /** Electron's shell.openPath: resolves to an error message, '' on success. */
+  openPath(path: string): Promise<string>;
+  openExternal(url: string): Promise<void>;
+  version: string;
+  platform: NodeJS.Platform;
+  logsFolder: string;
+  dataFolder: string;
+  keyStorage: KeyStorage;
+}
+
+export function desktopHostActions(deps: HostDeps): HostActions {
+  return {
+    info(): AppInfo {
+      return {
+        version: deps.version,
+        logsFolder: deps.logsFolder,
+        dataFolder: deps.dataFolder,
+        host: 'desktop',
+        platform: deps.platform,
+        keyStorage: deps.keyStorage.description,
+        ...(deps.keyStorage.warning === undefined ? {} : { keyStorageWarning: deps.keyStorage.warning }),
+      };
+    },
+    async chooseFile() {
+      const answer = await deps.showOpenDialog({
+        title: 'Choose the private definitions file',
+        properties: ['openFile'],
+        filters: [{ name: 'Private definitions (JSON)', extensions: ['json'] }],
+      });
+      return answer.canceled ? undefined : answer.filePaths[0];
+    },
+    async openLogsFolder() {
+      const error = await deps.openPath(deps.logsFolder);
+      if (error !== '') throw new Error(`could not open the logs folder ${deps.logsFolder} (${error}); open it from your file manager`);
+    },
+    async openExternal(url) {
+      const safe = safeExternalUrl(url);
+      if (safe === undefined) throw new Error('only https links without credentials are opened; this one was refused');
+      await deps.openExternal(safe);
+    },
+  };
+}

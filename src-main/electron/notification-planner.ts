@@ -1,0 +1,138 @@
+// Which notifications to show, decided without the Notification API: check transitions grouped
+// when many change at once, a flapping check held quiet for a while and then told its latest
+// state once, and each problem (key rejected, monitor disabled, definitions file) told once per
+// new occurrence. Times are passed in, so every rule is tested without waiting.
+import type { AgentSnapshot, CheckTransition, Problem, ViewName } from '../ipc/contract.ts';
+
+type ProblemKind = Problem['kind'];
+import { shellDefaults } from './shell-defaults.ts';
+
+export interface Note {
+  title: string;
+  body: string;
+  /** Where a click on it takes the window. */
+  navigate: { view: ViewName; guid?: string };
+}
+
+export interface PlannerOptions {
+  flapWindowMs: number;
+  namesInGroup: number;
+}
+
+export interface NotificationPlanner {
+  /** A batch of transitions arrived: what to show now. */
+  transitions(batch: readonly CheckTransition[], nowMs: number): Note[];
+  /** Held changes whose quiet window has ended: what to show now. */
+  due(nowMs: number): Note[];
+  /** When due() will next have something to say, if ever. */
+  nextDueAt(): number | undefined;
+  /** A new snapshot: problems that just appeared. */
+  snapshot(snapshot: AgentSnapshot): Note[];
+}
+
+/** "A, B, C and 2 more" */
+export function listNames(names: readonly string[], shown: number): string {
+  if (names.length <= 1) return names.join('');
+  if (names.length <= shown) return `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
+  return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
+}
+
+function groupNotes(told: readonly CheckTransition[], namesInGroup: number): Note[] {
+  const notes: Note[] = [];
+  const down = told.filter((t) => t.kind === 'down');
+  const recovered = told.filter((t) => t.kind === 'recovered');
+  const [firstDown] = down;
+  if (down.length === 1 && firstDown !== undefined) {
+    notes.push({
+      title: `${firstDown.name} is down`,
+      body: `${firstDown.error ?? 'The check failed.'} Open Uptime Agent for its recent results.`,
+      navigate: { view: 'checks', guid: firstDown.guid },
+    });
+  } else if (down.length > 1) {
+    notes.push({
+      title: `${down.length} checks went down`,
+      body: `${listNames(down.map((t) => t.name), namesInGroup)}. Open Uptime Agent to see why.`,
+      navigate: { view: 'checks' },
+    });
+  }
+  const [firstUp] = recovered;
+  if (recovered.length === 1 && firstUp !== undefined) {
+    notes.push({ title: `${firstUp.name} recovered`, body: 'The check passes again.', navigate: { view: 'checks', guid: firstUp.guid } });
+  } else if (recovered.length > 1) {
+    notes.push({
+      title: `${recovered.length} checks recovered`,
+      body: `${listNames(recovered.map((t) => t.name), namesInGroup)} pass again.`,
+      navigate: { view: 'checks' },
+    });
+  }
+  return notes;
+}
+
+/** Problems worth interrupting the user for, with their title and where a click goes. */
+const notifiedProblems: Partial<Record<ProblemKind, { title: string; view: ViewName }>> = {
+  'key-rejected': { title: 'The server refused this monitor’s API key', view: 'enroll' },
+  'monitor-disabled': { title: 'This monitor was disabled on the server', view: 'overview' },
+  'private-file': { title: 'The private definitions file has a problem', view: 'private' },
+};
+
+interface CheckMemory {
+  toldAt: number;
+  toldKind: CheckTransition['kind'];
+  /** The latest transition seen inside the quiet window, told when it ends if still news. */
+  held?: CheckTransition;
+}
+
+export function createNotificationPlanner(options: PlannerOptions = shellDefaults): NotificationPlanner {
+  const checks = new Map<string, CheckMemory>();
+  /** Problem kind → the message last told; gone when the problem went away. */
+  let problems = new Map<ProblemKind, string>();
+
+  function tell(transition: CheckTransition, nowMs: number, told: CheckTransition[]): void {
+    checks.set(transition.guid, { toldAt: nowMs, toldKind: transition.kind });
+    told.push(transition);
+  }
+
+  return {
+    transitions(batch, nowMs) {
+      const told: CheckTransition[] = [];
+      for (const transition of batch) {
+        const memory = checks.get(transition.guid);
+        if (memory !== undefined && nowMs - memory.toldAt < options.flapWindowMs) memory.held = transition;
+        else tell(transition, nowMs, told);
+      }
+      return groupNotes(told, options.namesInGroup);
+    },
+    due(nowMs) {
+      const told: CheckTransition[] = [];
+      for (const [guid, memory] of checks) {
+        if (nowMs - memory.toldAt < options.flapWindowMs) continue;
+        const held = memory.held;
+        if (held !== undefined && held.kind !== memory.toldKind) tell(held, nowMs, told);
+        else checks.delete(guid); // quiet and told: nothing left to remember
+      }
+      return groupNotes(told, options.namesInGroup);
+    },
+    nextDueAt() {
+      let next: number | undefined;
+      for (const memory of checks.values()) {
+        if (memory.held === undefined) continue;
+        const at = memory.toldAt + options.flapWindowMs;
+        next = next === undefined ? at : Math.min(next, at);
+      }
+      return next;
+    },
+    snapshot(snapshot) {
+      const notes: Note[] = [];
+      const now = new Map<ProblemKind, string>();
+      for (const problem of snapshot.problems) {
+        const shown = notifiedProblems[problem.kind];
+        if (shown === undefined) continue;
+        now.set(problem.kind, problem.message);
+        // New, or the same kind with a different cause (another error in the file).
+        if (problems.get(problem.kind) !== problem.message) notes.push({ title: shown.title, body: problem.message, navigate: { view: shown.view } });
+      }
+      problems = now;
+      return notes;
+    },
+  };
+}

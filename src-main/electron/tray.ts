@@ -1,0 +1,136 @@
+// The tray icon: its image and tooltip follow the agent, and every action lives in its context
+// menu (on Linux a click on the icon may never arrive, and GNOME shows only the menu).
+import type { MenuItemConstructorOptions } from 'electron';
+import type { Logger } from '../agent/log.ts';
+import type { AgentSnapshot, EventPayloads, RunResult } from '../ipc/contract.ts';
+import type { EventHub } from '../ipc/events.ts';
+import type { InvokeHandler } from '../ipc/handlers.ts';
+import { trayState, trayTooltip, type TrayState } from './tray-state.ts';
+import type { WindowController } from './window.ts';
+
+/**
+ * The parts of Electron's `Tray` used here. The menu goes in as a template; the entry builds the
+ * Menu (Menu.buildFromTemplate), which keeps this module free of Electron objects.
+ */
+export interface TrayLike {
+  setImage(image: string): void;
+  setToolTip(text: string): void;
+  setContextMenu(template: MenuItemConstructorOptions[]): void;
+  on(event: 'click', listener: () => void): unknown;
+  destroy(): void;
+}
+
+export interface TrayDeps {
+  createTray(icon: string): TrayLike;
+  /** The image file for a state (depends on the platform and the panel's shade). */
+  iconPath(state: TrayState): string;
+  /** The shared IPC implementation: the menu runs the same commands as the window. */
+  invoke: InvokeHandler;
+  snapshot(): AgentSnapshot;
+  hub: EventHub;
+  window: Pick<WindowController, 'show'>;
+  launchAtLogin: { get(): boolean; set(enabled: boolean): Promise<void> };
+  quit(): void;
+  /** Tells the user how a menu action went wrong (a notification). */
+  report(title: string, body: string): void;
+  log: Logger;
+}
+
+export interface TrayController {
+  /** Re-applies image, tooltip and menu (after a theme or setting change). */
+  refresh(): void;
+  destroy(): void;
+}
+
+/** One line for the top of the menu: on many Linux panels it is the only status there is. */
+export function menuStatusLine(snapshot: AgentSnapshot): string {
+  const { total, down } = snapshot.counts;
+  if (!snapshot.enrolled) return 'Not enrolled: open the app to enroll';
+  if (snapshot.auth === 'key-rejected') return 'API key rejected: enroll again';
+  if (snapshot.auth === 'monitor-disabled') return 'Monitor disabled on the server';
+  if (snapshot.paused) return `Checks paused (${total})`;
+  if (!snapshot.connectivity.online) return 'Offline: results are kept until it is back';
+  if (down > 0) return `${down} of ${total} check${total === 1 ? '' : 's'} failing`;
+  return total === 0 ? 'No checks assigned yet' : `All ${total} check${total === 1 ? '' : 's'} passing`;
+}
+
+export function setupTray(deps: TrayDeps): TrayController {
+  let snapshot = deps.snapshot();
+  let shown: { state?: TrayState; tooltip?: string; menu?: string } = {};
+  const tray = deps.createTray(deps.iconPath(trayState(snapshot)));
+
+  function run(channel: 'agent:pause' | 'agent:resume' | 'agent:sync-now' | 'agent:upload-now', what: string): () => void {
+    return () => {
+      deps.invoke(channel, {}).then((result) => {
+        if (!result.ok) deps.report(`${what} failed`, result.error);
+        // sync-now and upload-now answer with a RunResult; a failed run is told, a good one not.
+        const value = result.ok ? (result.value as Partial<RunResult>) : undefined;
+        if (value?.ok === false && value.message !== undefined) deps.report(`${what} failed`, value.message);
+      }, (error: unknown) => deps.log.error({ err: error, channel }, 'tray action failed'));
+    };
+  }
+
+  function template(): MenuItemConstructorOptions[] {
+    const enrolled = snapshot.enrolled;
+    return [
+      { label: menuStatusLine(snapshot), enabled: false },
+      { type: 'separator' },
+      { label: 'Open Uptime Agent', click: () => deps.window.show() },
+      snapshot.paused
+        ? { label: 'Resume checks', enabled: enrolled, click: run('agent:resume', 'Resuming checks') }
+        : { label: 'Pause checks', enabled: enrolled, click: run('agent:pause', 'Pausing checks') },
+      { label: 'Sync now', enabled: enrolled, click: run('agent:sync-now', 'Sync') },
+      { label: 'Upload now', enabled: enrolled, click: run('agent:upload-now', 'Upload') },
+      { type: 'separator' },
+      {
+        label: 'Launch at login',
+        type: 'checkbox',
+        checked: deps.launchAtLogin.get(),
+        click: () => {
+          const enable = !deps.launchAtLogin.get();
+          deps.launchAtLogin.set(enable).then(
+            () => apply(),
+            (error: unknown) => {
+              deps.report('Launch at login could not be changed', `${error instanceof Error ? error.message : String(error)}. Try again, or change it in your system’s startup settings.`);
+              apply();
+            },
+          );
+        },
+      },
+      { type: 'separator' },
+      { label: 'Quit Uptime Agent', click: () => deps.quit() },
+    ];
+  }
+
+  function apply(): void {
+    const state = trayState(snapshot);
+    if (state !== shown.state) tray.setImage(deps.iconPath(state));
+    const tooltip = trayTooltip(snapshot);
+    if (tooltip !== shown.tooltip) tray.setToolTip(tooltip);
+    const items = template();
+    // Setting a menu again closes it on some panels: only when something in it changed.
+    const menuKey = JSON.stringify(items.map(({ label, enabled, checked }) => [label, enabled, checked]));
+    if (menuKey !== shown.menu) tray.setContextMenu(items);
+    shown = { state, tooltip, menu: menuKey };
+  }
+
+  tray.on('click', () => deps.window.show());
+  apply();
+  const unsubscribe = deps.hub.subscribe((event, payload) => {
+    if (event !== 'agent:state-changed') return;
+    snapshot = payload as EventPayloads['agent:state-changed'];
+    apply();
+  });
+
+  return {
+    refresh() {
+      snapshot = deps.snapshot();
+      shown = {};
+      apply();
+    },
+    destroy() {
+      unsubscribe();
+      tray.destroy();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// Shared pieces of the shell tests: a snapshot to vary, an in-memory store, temp folders.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgent } from '../../src-main/agent/agent.ts';
+import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
+import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
+import type { StoreBacking } from '../../src-main/electron/settings.ts';
+
+export async function tempDir(prefix = 'shell-'): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** The snapshot of a fresh, not enrolled agent: the base that table cases vary. */
+export async function baseSnapshot(): Promise<AgentSnapshot> {
+  const dir = await tempDir('snapshot-');
+  const agent = createAgent({ dataDir: dir.path, vault: fileKeyVault(dir.path) });
+  try {
+    return agent.snapshot();
+  } finally {
+    await agent.stop();
+    await dir.remove();
+  }
+}
+
+type Counts = AgentSnapshot['counts'];
+
+/** An enrolled agent's snapshot with the given figures (the rest as a healthy agent has it). */
+export function enrolledSnapshot(base: AgentSnapshot, change: Partial<Omit<AgentSnapshot, 'counts'>> & { counts?: Partial<Counts> } = {}): AgentSnapshot {
+  const { counts, ...rest } = change;
+  return {
+    ...base,
+    enrolled: true,
+    identity: { monitorId: 'mon-1', server: 'https://uptime.example' },
+    ...rest,
+    counts: { ...base.counts, total: 12, runnable: 12, up: 12, down: 0, pending: 0, ...counts },
+  };
+}
+
+export function memoryBacking(initial: Record<string, unknown> = {}): StoreBacking & { data: Record<string, unknown> } {
+  const data: Record<string, unknown> = structuredClone(initial);
+  return {
+    data,
+    get: (key) => data[key],
+    set: (key, value) => {
+      data[key] = structuredClone(value);
+    },
+    delete: (key) => {
+      // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a key-value store
+      delete data[key];
+    },
+  };
+}

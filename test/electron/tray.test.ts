@@ -1,0 +1,180 @@
+// The tray wired to a real agent (enrolled against the reference server): icon and tooltip follow
+// its state, and every menu item reaches it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent, type Agent } from '../../src-main/agent/agent.ts';
+import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
+import { silentLogger } from '../../src-main/agent/log.ts';
+import { createEventHub, type EventHub } from '../../src-main/ipc/events.ts';
+import { createHandlers, type HostActions } from '../../src-main/ipc/handlers.ts';
+import type { EventPayloads } from '../../src-main/ipc/contract.ts';
+import { createShellStore } from '../../src-main/electron/settings.ts';
+import { setupTray, type TrayController } from '../../src-main/electron/tray.ts';
+import { closedPort } from '../targets/index.ts';
+import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
+import { FakeTray } from './fake-electron.ts';
+import { memoryBacking, tempDir } from './support.ts';
+
+const host: HostActions = {
+  info: () => ({ version: 't', logsFolder: '/l', dataFolder: '/d', host: 'desktop', platform: 'linux', keyStorage: 'test' }),
+  chooseFile: () => Promise.resolve(undefined),
+  openLogsFolder: () => Promise.resolve(),
+  openExternal: () => Promise.resolve(),
+};
+
+interface Rig {
+  tray: FakeTray;
+  controller: TrayController;
+  hub: EventHub;
+  shown: (EventPayloads['app:navigate'] | undefined)[];
+  reports: string[];
+  quits: number;
+  loginSets: boolean[];
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function rig(agent: Agent): Rig {
+  const hub = createEventHub(agent, { snapshotThrottleMs: 10, transitionWindowMs: 20 });
+  const store = createShellStore(memoryBacking());
+  const handle = createHandlers({ agent, settings: store, host, log: silentLogger });
+  let tray: FakeTray | undefined;
+  const r = { shown: [], reports: [], quits: 0, loginSets: [] } as unknown as Rig;
+  r.controller = setupTray({
+    createTray: (icon) => (tray = new FakeTray(icon)),
+    iconPath: (state) => `/icons/${state}.png`,
+    invoke: handle,
+    snapshot: () => agent.snapshot(),
+    hub,
+    window: { show: (navigate) => r.shown.push(navigate) },
+    launchAtLogin: {
+      get: () => store.get().launchAtLogin,
+      set: (enabled) => {
+        r.loginSets.push(enabled);
+        store.update({ launchAtLogin: enabled });
+        return Promise.resolve();
+      },
+    },
+    quit: () => r.quits++,
+    report: (title, body) => r.reports.push(`${title}: ${body}`),
+    log: silentLogger,
+  });
+  if (tray === undefined) throw new Error('setupTray created no tray');
+  r.tray = tray;
+  r.hub = hub;
+  cleanups.push(() => {
+    r.controller.destroy();
+    hub.close();
+  });
+  return r;
+}
+
+async function enrolled(tunables = {}): Promise<Harness> {
+  const h = await enrolledAgent({ tunables });
+  cleanups.push(() => h.close());
+  return h;
+}
+
+/** A check against a port nobody listens on: it fails at every run. */
+async function addClosedCheck(h: Harness, name: string): Promise<void> {
+  const check = h.server.admin.createCheck({ name, url: `http://127.0.0.1:${await closedPort()}/`, orgId: h.orgId });
+  h.server.admin.assign(check.guid, h.monitorId);
+}
+
+describe('tray of an agent that is not enrolled', () => {
+  it('shows the not-enrolled icon and only the actions that make sense', async () => {
+    const dir = await tempDir();
+    const agent = createAgent({ dataDir: dir.path, vault: fileKeyVault(dir.path) });
+    cleanups.push(() => dir.remove(), () => agent.stop());
+    await agent.start();
+    const { tray } = rig(agent);
+    expect(tray.image).toBe('/icons/not-enrolled.png');
+    expect(tray.tooltip).toBe('Uptime Agent: not enrolled. Open it to enroll this computer.');
+    expect(tray.item('Open Uptime Agent').enabled).not.toBe(false);
+    for (const label of ['Pause checks', 'Sync now', 'Upload now']) expect(tray.item(label).enabled).toBe(false);
+    expect(tray.menu.map((i) => i.label ?? i.type)).toEqual([
+      'Not enrolled: open the app to enroll', 'separator', 'Open Uptime Agent', 'Pause checks', 'Sync now', 'Upload now',
+      'separator', 'Launch at login', 'separator', 'Quit Uptime Agent',
+    ]);
+  });
+});
+
+describe('tray of an enrolled agent', () => {
+  it('turns to warning with the failing count when a check goes down', async () => {
+    const h = await enrolled();
+    const { tray } = rig(h.agent);
+    expect(tray.image).toBe('/icons/ok.png');
+    expect(tray.tooltip).toBe('0 checks · 0 failing · 0 unsent');
+    await addClosedCheck(h, 'Intranet');
+    await eventually(() => tray.image === '/icons/warning.png', 10_000, 'the warning icon');
+    expect(tray.tooltip).toMatch(/^1 check · 1 failing · \d+ unsent$/);
+    expect(tray.item('1 of 1 check failing').enabled).toBe(false);
+  });
+
+  it('pauses and resumes the agent from the menu, and the icon follows', async () => {
+    const h = await enrolled();
+    const r = rig(h.agent);
+    r.tray.clickItem('Pause checks');
+    await eventually(() => h.agent.snapshot().paused, 5_000, 'the agent to pause');
+    await eventually(() => r.tray.image === '/icons/paused.png', 5_000, 'the paused icon');
+    expect(r.tray.tooltip).toMatch(/ · paused$/);
+    r.tray.clickItem('Resume checks');
+    await eventually(() => !h.agent.snapshot().paused, 5_000, 'the agent to resume');
+    await eventually(() => r.tray.image === '/icons/ok.png', 5_000, 'the ok icon');
+    expect(r.tray.item('Pause checks')).toBeDefined();
+  });
+
+  it('syncs and uploads now from the menu', async () => {
+    // Loops far apart, so that what reaches the server came from the menu.
+    const h = await enrolled({ syncIntervalMs: 3_600_000, uploadIntervalMs: 3_600_000 });
+    await addClosedCheck(h, 'Closed');
+    const r = rig(h.agent);
+    const syncs = h.server.requests({ endpoint: 'checks' }).length;
+    r.tray.clickItem('Sync now');
+    await eventually(() => h.server.requests({ endpoint: 'checks' }).length > syncs, 5_000, 'a sync request');
+    await eventually(() => h.agent.snapshot().counts.total === 1, 5_000, 'the synced check');
+    await eventually(() => h.agent.outbox.count() > 0, 10_000, 'a result to upload');
+    r.tray.clickItem('Upload now');
+    await eventually(() => h.server.results(h.monitorId).length > 0, 5_000, 'results on the server');
+    expect(r.reports).toEqual([]);
+  });
+
+  it('says so when Sync now fails', async () => {
+    const h = await enrolled({ syncIntervalMs: 3_600_000 });
+    const r = rig(h.agent);
+    await h.server.stop();
+    r.tray.clickItem('Sync now');
+    await eventually(() => r.reports.length > 0, 10_000, 'a report');
+    expect(r.reports[0]).toMatch(/^Sync failed: ./);
+  });
+
+  it('toggles launch at login, opens the window and quits', async () => {
+    const h = await enrolled();
+    const r = rig(h.agent);
+    expect(r.tray.item('Launch at login')).toMatchObject({ type: 'checkbox', checked: false });
+    r.tray.clickItem('Launch at login');
+    await eventually(() => r.tray.item('Launch at login').checked === true, 2_000, 'the checkbox to be checked');
+    r.tray.clickItem('Launch at login');
+    await eventually(() => r.tray.item('Launch at login').checked === false, 2_000, 'the checkbox to be cleared');
+    expect(r.loginSets).toEqual([true, false]);
+
+    r.tray.clickItem('Open Uptime Agent');
+    r.tray.emit('click');
+    expect(r.shown).toEqual([undefined, undefined]);
+    r.tray.clickItem('Quit Uptime Agent');
+    expect(r.quits).toBe(1);
+  });
+
+  it('sets the menu again only when something in it changed', async () => {
+    const h = await enrolled();
+    const r = rig(h.agent);
+    const menus = r.tray.menus.length;
+    r.hub.refresh();
+    r.hub.refresh();
+    expect(r.tray.menus.length).toBe(menus);
+    r.controller.refresh();
+    expect(r.tray.menus.length).toBe(menus + 1);
+  });
+});
