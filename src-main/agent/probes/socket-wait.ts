@@ -1,6 +1,9 @@
 // Waiting on a raw socket (tcp and tls probes) without leaking listeners or outliving the run.
 import type { Socket } from 'node:net';
+import type { CheckDefinition } from '../wire/schemas.ts';
 import { probeDefaults } from './defaults.ts';
+import { parseTarget } from './run.ts';
+import { matchRuleProblem } from './verdict.ts';
 
 /**
  * Resolves when `socket` emits `event`; rejects on a socket error, an early close, or when
@@ -30,6 +33,16 @@ export function waitFor(socket: Socket, event: 'connect' | 'secureConnect', sign
 }
 
 /** host:port of a tcp:// or tls:// URL, or why there is none. IPv6 brackets are removed. */
+/** A tcp:// or tls:// check's endpoint, or why the check cannot run (url, port, match mode). */
+export function socketTarget(def: CheckDefinition): { host: string; port: number } | { problem: string } {
+  const url = parseTarget(def.url);
+  if ('problem' in url) return url;
+  const endpoint = endpointOf(url);
+  if ('problem' in endpoint) return endpoint;
+  const problem = matchRuleProblem(def.match_mode);
+  return problem === '' ? endpoint : { problem };
+}
+
 export function endpointOf(url: URL): { host: string; port: number } | { problem: string } {
   const scheme = url.protocol.slice(0, -1);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');

@@ -10,21 +10,17 @@ import { traceConnect, type ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
 import { capDetail } from './detail.ts';
 import { cancelledError } from './errors.ts';
-import { failure, invalidDefinition, outcomeOf, parseTarget, withRun, type Run } from './run.ts';
-import { endpointOf, waitFor } from './socket-wait.ts';
+import { failure, invalidDefinition, outcomeOf, withRun, type Run } from './run.ts';
+import { socketTarget, waitFor } from './socket-wait.ts';
 import { createTextScanner, type ScanResult } from './text-scanner.ts';
 import type { Probe } from './types.ts';
-import { firstFailure, matchRuleProblem, matchVerdict, responseTimeVerdict } from './verdict.ts';
+import { firstFailure, matchVerdict, responseTimeVerdict } from './verdict.ts';
 
 type BannerEnd = 'settled' | 'idle' | 'closed' | 'deadline';
 
 export const tcpProbe: Probe = async (def, ctx) => {
-  const url = parseTarget(def.url);
-  if ('problem' in url) return invalidDefinition(url.problem);
-  const endpoint = endpointOf(url);
+  const endpoint = socketTarget(def);
   if ('problem' in endpoint) return invalidDefinition(endpoint.problem);
-  const problem = matchRuleProblem(def.match_mode);
-  if (problem !== '') return invalidDefinition(problem);
   return withRun(def, ctx, async (run) => {
     const trace: ConnectionTrace = { startedAt: run.now() };
     const socket = connect({ host: endpoint.host, port: endpoint.port });

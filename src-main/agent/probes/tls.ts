@@ -6,19 +6,15 @@ import { connect } from 'node:tls';
 import { certificateSummary, peerCertificate, rejection } from './certificate.ts';
 import { capDetail } from './detail.ts';
 import { cancelledError, describeError } from './errors.ts';
-import { failure, invalidDefinition, outcomeOf, parseTarget, withRun } from './run.ts';
-import { closeGracefully, endpointOf, waitFor } from './socket-wait.ts';
+import { failure, invalidDefinition, outcomeOf, withRun } from './run.ts';
+import { closeGracefully, socketTarget, waitFor } from './socket-wait.ts';
 import { traceConnect, type ConnectionTrace } from './trace.ts';
 import type { Probe } from './types.ts';
-import { certExpiryVerdict, firstFailure, matchRuleProblem, matchVerdict, responseTimeVerdict } from './verdict.ts';
+import { certExpiryVerdict, firstFailure, matchVerdict, responseTimeVerdict } from './verdict.ts';
 
 export const tlsProbe: Probe = async (def, ctx) => {
-  const url = parseTarget(def.url);
-  if ('problem' in url) return invalidDefinition(url.problem);
-  const endpoint = endpointOf(url);
+  const endpoint = socketTarget(def);
   if ('problem' in endpoint) return invalidDefinition(endpoint.problem);
-  const problem = matchRuleProblem(def.match_mode);
-  if (problem !== '') return invalidDefinition(problem);
   return withRun(def, ctx, async (run) => {
     const trace: ConnectionTrace = { startedAt: run.now() };
     const { host, port } = endpoint;

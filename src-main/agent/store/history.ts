@@ -11,6 +11,11 @@ export interface HistoryEntry {
   error: string;
 }
 
+type HistoryRow = Omit<HistoryEntry, 'success' | 'skipped'> & { success: number; skipped: number };
+
+/** SQLite keeps booleans as 0/1. */
+export const fromHistoryRow = (r: HistoryRow): HistoryEntry => ({ ...r, success: r.success === 1, skipped: r.skipped === 1 });
+
 export interface History {
   /** Writes entries; call inside the caller's transaction. */
   insert(entries: readonly HistoryEntry[]): void;
@@ -45,8 +50,7 @@ export function createHistory(db: Database, slotsPerCheck: number): History {
       }
     },
     recent(guid, limit) {
-      const rows = recent.all(guid, limit) as unknown as (Omit<HistoryEntry, 'success' | 'skipped'> & { success: number; skipped: number })[];
-      return rows.map((r) => ({ ...r, success: r.success === 1, skipped: r.skipped === 1 }));
+      return (recent.all(guid, limit) as unknown as HistoryRow[]).map(fromHistoryRow);
     },
     forget(guid) {
       db.prepare('DELETE FROM history WHERE check_guid = ?').run(guid);
@@ -59,6 +63,6 @@ export function createHistory(db: Database, slotsPerCheck: number): History {
 export function allHistory(db: Database): HistoryEntry[] {
   const rows = db
     .prepare('SELECT check_guid, ran_at, success, skipped, http_status, latency_ms, error FROM history ORDER BY check_guid, seq')
-    .all() as unknown as (Omit<HistoryEntry, 'success' | 'skipped'> & { success: number; skipped: number })[];
-  return rows.map((r) => ({ ...r, success: r.success === 1, skipped: r.skipped === 1 }));
+    .all() as unknown as HistoryRow[];
+  return rows.map(fromHistoryRow);
 }

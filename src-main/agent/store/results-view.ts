@@ -1,14 +1,8 @@
 // Read-only views over results, outages and the outbox that the status command and UI show.
 import type { Database } from './database.ts';
+import { fromHistoryRow, type HistoryEntry } from './history.ts';
 
-export interface LastResult {
-  ran_at: string;
-  success: boolean;
-  skipped: boolean;
-  http_status: number;
-  latency_ms: number;
-  error: string;
-}
+export type LastResult = Omit<HistoryEntry, 'check_guid'>;
 
 export interface OutageRecord {
   started_at: string;
@@ -23,12 +17,12 @@ export function lastResults(db: Database): Map<string, LastResult> {
        FROM history h JOIN (SELECT check_guid, MAX(seq) AS seq FROM history GROUP BY check_guid) last
        ON h.check_guid = last.check_guid AND h.seq = last.seq`,
     )
-    .all() as unknown as (Omit<LastResult, 'success' | 'skipped'> & { check_guid: string; success: number; skipped: number })[];
+    .all() as unknown as Parameters<typeof fromHistoryRow>[0][];
   return new Map(
-    rows.map((r) => [
-      r.check_guid,
-      { ran_at: r.ran_at, success: r.success === 1, skipped: r.skipped === 1, http_status: r.http_status, latency_ms: r.latency_ms, error: r.error },
-    ]),
+    rows.map((r) => {
+      const { check_guid, ...last } = fromHistoryRow(r);
+      return [check_guid, last];
+    }),
   );
 }
 
