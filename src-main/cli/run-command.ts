@@ -1,4 +1,7 @@
-// `uptime-agent run`: hosts the agent until SIGINT/SIGTERM, then stops it gracefully.
+// `uptime-agent run`: hosts the agent until SIGINT/SIGTERM, then stops it gracefully. With
+// --dashboard it also serves the window on loopback, and then runs even when not enrolled (idle
+// until the user enrolls from the page). settings.json in the data folder (written by the
+// dashboard's Settings) supplies what the flags leave out.
 import { z } from 'zod';
 import { createAgent } from '../agent/agent.ts';
 import { resolveDataDir } from '../agent/data-dir.ts';
@@ -6,6 +9,7 @@ import { takeInstanceLock } from '../agent/instance-lock.ts';
 import { fileKeyVault } from '../agent/key-vault.ts';
 import { createLogger } from '../agent/log.ts';
 import { describeIssues, intervalSeconds, parseFlags } from './args.ts';
+import { fileSettingsStore, serveDashboard, type Dashboard } from './dashboard/index.ts';
 import { exitCodes } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
 
@@ -15,6 +19,8 @@ const flags = {
   'upload-interval': { type: 'string' },
   'status-interval': { type: 'string' },
   'ping-interval': { type: 'string' },
+  dashboard: { type: 'boolean' },
+  'dashboard-port': { type: 'string' },
 } as const;
 
 const runSchema = z.object({
@@ -24,6 +30,13 @@ const runSchema = z.object({
   'upload-interval': intervalSeconds.optional(),
   'status-interval': intervalSeconds.optional(),
   'ping-interval': intervalSeconds.optional(),
+  dashboard: z.boolean().optional(),
+  'dashboard-port': z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a whole port number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65_535, 'must be between 0 and 65535')
+    .optional(),
 });
 
 /** A graceful stop must finish well inside the 15 s the contract allows; past this, exit anyway. */
@@ -35,6 +48,7 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
   const options = runSchema.safeParse(parsed.value);
   if (!options.success) return usage(io, describeIssues(options.error));
   const o = options.data;
+  if (o['dashboard-port'] !== undefined && o.dashboard !== true) return usage(io, '--dashboard-port needs --dashboard');
   const seconds = (s: number | undefined): number | undefined => (s === undefined ? undefined : Math.round(s * 1000));
 
   const dataDir = resolveDataDir(o['data-dir'], io.env);
@@ -44,29 +58,48 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     io.stderr(`run: another uptime-agent (pid ${lock.pid}) is already running on ${dataDir}; stop it first or use another --data-dir.`);
     return exitCodes.failure;
   }
+  const settings = fileSettingsStore(dataDir, (warning) => log.warn(warning));
+  const saved = settings.get();
+  const privateChecksFile = o['private-checks'] ?? (saved.privateChecksFile === '' ? undefined : saved.privateChecksFile);
   const agent = createAgent({
     dataDir,
     vault: fileKeyVault(dataDir, (warning) => log.warn(warning)),
     log,
-    ...(o['private-checks'] === undefined ? {} : { privateChecksFile: o['private-checks'] }),
-    tunables: definedOnly({
-      syncIntervalMs: seconds(o['sync-interval']),
-      uploadIntervalMs: seconds(o['upload-interval']),
-      statusIntervalMs: seconds(o['status-interval']),
-      pingIntervalMs: seconds(o['ping-interval']),
-    }),
+    ...(privateChecksFile === undefined ? {} : { privateChecksFile }),
+    tunables: {
+      ...definedOnly({
+        syncIntervalMs: seconds(o['sync-interval'] ?? saved.intervals.syncSec),
+        uploadIntervalMs: seconds(o['upload-interval'] ?? saved.intervals.uploadSec),
+        statusIntervalMs: seconds(o['status-interval'] ?? saved.intervals.statusSec),
+        pingIntervalMs: seconds(o['ping-interval'] ?? saved.intervals.pingSec),
+      }),
+      ...(saved.connectivityTargets.length === 0 ? {} : { connectivityTargets: saved.connectivityTargets }),
+    },
   });
+  let dashboard: Dashboard | undefined;
   try {
     await agent.start();
-    if (!agent.isEnrolled()) {
-      io.stderr(`run: this agent is not enrolled (data folder ${dataDir}). Enroll it first: uptime-agent enroll --server URL ...`);
+    if (!agent.isEnrolled() && o.dashboard !== true) {
+      io.stderr(`run: this agent is not enrolled (data folder ${dataDir}). Enroll it first: uptime-agent enroll --server URL ..., or run with --dashboard and enroll from the page.`);
       return exitCodes.usage;
+    }
+    if (o.dashboard === true) {
+      try {
+        dashboard = await serveDashboard({ agent, settings, dataDir, log, port: o['dashboard-port'] ?? 0 });
+      } catch (error) {
+        io.stderr(`run: the dashboard cannot listen on 127.0.0.1:${o['dashboard-port'] ?? 0} (${error instanceof Error ? error.message : String(error)}); choose another --dashboard-port.`);
+        return exitCodes.failure;
+      }
+      io.stdout(`dashboard: ${dashboard.url}`);
+      if (!agent.isEnrolled()) log.info('not enrolled yet: open the dashboard URL and enroll this agent from the page');
     }
     log.info({ dataDir }, 'agent running; stop with Ctrl-C or SIGTERM');
     const signal = await stopSignal;
     log.info({ signal }, 'stopping');
+    await dashboard?.close();
     return await stopWithin(agent.stop(), hardStopMs, () => log.warn('graceful stop took too long; exiting anyway'));
   } finally {
+    await dashboard?.close();
     await stopWithin(agent.stop(), hardStopMs, () => undefined);
     lock.release();
   }

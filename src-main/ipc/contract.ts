@@ -6,11 +6,13 @@ import { z } from 'zod';
 import type { AgentSnapshot } from '../agent/snapshot.ts';
 import type { CheckTransition } from '../agent/transitions.ts';
 import type { HistoryEntry } from '../agent/store/history.ts';
+import type { OutageRecord } from '../agent/store/results-view.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';
 
 export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/snapshot.ts';
 export type { CheckTransition } from '../agent/transitions.ts';
 export type { HistoryEntry } from '../agent/store/history.ts';
+export type { OutageRecord } from '../agent/store/results-view.ts';
 
 const text = (max: number) => z.string().trim().max(max);
 const seconds = z.number().min(0.05).max(86_400);
@@ -60,6 +62,8 @@ export const invokeArgs = {
   'agent:resume': none,
   'agent:forget': none,
   'checks:history': z.object({ guid: text(200).min(1), limit: z.number().int().min(1).max(1000).default(100) }).strict(),
+  /** Connectivity outages, newest first; the current one (if offline) has ended_at null. */
+  'outages:list': none,
   /** Desktop: opens a file dialog when `file` is absent. Web: the path is typed in. */
   'private:choose-file': z.object({ file: text(4096).min(1).optional() }).strict(),
   'private:clear-file': none,
@@ -111,6 +115,7 @@ export interface InvokeResults {
   'agent:resume': AgentSnapshot;
   'agent:forget': AgentSnapshot;
   'checks:history': HistoryEntry[];
+  'outages:list': OutageRecord[];
   'private:choose-file': AgentSnapshot;
   'private:clear-file': AgentSnapshot;
   'private:reload': AgentSnapshot;

@@ -1,0 +1,28 @@
+// What the host can do when the window is a browser tab: no file dialog (the page sends a path),
+// no file manager (the logs go to the terminal), and no opening of links (the page opens them).
+import type { Logger } from '../../agent/log.ts';
+import { agentVersion } from '../../agent/version.ts';
+import type { AppInfo } from '../../ipc/contract.ts';
+import type { HostActions } from '../../ipc/handlers.ts';
+
+export function webHostActions(dataDir: string, log: Logger): HostActions {
+  const info: AppInfo = {
+    version: agentVersion,
+    logsFolder: 'standard error of the uptime-agent process (the terminal it runs in)',
+    dataFolder: dataDir,
+    host: 'web',
+    platform: process.platform,
+    keyStorage: 'a file in the data folder that only your user account can read',
+    keyStorageWarning:
+      'Anyone who can use your account on this computer can read it from the data folder. Keep that folder private, or use the desktop app, which encrypts the key with the OS keyring where one is available.',
+  };
+  return {
+    info: () => info,
+    chooseFile: () => Promise.resolve(undefined),
+    openLogsFolder() {
+      log.info('the dashboard asked for the logs folder: a headless agent logs to standard error');
+      return Promise.resolve();
+    },
+    openExternal: () => Promise.reject(new Error('the web dashboard does not open links for the page; open the link in your browser')),
+  };
+}

@@ -1,0 +1,52 @@
+// How times, durations and figures read in the window: short, and in the user's locale.
+
+export function ago(iso: string | undefined, now: number): string {
+  if (iso === undefined || iso === '') return 'never';
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  if (!Number.isFinite(seconds)) return 'unknown';
+  if (seconds < 5) return 'just now';
+  return `${duration(seconds)} ago`;
+}
+
+export function duration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 === 0 || m >= 10 ? `${m} min` : `${m} min ${s % 60} s`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return m % 60 === 0 ? `${h} h` : `${h} h ${m % 60} min`;
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
+export function dateTime(iso: string | undefined): string {
+  if (iso === undefined || iso === '') return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export const percent = (value: number | undefined): string => (value === undefined ? '—' : `${value >= 99.95 || value === 0 ? value.toFixed(0) : value.toFixed(1)} %`);
+
+export const milliseconds = (value: number | undefined): string => (value === undefined || value <= 0 ? '—' : `${value} ms`);
+
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export function interval(seconds: number): string {
+  return seconds < 60 ? `${seconds} s` : duration(seconds);
+}
+
+/** A message from the agent as a sentence: capital first letter, final full stop. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return trimmed;
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?)]$/.test(capital) ? capital : `${capital}.`;
+}

@@ -1,0 +1,67 @@
+// The agent as the window sees it: the latest snapshot (first asked for, then pushed on every
+// change), the host's facts, and whether the link to the agent is up. Every view reads it here.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { AgentBridge, AgentSnapshot, AppInfo } from '../../src-main/ipc/contract.ts';
+import { onConnection, type ConnectionState } from '../bridge/connection.ts';
+
+export interface AgentContextValue {
+  bridge: AgentBridge;
+  snapshot: AgentSnapshot | undefined;
+  info: AppInfo | undefined;
+  /** Why the first snapshot could not be loaded. */
+  loadError: string | undefined;
+  connection: ConnectionState;
+  /** Commands that answer with a snapshot (pause, forget...) hand it in here at once. */
+  acceptSnapshot: (snapshot: AgentSnapshot) => void;
+  retry: () => void;
+}
+
+const AgentContext = createContext<AgentContextValue | undefined>(undefined);
+
+/** Keeps the newer of two snapshots: a pushed one may overtake a command's answer. */
+const newer = (current: AgentSnapshot | undefined, next: AgentSnapshot): AgentSnapshot =>
+  current !== undefined && current.takenAt > next.takenAt ? current : next;
+
+export function AgentProvider({ bridge, children }: { bridge: AgentBridge; children: ReactNode }) {
+  const [snapshot, setSnapshot] = useState<AgentSnapshot | undefined>();
+  const [info, setInfo] = useState<AppInfo | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const [connection, setConnection] = useState<ConnectionState>('connected');
+  const [attempt, setAttempt] = useState(0);
+
+  const acceptSnapshot = useCallback((next: AgentSnapshot) => setSnapshot((current) => newer(current, next)), []);
+
+  useEffect(() => onConnection(setConnection), []);
+
+  useEffect(() => {
+    let live = true;
+    // Subscribe first, so that no change between the request and its answer is missed.
+    const off = bridge.on('agent:state-changed', (next) => {
+      if (live) acceptSnapshot(next);
+    });
+    void Promise.all([bridge.invoke('agent:snapshot', {}), bridge.invoke('app:info', {})]).then(([first, facts]) => {
+      if (!live) return;
+      if (first.ok) {
+        acceptSnapshot(first.value);
+        setLoadError(undefined);
+      } else setLoadError(first.error);
+      if (facts.ok) setInfo(facts.value);
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [bridge, acceptSnapshot, attempt]);
+
+  const value = useMemo<AgentContextValue>(
+    () => ({ bridge, snapshot, info, loadError, connection, acceptSnapshot, retry: () => setAttempt((n) => n + 1) }),
+    [bridge, snapshot, info, loadError, connection, acceptSnapshot],
+  );
+  return <AgentContext.Provider value={value}>{children}</AgentContext.Provider>;
+}
+
+export function useAgent(): AgentContextValue {
+  const value = useContext(AgentContext);
+  if (value === undefined) throw new Error('useAgent must be used inside <AgentProvider>');
+  return value;
+}

@@ -1,0 +1,89 @@
+// Checks: every check this monitor has, filterable and sortable, with a detail pane.
+import { useCallback, useMemo, useState } from 'react';
+import { CheckDetail } from '../checks/CheckDetail.tsx';
+import { CheckTable } from '../checks/CheckTable.tsx';
+import { filterChecks, nextSort, sortChecks, type HealthFilter, type Sort } from '../checks/table-model.ts';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { Notice } from '../components/Notice.tsx';
+import { ViewFrame } from '../components/ViewFrame.tsx';
+import { count, sentence } from '../format.ts';
+import { useAgent } from '../state/agent-context.tsx';
+import { useCommand } from '../state/use-command.ts';
+import { useNavigation } from '../state/navigation.tsx';
+import { useNow } from '../state/use-now.ts';
+
+const healthFilters: { value: HealthFilter; label: string }[] = [
+  { value: 'all', label: 'All states' },
+  { value: 'problems', label: 'Needs attention' },
+  { value: 'up', label: 'Up' },
+  { value: 'down', label: 'Down' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'not-run', label: 'Not run' },
+  { value: 'skipped', label: 'Skipped (offline)' },
+  { value: 'paused', label: 'Paused' },
+  { value: 'disabled', label: 'Disabled' },
+];
+
+export function ChecksView({ initialGuid }: { initialGuid?: string | undefined }) {
+  const { bridge, snapshot } = useAgent();
+  const { navigate } = useNavigation();
+  const now = useNow();
+  const [text, setText] = useState('');
+  const [health, setHealth] = useState<HealthFilter>('all');
+  const [sort, setSort] = useState<Sort>({ key: 'health', direction: 'ascending' });
+  const [selected, setSelected] = useState<string | undefined>(initialGuid);
+  const sync = useCommand(useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]));
+  const checks = snapshot?.checks;
+  const shown = useMemo(() => sortChecks(filterChecks(checks ?? [], text, health), sort), [checks, text, health, sort]);
+  if (snapshot === undefined) return null;
+  const selectedCheck = snapshot.checks.find((c) => c.guid === selected);
+
+  if (snapshot.checks.length === 0) {
+    return (
+      <ViewFrame title="Checks">
+        {snapshot.enrolled ? (
+          <EmptyState
+            title="No checks yet"
+            action={<button type="button" onClick={() => void sync.run()} disabled={sync.pending}>{sync.pending ? 'Syncing…' : 'Sync now'}</button>}
+          >
+            <p>The server has not given this monitor any checks. Assign checks to it on the server; they arrive at the next sync.</p>
+          </EmptyState>
+        ) : (
+          <EmptyState title="No checks yet" action={<button type="button" className="primary" onClick={() => navigate({ view: 'enroll' })}>Enroll this agent</button>}>
+            <p>Checks come from your uptime server once this agent is enrolled.</p>
+          </EmptyState>
+        )}
+        {sync.error === undefined ? null : <Notice tone="error" title="Sync failed">{sentence(sync.error)}</Notice>}
+      </ViewFrame>
+    );
+  }
+
+  return (
+    <ViewFrame title="Checks" intro={`${count(snapshot.counts.total, 'check')}: ${snapshot.counts.up} up, ${snapshot.counts.down} down, ${snapshot.counts.pending} pending.`}>
+      <div className="toolbar" role="search">
+        <label className="field inline">
+          <span>Filter</span>
+          <input type="search" value={text} placeholder="Name, target or type" onChange={(e) => setText(e.target.value)} />
+        </label>
+        <label className="field inline">
+          <span>State</span>
+          <select value={health} onChange={(e) => setHealth(e.target.value as HealthFilter)}>
+            {healthFilters.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+          </select>
+        </label>
+        <span className="muted" aria-live="polite">{shown.length === snapshot.checks.length ? '' : `${shown.length} of ${snapshot.checks.length} shown`}</span>
+      </div>
+      <div className={selectedCheck === undefined ? 'checks-layout' : 'checks-layout with-detail'}>
+        {shown.length === 0 ? (
+          <EmptyState
+            title="No check matches the filter"
+            action={<button type="button" onClick={() => { setText(''); setHealth('all'); }}>Clear the filter</button>}
+          />
+        ) : (
+          <CheckTable checks={shown} sort={sort} onSort={(key) => setSort((s) => nextSort(s, key))} selected={selected} onSelect={setSelected} now={now} />
+        )}
+        {selectedCheck === undefined ? null : <CheckDetail key={selectedCheck.guid} check={selectedCheck} onClose={() => setSelected(undefined)} />}
+      </div>
+    </ViewFrame>
+  );
+}

@@ -1,0 +1,95 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EnrollResult, IpcResult } from '../../src-main/ipc/contract.ts';
+import { EnrollView } from '../../src-renderer/enroll/EnrollView.tsx';
+import { createFakeBridge, deferred, ok, type Answers } from './fake-bridge.ts';
+import { notEnrolled, settingsOf } from './fixtures.ts';
+import { renderView } from './render.tsx';
+
+afterEach(cleanup);
+
+const refused = (kind: Extract<EnrollResult, { ok: false }>['kind'], message: string) => () => ok<EnrollResult>({ ok: false, kind, message });
+
+function setup(answers: Answers = {}, reclaimId?: string) {
+  const bridge = createFakeBridge({ 'agent:snapshot': () => ok(notEnrolled()), 'settings:get': () => ok(settingsOf({ serverUrl: 'https://uptime.example' })), ...answers });
+  return { bridge, ...renderView(<EnrollView reclaimId={reclaimId} />, bridge) };
+}
+
+async function fillAndSubmit(token = '  uet_pasted-token  '): Promise<void> {
+  await screen.findByDisplayValue('https://uptime.example');
+  fireEvent.change(screen.getByLabelText('Enrollment token'), { target: { value: token } });
+  const form = screen.getByRole('button', { name: /Enroll|Reclaim monitor/ }).closest('form');
+  if (form === null) throw new Error('the enroll button is not in a form');
+  fireEvent.submit(form);
+}
+
+describe('Enroll', () => {
+  it('starts from the remembered settings, with the token masked and a show toggle', async () => {
+    setup();
+    expect(await screen.findByDisplayValue('office-pc')).toBeTruthy();
+    const token = screen.getByLabelText<HTMLInputElement>('Enrollment token');
+    expect(token.type).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(token.type).toBe('text');
+    expect(screen.getByRole('button', { name: 'Hide' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('sends the trimmed token, shows progress, and goes to the overview when enrolled', async () => {
+    const answer = deferred<IpcResult<EnrollResult>>();
+    const { bridge, navigate, setFlash } = setup({ 'agent:enroll': () => answer.promise });
+    await fillAndSubmit();
+    expect(screen.getByText('Waiting for the server…')).toBeTruthy();
+    expect(bridge.callsTo('agent:enroll')).toEqual([{ server: 'https://uptime.example', token: 'uet_pasted-token', name: 'office-pc', region: 'eu-west', country: 'DE', city: 'Berlin' }]);
+    answer.resolve(ok({ ok: true, monitorId: 'abcdefghjkmn', server: 'https://uptime.example' }));
+    await screen.findByRole('button', { name: 'Enroll' });
+    expect(navigate).toHaveBeenCalledWith({ view: 'overview' });
+    expect(setFlash).toHaveBeenCalledWith(expect.stringContaining('Enrolled as monitor abcdefghjkmn'));
+  });
+
+  it.each([
+    { kind: 'token-rejected' as const, message: 'the server refused the enrollment token', says: ['The server refused the enrollment token', 'Mint a new token'] },
+    { kind: 'bad-request' as const, message: 'the server refused the enrollment request: name: too long', says: ['The server refused the request', 'name: too long'] },
+    { kind: 'unreachable' as const, message: 'could not enroll: connect ECONNREFUSED 127.0.0.1:9', says: ['The server could not be reached', 'Tried https://uptime.example/api/enroll', 'ECONNREFUSED'] },
+    { kind: 'usage' as const, message: 'city is required', says: ['Some fields need attention', 'City is required', 'nothing was sent'] },
+  ])('says in words what $kind means, keeping what was typed', async ({ kind, message, says }) => {
+    setup({ 'agent:enroll': refused(kind, message) });
+    await fillAndSubmit();
+    const alert = await screen.findByRole('alert');
+    for (const text of says) expect(alert.textContent).toContain(text);
+    expect(screen.getByLabelText<HTMLInputElement>('Enrollment token').value).toBe('  uet_pasted-token  ');
+  });
+
+  it('409 on a reclaim: explains the reset on the Monitors page', async () => {
+    const { bridge } = setup({ 'agent:reclaim': refused('still-enrolled', 'monitor x is still enrolled') }, 'abcdefghjkmn');
+    await fillAndSubmit();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('That monitor is still enrolled');
+    expect(alert.textContent).toContain('Monitor abcdefghjkmn is enrolled');
+    expect(alert.textContent).toContain('Monitors page');
+    expect(bridge.callsTo('agent:reclaim')[0]).toMatchObject({ monitorId: 'abcdefghjkmn' });
+  });
+
+  it('404 on a reclaim: offers to enroll as a new monitor, which drops the id', async () => {
+    const { bridge } = setup({
+      'agent:reclaim': refused('no-such-monitor', 'no monitor with id 0000000000zz'),
+      'agent:enroll': () => ok({ ok: true, monitorId: 'newmonitor12', server: 'https://uptime.example' }),
+    }, '0000000000zz');
+    expect(await screen.findByRole('heading', { name: 'Reclaim a monitor' })).toBeTruthy();
+    await fillAndSubmit();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('No such monitor in this organisation');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Enroll as a new monitor' }));
+    expect(await screen.findByRole('heading', { name: 'Enroll this agent' })).toBeTruthy();
+    expect(bridge.callsTo('agent:enroll')).toHaveLength(1);
+    expect(bridge.callsTo('agent:enroll')[0]).not.toHaveProperty('monitorId');
+    expect(screen.getByLabelText<HTMLInputElement>('Reclaim monitor id').value).toBe('');
+  });
+
+  it('trims a pasted token as it is pasted', async () => {
+    setup();
+    const token = await screen.findByLabelText<HTMLInputElement>('Enrollment token');
+    fireEvent.paste(token, { clipboardData: { getData: () => '\n  uet_abc  \n' } });
+    expect(token.value).toBe('uet_abc');
+  });
+});

@@ -1,0 +1,85 @@
+// Agent snapshots and host facts as the views receive them, built from small overrides so each
+// test says only what matters to it.
+import type { AgentSnapshot, AppInfo, CheckView, Settings } from '../../src-main/ipc/contract.ts';
+
+const idle = { failures: 0 };
+
+export function snapshotOf(overrides: Partial<AgentSnapshot> = {}): AgentSnapshot {
+  const checks = overrides.checks ?? [];
+  return {
+    version: '0.1.0',
+    takenAt: '2026-11-21T10:00:00.000Z',
+    enrolled: true,
+    identity: { monitorId: 'abcdefghjkmn', server: 'https://uptime.example', name: 'office-pc', region: 'eu-west', country: 'DE', city: 'Berlin', enrolled_at: '2026-11-20T09:00:00.000Z' },
+    keyProtection: 'user-only-file',
+    paused: false,
+    auth: 'ok',
+    connectivity: { online: true, lastContactAt: '2026-11-21T09:59:58.000Z' },
+    sync: { ...idle, lastOkAt: '2026-11-21T09:59:58.000Z' },
+    upload: { ...idle, lastOkAt: '2026-11-21T09:59:50.000Z' },
+    status: idle,
+    ping: idle,
+    outbox: { unsent: 0, bytes: 0, dropped: 0, rejectedCount: 0, rejected: [] },
+    skippedOffline: 0,
+    checks,
+    counts: {
+      total: checks.length,
+      runnable: checks.filter((c) => c.runnable).length,
+      up: checks.filter((c) => c.health === 'up').length,
+      down: checks.filter((c) => c.health === 'down').length,
+      pending: checks.filter((c) => c.health === 'pending').length,
+    },
+    privateDefinitions: { matched: [], missing: [], unknown: [], problems: [] },
+    problems: [],
+    ...overrides,
+  };
+}
+
+export const notEnrolled = (): AgentSnapshot => {
+  const { identity: _none, ...rest } = snapshotOf({ enrolled: false });
+  return rest;
+};
+
+export function checkOf(overrides: Partial<CheckView> & { guid: string; name: string }): CheckView {
+  return {
+    type: 'http',
+    target: `https://example.test/${overrides.guid}`,
+    intervalSec: 60,
+    enabled: true,
+    privateDefinition: false,
+    runnable: true,
+    health: 'up',
+    latency: [12, 15, 11, 40, 13],
+    unsent: 0,
+    uptimePct: 100,
+    lastResult: { check_guid: overrides.guid, ran_at: '2026-11-21T09:59:30.000Z', success: true, skipped: false, http_status: 200, latency_ms: 13, error: '' },
+    ...overrides,
+  };
+}
+
+export function appInfoOf(overrides: Partial<AppInfo> = {}): AppInfo {
+  return {
+    version: '0.1.0',
+    logsFolder: '/home/me/.config/Uptime Agent/logs',
+    dataFolder: '/home/me/.config/Uptime Agent',
+    host: 'desktop',
+    platform: 'linux',
+    keyStorage: 'encrypted with the OS keyring',
+    ...overrides,
+  };
+}
+
+export function settingsOf(overrides: Partial<Settings> = {}): Settings {
+  return {
+    serverUrl: 'https://uptime.example',
+    monitorName: 'office-pc',
+    region: 'eu-west',
+    country: 'DE',
+    city: 'Berlin',
+    notifications: true,
+    launchAtLogin: false,
+    intervals: {},
+    connectivityTargets: [],
+    ...overrides,
+  };
+}

@@ -1,0 +1,80 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IpcResult, Settings } from '../../src-main/ipc/contract.ts';
+import { SettingsView } from '../../src-renderer/views/SettingsView.tsx';
+import { createFakeBridge, deferred, fail, ok } from './fake-bridge.ts';
+import { appInfoOf, notEnrolled, settingsOf, snapshotOf } from './fixtures.ts';
+import { renderView } from './render.tsx';
+
+afterEach(cleanup);
+
+describe('Settings', () => {
+  it('loads the settings, showing progress first', async () => {
+    const loaded = deferred<IpcResult<Settings>>();
+    renderView(<SettingsView />, createFakeBridge({ 'settings:get': () => loaded.promise }));
+    expect(await screen.findByText('Loading settings…')).toBeTruthy();
+    await act(async () => {
+      loaded.resolve(ok(settingsOf({ connectivityTargets: ['192.0.2.10:443'] })));
+      await loaded.promise;
+    });
+    expect(screen.getByLabelText<HTMLTextAreaElement>(/Extra host:port addresses/).value).toBe('192.0.2.10:443');
+  });
+
+  it('explains a failed load and retries', async () => {
+    const bridge = createFakeBridge({ 'settings:get': () => fail('settings:get failed: settings file is not readable') });
+    renderView(<SettingsView />, bridge);
+    expect((await screen.findByRole('alert')).textContent).toContain('not readable');
+    bridge.answer('settings:get', () => ok(settingsOf()));
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Save settings' })).toBeTruthy();
+  });
+
+  it('saves only valid values, as one patch', async () => {
+    const bridge = createFakeBridge({ 'settings:update': (patch) => ok(settingsOf(patch as Partial<Settings>)) });
+    renderView(<SettingsView />, bridge);
+    const sync = await screen.findByLabelText('Check sync');
+    fireEvent.change(sync, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(screen.getByText(/Check sync: give a number of seconds/)).toBeTruthy();
+    expect(bridge.callsTo('settings:update')).toHaveLength(0);
+
+    fireEvent.change(sync, { target: { value: '30' } });
+    fireEvent.change(screen.getByLabelText(/Extra host:port addresses/), { target: { value: 'router.lan:80\n\n 192.0.2.1:443 ' } });
+    fireEvent.click(screen.getByLabelText('Start the agent when I log in'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    expect(bridge.callsTo('settings:update')).toEqual([
+      { notifications: true, launchAtLogin: true, intervals: { syncSec: 30 }, connectivityTargets: ['router.lan:80', '192.0.2.1:443'] },
+    ]);
+  });
+
+  it('on the web: warns about the key storage, and greys out desktop-only settings', async () => {
+    renderView(<SettingsView />, createFakeBridge({ 'app:info': () => ok(appInfoOf({ host: 'web', keyStorageWarning: 'Anyone who can use your account can read it.' })) }));
+    expect((await screen.findByText('The API key is not encrypted by the operating system')).closest('[role="status"]')?.textContent).toContain('Anyone who can use');
+    expect((await screen.findByLabelText<HTMLInputElement>('Start the agent when I log in')).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Open logs folder' })).toBeNull();
+  });
+
+  it('forgets the monitor only after a confirmation', async () => {
+    const bridge = createFakeBridge({ 'agent:forget': () => ok({ ...notEnrolled(), takenAt: '2026-11-21T10:00:09.000Z' }) });
+    renderView(<SettingsView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Forget this monitor…' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Forget monitor abcdefghjkmn?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(bridge.callsTo('agent:forget')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Forget this monitor…' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Forget it' }));
+    expect(await screen.findByText('not enrolled')).toBeTruthy();
+    expect(bridge.callsTo('agent:forget')).toHaveLength(1);
+  });
+
+  it('offers re-enrollment and a reclaim of the current id, and opens the logs folder', async () => {
+    const bridge = createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf()), 'app:open-logs': () => ok(null) });
+    const { navigate } = renderView(<SettingsView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Reclaim a monitor…' }));
+    expect(navigate).toHaveBeenCalledWith({ view: 'enroll', reclaimId: 'abcdefghjkmn' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Open logs folder' }));
+    expect(bridge.callsTo('app:open-logs')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,63 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IpcResult, RunResult } from '../../src-main/ipc/contract.ts';
+import { UnsentView } from '../../src-renderer/views/UnsentView.tsx';
+import { createFakeBridge, deferred, fail, ok } from './fake-bridge.ts';
+import { checkOf, snapshotOf } from './fixtures.ts';
+import { renderView } from './render.tsx';
+
+afterEach(cleanup);
+
+const backlog = snapshotOf({
+  checks: [checkOf({ guid: 'a', name: 'Website', unsent: 40 }), checkOf({ guid: 'b', name: 'Shop', unsent: 2 })],
+  outbox: {
+    unsent: 42, bytes: 12_000, oldestRanAt: '2026-11-21T09:50:00.000Z', dropped: 7, rejectedCount: 1,
+    rejected: [{ check_guid: 'b', ran_at: '2026-11-21T09:40:00.000Z', reason: 'results[0].latency_ms: must be >= 0', rejected_at: '2026-11-21T09:41:00.000Z' }],
+  },
+  upload: { failures: 3, lastError: 'POST https://uptime.example/api/results answered 503', lastOkAt: '2026-11-21T09:49:00.000Z' },
+});
+
+describe('Unsent results', () => {
+  it('when nothing waits: says so, and Upload now has nothing to do', async () => {
+    renderView(<UnsentView />, createFakeBridge());
+    expect(await screen.findByText('Nothing is waiting')).toBeTruthy();
+    expect(screen.getByText(/None\. A result the server refuses/)).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Upload now' }).disabled).toBe(true);
+  });
+
+  it('shows the backlog per check, the failing uploads, refused and dropped results', async () => {
+    renderView(<UnsentView />, createFakeBridge({ 'agent:snapshot': () => ok(backlog) }));
+    expect((await screen.findByTestId('unsent-count')).textContent).toBe('42');
+    expect(screen.getByRole('row', { name: /Website/ }).textContent).toContain('40');
+    expect(screen.getByText('Sending has failed 3 times in a row')).toBeTruthy();
+    expect(screen.getByText('7 results were dropped')).toBeTruthy();
+    expect(screen.getByRole('row', { name: /latency_ms: must be >= 0/ }).textContent).toContain('Shop');
+  });
+
+  it('shows the progress of a drain, and the outcome of Upload now', async () => {
+    const upload = deferred<IpcResult<RunResult>>();
+    const bridge = createFakeBridge({ 'agent:snapshot': () => ok(backlog), 'agent:upload-now': () => upload.promise });
+    renderView(<UnsentView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));
+    expect(screen.getByRole('button', { name: 'Uploading…' })).toBeTruthy();
+    bridge.emit('agent:state-changed', { ...backlog, takenAt: '2026-11-21T10:00:01.000Z', upload: { ...backlog.upload, progress: { delivered: 20, total: 42 } } });
+    const bar = await screen.findByRole('progressbar');
+    expect(bar.getAttribute('value')).toBe('20');
+    expect(screen.getByText('Sending results: 20 of 42')).toBeTruthy();
+    upload.resolve(ok({ ok: true, message: '42 results sent.' }));
+    expect(await screen.findByText('42 results sent.')).toBeTruthy();
+  });
+
+  it('says when Upload now failed, and that nothing is lost', async () => {
+    renderView(<UnsentView />, createFakeBridge({ 'agent:snapshot': () => ok(backlog), 'agent:upload-now': () => ok({ ok: false, message: 'the server answered 503' }) }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));
+    expect((await screen.findByText(/The results stay here/)).closest('[role="alert"]')?.textContent).toContain('Upload failed');
+  });
+
+  it('says when the command itself could not run', async () => {
+    renderView(<UnsentView />, createFakeBridge({ 'agent:snapshot': () => ok(backlog), 'agent:upload-now': () => fail('The agent does not answer') }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));
+    expect((await screen.findByText(/The agent does not answer/)).closest('[role="alert"]')?.textContent).toContain('Upload failed');
+  });
+});
