@@ -395,6 +395,7 @@ export function createAgent(options: AgentOptions): Agent {
     history,
     async start() {
       if (options.privateChecksFile !== undefined) await usePrivateFile(options.privateChecksFile);
+      else refreshRunnable();
       if (await loadIdentity()) startAll();
     },
     stop() {

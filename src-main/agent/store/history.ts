@@ -59,10 +59,13 @@ export function createHistory(db: Database, slotsPerCheck: number): History {
   };
 }
 
-/** Every kept entry, oldest first per check: to rebuild in-memory figures at start-up. */
-export function allHistory(db: Database): HistoryEntry[] {
+/**
+ * Every kept entry, oldest first per check, streamed row by row: rebuilding the in-memory
+ * figures at start-up must not hold thousands of checks' whole history in memory at once.
+ */
+export function* allHistory(db: Database): Generator<HistoryEntry> {
   const rows = db
     .prepare('SELECT check_guid, ran_at, success, skipped, http_status, latency_ms, error FROM history ORDER BY check_guid, seq')
-    .all() as unknown as HistoryRow[];
-  return rows.map(fromHistoryRow);
+    .iterate() as Iterable<HistoryRow>;
+  for (const row of rows) yield fromHistoryRow(row);
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../../src-main/agent/agent.ts';
+import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
+import { applyDelta } from '../../src-main/agent/store/checks.ts';
+import { tempDataDir } from '../support/cli.ts';
+import { wireCheck } from '../support/wire-fixtures.ts';
+
+describe('agent snapshot', () => {
+  it('rebuilds per-check figures from the kept history after a restart, and redacts targets', async () => {
+    const dataDir = await tempDataDir();
+    const first = createAgent({ dataDir, vault: fileKeyVault(dataDir) });
+    applyDelta(first.db, [
+      wireCheck({ guid: 'a', name: 'A', url: 'https://user:pa55word@example.test/x' }),
+      wireCheck({ guid: 'p', name: 'P', url: '' }),
+    ], 't1');
+    first.history.insert(
+      [true, true, false, true].map((success, i) => ({
+        check_guid: 'a',
+        ran_at: `2026-11-21T10:00:0${i}.000Z`,
+        success,
+        skipped: false,
+        http_status: success ? 200 : 503,
+        latency_ms: 10 + i,
+        error: success ? '' : 'status 503, expected less than 400',
+      })),
+    );
+    await first.stop();
+
+    const again = createAgent({ dataDir, vault: fileKeyVault(dataDir) });
+    await again.start();
+    const snapshot = again.snapshot();
+    const a = snapshot.checks.find((c) => c.guid === 'a');
+    expect(a).toMatchObject({ type: 'https', uptimePct: 75, latency: [10, 11, 12, 13], lastResult: { success: true } });
+    expect(a?.target).toBe('https://user:***@example.test/x');
+    expect(JSON.stringify(snapshot)).not.toContain('pa55word');
+    expect(snapshot.checks.find((c) => c.guid === 'p')).toMatchObject({ type: 'private', target: 'private', runnable: false, health: 'not-run' });
+    expect(snapshot.problems.map((p) => p.kind)).toEqual(['private-missing']);
+    expect(snapshot.enrolled).toBe(false);
+    await again.stop();
+  });
+});
