@@ -11,6 +11,7 @@ import { createLogger } from '../agent/log.ts';
 import { describeIssues, intervalSeconds, parseFlags } from './args.ts';
 import { fileSettingsStore, serveDashboard, type Dashboard } from './dashboard/index.ts';
 import { exitCodes } from './exit-codes.ts';
+import { tunablesFrom } from '../ipc/settings-tunables.ts';
 import type { CliIo } from './io.ts';
 
 const flags = {
@@ -66,14 +67,15 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     vault: fileKeyVault(dataDir, (warning) => log.warn(warning)),
     log,
     ...(privateChecksFile === undefined ? {} : { privateChecksFile }),
+    // Flags win over settings.json, which wins over the defaults.
     tunables: {
+      ...tunablesFrom(saved),
       ...definedOnly({
-        syncIntervalMs: seconds(o['sync-interval'] ?? saved.intervals.syncSec),
-        uploadIntervalMs: seconds(o['upload-interval'] ?? saved.intervals.uploadSec),
-        statusIntervalMs: seconds(o['status-interval'] ?? saved.intervals.statusSec),
-        pingIntervalMs: seconds(o['ping-interval'] ?? saved.intervals.pingSec),
+        syncIntervalMs: seconds(o['sync-interval']),
+        uploadIntervalMs: seconds(o['upload-interval']),
+        statusIntervalMs: seconds(o['status-interval']),
+        pingIntervalMs: seconds(o['ping-interval']),
       }),
-      ...(saved.connectivityTargets.length === 0 ? {} : { connectivityTargets: saved.connectivityTargets }),
     },
   });
   let dashboard: Dashboard | undefined;

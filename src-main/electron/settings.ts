@@ -5,7 +5,6 @@
 import { renameSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
-import type { AgentTunables } from '../agent/defaults.ts';
 import { settingsSchema, type Settings, type SettingsPatch } from '../ipc/contract.ts';
 import type { SettingsStore } from '../ipc/handlers.ts';
 import type { SecretSlot } from './key-vault.ts';
@@ -137,18 +136,5 @@ export function setAsideFile(file: string, now = Date.now()): string | undefined
 }
 
 /** The agent's tunables from the settings: only what the user set overrides the defaults. */
-export function tunablesFrom(settings: Settings): Partial<AgentTunables> {
-  const ms = (seconds: number | undefined): number | undefined => (seconds === undefined ? undefined : Math.round(seconds * 1000));
-  const tunables: Partial<AgentTunables> = {};
-  const { syncSec, uploadSec, statusSec, pingSec } = settings.intervals;
-  const sync = ms(syncSec);
-  const upload = ms(uploadSec);
-  const status = ms(statusSec);
-  const ping = ms(pingSec);
-  if (sync !== undefined) tunables.syncIntervalMs = sync;
-  if (upload !== undefined) tunables.uploadIntervalMs = upload;
-  if (status !== undefined) tunables.statusIntervalMs = status;
-  if (ping !== undefined) tunables.pingIntervalMs = ping;
-  if (settings.connectivityTargets.length > 0) tunables.connectivityTargets = settings.connectivityTargets;
-  return tunables;
-}
+/** Shared with the headless command: one mapping from settings to agent tunables. */
+export { tunablesFrom } from '../ipc/settings-tunables.ts';

@@ -33,6 +33,11 @@ export const settingsSchema = z.object({
     .default({}),
   /** Extra "host:port" targets the agent connects to when deciding whether it is offline. */
   connectivityTargets: z.array(text(300)).max(20).default([]),
+  /** The unsent-results bound; beyond it the oldest results go first (and are counted). */
+  outboxLimits: z
+    .object({ maxResults: z.number().int().min(1_000).max(10_000_000), maxMegabytes: z.number().int().min(10).max(10_240) })
+    .partial()
+    .default({}),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export const settingsPatchSchema = settingsSchema.partial().strict();

@@ -19,6 +19,8 @@ interface Draft {
   launchAtLogin: boolean;
   intervals: Record<IntervalKey, string>;
   targets: string;
+  outboxResults: string;
+  outboxMegabytes: string;
 }
 
 const draftOf = (s: Settings): Draft => ({
@@ -31,7 +33,20 @@ const draftOf = (s: Settings): Draft => ({
     pingSec: s.intervals.pingSec?.toString() ?? '',
   },
   targets: s.connectivityTargets.join('\n'),
+  outboxResults: s.outboxLimits.maxResults?.toString() ?? '',
+  outboxMegabytes: s.outboxLimits.maxMegabytes?.toString() ?? '',
 });
+
+/** A whole number in [min, max], undefined for an empty field, or the sentence saying why not. */
+function wholeNumber(text: string, label: string, min: number, max: number): { ok: true; value: number | undefined } | { ok: false; message: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true, value: undefined };
+  const value = Number(trimmed);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    return { ok: false, message: `${label}: give a whole number between ${min.toLocaleString()} and ${max.toLocaleString()}, or leave it empty for the default.` };
+  }
+  return { ok: true, value };
+}
 
 /** The patch, or the first field that is wrong, in words. */
 function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok: false; message: string } {
@@ -47,7 +62,15 @@ function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok: false
   const bad = targets.find((t) => !/^[^\s:]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/i.test(t));
   if (bad !== undefined) return { ok: false, message: `Connectivity target "${bad}" is not host:port (for example 192.0.2.10:443).` };
   if (targets.length > 20) return { ok: false, message: 'At most 20 connectivity targets.' };
-  return { ok: true, patch: { notifications: draft.notifications, launchAtLogin: draft.launchAtLogin, intervals, connectivityTargets: targets } };
+  const results = wholeNumber(draft.outboxResults, 'Unsent results kept', 1_000, 10_000_000);
+  if (!results.ok) return results;
+  const megabytes = wholeNumber(draft.outboxMegabytes, 'Unsent results size', 10, 10_240);
+  if (!megabytes.ok) return megabytes;
+  const outboxLimits: Settings['outboxLimits'] = {
+    ...(results.value === undefined ? {} : { maxResults: results.value }),
+    ...(megabytes.value === undefined ? {} : { maxMegabytes: megabytes.value }),
+  };
+  return { ok: true, patch: { notifications: draft.notifications, launchAtLogin: draft.launchAtLogin, intervals, connectivityTargets: targets, outboxLimits } };
 }
 
 export function SettingsForm({ settings, onSaved }: { settings: Settings; onSaved: (next: Settings) => void }) {
@@ -116,6 +139,20 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
           <span>Extra host:port addresses to try before calling this machine offline, one per line (the server is always tried)</span>
           <textarea rows={3} value={draft.targets} spellCheck={false} placeholder="192.0.2.10:443" onChange={(e) => change({ targets: e.target.value })} />
         </label>
+      </fieldset>
+      <fieldset>
+        <legend>Unsent results buffer (empty = default)</legend>
+        <div className="grid-4">
+          <label className="field">
+            <span>Results kept at most</span>
+            <input type="number" inputMode="numeric" min="1000" step="1" placeholder="500000" value={draft.outboxResults} onChange={(e) => change({ outboxResults: e.target.value })} />
+          </label>
+          <label className="field">
+            <span>Size at most (MB)</span>
+            <input type="number" inputMode="numeric" min="10" step="1" placeholder="256" value={draft.outboxMegabytes} onChange={(e) => change({ outboxMegabytes: e.target.value })} />
+          </label>
+        </div>
+        <p className="hint">While the server cannot be reached, results wait here. Past either bound the oldest are dropped and counted on the Unsent results page. Applies from the next start.</p>
       </fieldset>
       {invalid === undefined ? null : <Notice tone="error" title="Not saved">{invalid}</Notice>}
       {save.error === undefined ? null : <Notice tone="error" title="Not saved">{sentence(save.error)} Correct it and save again.</Notice>}

@@ -80,6 +80,7 @@ export function settingsOf(overrides: Partial<Settings> = {}): Settings {
     launchAtLogin: false,
     intervals: {},
     connectivityTargets: [],
+    outboxLimits: {},
     ...overrides,
   };
 }

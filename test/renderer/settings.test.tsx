@@ -40,12 +40,25 @@ describe('Settings', () => {
     expect(bridge.callsTo('settings:update')).toHaveLength(0);
 
     fireEvent.change(sync, { target: { value: '30' } });
+    const kept = screen.getByLabelText('Results kept at most');
+    fireEvent.change(kept, { target: { value: '12.5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(screen.getByText(/Unsent results kept: give a whole number/)).toBeTruthy();
+    expect(bridge.callsTo('settings:update')).toHaveLength(0);
+
+    fireEvent.change(kept, { target: { value: '100000' } });
     fireEvent.change(screen.getByLabelText(/Extra host:port addresses/), { target: { value: 'router.lan:80\n\n 192.0.2.1:443 ' } });
     fireEvent.click(screen.getByLabelText('Start the agent when I log in'));
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('Settings saved.')).toBeTruthy();
     expect(bridge.callsTo('settings:update')).toEqual([
-      { notifications: true, launchAtLogin: true, intervals: { syncSec: 30 }, connectivityTargets: ['router.lan:80', '192.0.2.1:443'] },
+      {
+        notifications: true,
+        launchAtLogin: true,
+        intervals: { syncSec: 30 },
+        connectivityTargets: ['router.lan:80', '192.0.2.1:443'],
+        outboxLimits: { maxResults: 100000 },
+      },
     ]);
   });
 
