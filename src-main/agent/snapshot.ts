@@ -97,6 +97,17 @@ export function checkType(url: string, privateDefinition: boolean): CheckType {
   return scheme === 'http' || scheme === 'https' || scheme === 'tcp' || scheme === 'tls' ? scheme : 'unknown';
 }
 
+export function checkCounts(checks: readonly CheckView[]): AgentSnapshot['counts'] {
+  const count = (keep: (c: CheckView) => boolean): number => checks.filter(keep).length;
+  return {
+    total: checks.length,
+    runnable: count((c) => c.runnable),
+    up: count((c) => c.health === 'up'),
+    down: count((c) => c.health === 'down'),
+    pending: count((c) => c.health === 'pending'),
+  };
+}
+
 export interface SnapshotInput {
   version: string;
   now: Date;
@@ -187,13 +198,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     outbox: input.outbox,
     skippedOffline: state.skippedOffline,
     checks,
-    counts: {
-      total: checks.length,
-      runnable: checks.filter((c) => c.runnable).length,
-      up: checks.filter((c) => c.health === 'up').length,
-      down: checks.filter((c) => c.health === 'down').length,
-      pending: checks.filter((c) => c.health === 'pending').length,
-    },
+    counts: checkCounts(checks),
     privateDefinitions,
     problems: problemsOf(state, input.outbox, privateDefinitions),
     ...(input.scheduler === undefined ? {} : { scheduler: input.scheduler }),

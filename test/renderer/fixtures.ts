@@ -1,6 +1,7 @@
 // Agent snapshots and host facts as the views receive them, built from small overrides so each
 // test says only what matters to it.
 import type { AgentSnapshot, AppInfo, CheckView, Settings } from '../../src-main/ipc/contract.ts';
+import { checkCounts } from '../../src-main/agent/snapshot.ts';
 
 const idle = { failures: 0 };
 
@@ -22,13 +23,7 @@ export function snapshotOf(overrides: Partial<AgentSnapshot> = {}): AgentSnapsho
     outbox: { unsent: 0, bytes: 0, dropped: 0, rejectedCount: 0, rejected: [] },
     skippedOffline: 0,
     checks,
-    counts: {
-      total: checks.length,
-      runnable: checks.filter((c) => c.runnable).length,
-      up: checks.filter((c) => c.health === 'up').length,
-      down: checks.filter((c) => c.health === 'down').length,
-      pending: checks.filter((c) => c.health === 'pending').length,
-    },
+    counts: checkCounts(checks),
     privateDefinitions: { matched: [], missing: [], unknown: [], problems: [] },
     problems: [],
     ...overrides,
