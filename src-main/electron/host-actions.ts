@@ -1,5 +1,6 @@
 // What only the desktop can do for the IPC handlers: a file dialog, the file manager, the system
 // browser, and facts about this installation.
+import { hostname } from 'node:os';
 import type { OpenDialogOptions, OpenDialogReturnValue } from 'electron';
 import type { AppInfo } from '../ipc/contract.ts';
 import type { HostActions } from '../ipc/handlers.ts';
@@ -28,6 +29,7 @@ export function desktopHostActions(deps: HostDeps): HostActions {
         dataFolder: deps.dataFolder,
         host: 'desktop',
         platform: deps.platform,
+        hostName: hostname(),
         keyStorage: deps.keyStorage.description,
         ...(deps.keyStorage.warning === undefined ? {} : { keyStorageWarning: deps.keyStorage.warning }),
       };

@@ -104,6 +104,8 @@ export interface AppInfo {
   /** 'desktop' in Electron, 'web' for the loopback dashboard. */
   host: 'desktop' | 'web';
   platform: string;
+  /** This machine's host name: the default monitor name when enrolling. */
+  hostName: string;
   /** How the API key is protected, in words (e.g. no OS keyring: a user-only file). */
   keyStorage: string;
   /** Set when the key cannot be encrypted by the OS, to warn the user. */

@@ -33,7 +33,7 @@ const placeFields: { key: Place; label: string; placeholder: string }[] = [
 ];
 
 export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
-  const { bridge, snapshot } = useAgent();
+  const { bridge, snapshot, info } = useAgent();
   const { navigate, setFlash } = useNavigation();
   const identity = snapshot?.identity;
   const [form, setForm] = useState<Form>({
@@ -65,7 +65,7 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
       setForm((f) => ({
         ...f,
         server: f.server || s.serverUrl,
-        name: f.name || s.monitorName,
+        name: f.name || s.monitorName || (info?.hostName ?? ''),
         region: f.region || s.region,
         country: f.country || s.country,
         city: f.city || s.city,
@@ -74,7 +74,7 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
     return () => {
       live = false;
     };
-  }, [bridge]);
+  }, [bridge, info]);
 
   const set = (patch: Partial<Form>): void => setForm((f) => ({ ...f, ...patch }));
 

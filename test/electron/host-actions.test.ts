@@ -1,4 +1,5 @@
 // The desktop host actions behind the IPC handlers: the file dialog, the logs folder, links.
+import { hostname } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,6 +87,7 @@ describe('desktop host actions', () => {
         dataFolder: dir.path,
         host: 'desktop',
         platform: 'linux',
+        hostName: hostname(),
         keyStorage: 'Encrypted by the desktop keyring (gnome_libsecret)',
       },
     });

@@ -48,7 +48,7 @@ beforeEach(async () => {
     agent,
     settings: store,
     host: {
-      info: () => ({ version: '0', logsFolder: '/l', dataFolder: dir.path, host: 'desktop', platform: 'linux', keyStorage: 'k' }),
+      info: () => ({ version: '0', logsFolder: '/l', dataFolder: dir.path, host: 'desktop', platform: 'linux', hostName: 'h', keyStorage: 'k' }),
       chooseFile: () => Promise.resolve(undefined),
       openLogsFolder: () => Promise.resolve(),
       openExternal: () => Promise.resolve(),

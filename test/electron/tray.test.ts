@@ -15,7 +15,7 @@ import { FakeTray } from './fake-electron.ts';
 import { memoryBacking, tempDir } from './support.ts';
 
 const host: HostActions = {
-  info: () => ({ version: 't', logsFolder: '/l', dataFolder: '/d', host: 'desktop', platform: 'linux', keyStorage: 'test' }),
+  info: () => ({ version: 't', logsFolder: '/l', dataFolder: '/d', host: 'desktop', platform: 'linux', hostName: 'h', keyStorage: 'test' }),
   chooseFile: () => Promise.resolve(undefined),
   openLogsFolder: () => Promise.resolve(),
   openExternal: () => Promise.resolve(),

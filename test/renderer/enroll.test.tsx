@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EnrollResult, IpcResult } from '../../src-main/ipc/contract.ts';
 import { EnrollView } from '../../src-renderer/enroll/EnrollView.tsx';
 import { createFakeBridge, deferred, ok, type Answers } from './fake-bridge.ts';
-import { notEnrolled, settingsOf } from './fixtures.ts';
+import { appInfoOf, notEnrolled, settingsOf } from './fixtures.ts';
 import { renderView } from './render.tsx';
 
 afterEach(cleanup);
@@ -33,6 +33,16 @@ describe('Enroll', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     expect(token.type).toBe('text');
     expect(screen.getByRole('button', { name: 'Hide' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('names a first monitor after this machine when nothing was remembered', async () => {
+    const bridge = createFakeBridge({
+      'agent:snapshot': () => ok(notEnrolled()),
+      'settings:get': () => ok(settingsOf({ serverUrl: 'https://uptime.example', monitorName: '' })),
+      'app:info': () => ok(appInfoOf({ hostName: 'reception-pc' })),
+    });
+    renderView(<EnrollView />, bridge);
+    expect(await screen.findByDisplayValue('reception-pc')).toBeTruthy();
   });
 
   it('sends the trimmed token, shows progress, and goes to the overview when enrolled', async () => {

@@ -59,6 +59,7 @@ export function appInfoOf(overrides: Partial<AppInfo> = {}): AppInfo {
     dataFolder: '/home/me/.config/Uptime Agent',
     host: 'desktop',
     platform: 'linux',
+    hostName: 'office-pc',
     keyStorage: 'encrypted with the OS keyring',
     ...overrides,
   };

@@ -1,5 +1,6 @@
 // What the host can do when the window is a browser tab: no file dialog (the page sends a path),
 // no file manager (the logs go to the terminal), and no opening of links (the page opens them).
+import { hostname } from 'node:os';
 import type { Logger } from '../../agent/log.ts';
 import { agentVersion } from '../../agent/version.ts';
 import type { AppInfo } from '../../ipc/contract.ts';
@@ -12,6 +13,7 @@ export function webHostActions(dataDir: string, log: Logger): HostActions {
     dataFolder: dataDir,
     host: 'web',
     platform: process.platform,
+    hostName: hostname(),
     keyStorage: 'a file in the data folder that only your user account can read',
     keyStorageWarning:
       'Anyone who can use your account on this computer can read it from the data folder. Keep that folder private, or use the desktop app, which encrypts the key with the OS keyring where one is available.',
