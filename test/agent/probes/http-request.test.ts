@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hopKey, redirectTarget, redirectedPlan } from '../../src-main/agent/probes/http-redirect.ts';
-import { planRequest, withUrlCredentials, type RequestPlan } from '../../src-main/agent/probes/http-request.ts';
+import { hopKey, redirectTarget, redirectedPlan } from '../../../src-main/agent/probes/http-redirect.ts';
+import { planRequest, withUrlCredentials, type RequestPlan } from '../../../src-main/agent/probes/http-request.ts';
 import { definition } from './definition.ts';
 
 const url = 'http://example.test/';

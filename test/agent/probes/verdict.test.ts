@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CertificateInfo, ProbeOutcome } from '../../src-main/agent/probes/types.ts';
+import type { CertificateInfo, ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
 import {
   certExpiryVerdict,
   firstFailure,
@@ -12,7 +12,7 @@ import {
   responseTimeVerdict,
   statusRuleProblem,
   statusVerdict,
-} from '../../src-main/agent/probes/verdict.ts';
+} from '../../../src-main/agent/probes/verdict.ts';
 
 describe('statusVerdict', () => {
   it.each([

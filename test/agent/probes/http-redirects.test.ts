@@ -1,8 +1,8 @@
 // Redirects through the probe's own loop, against real loopback servers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProbe } from '../../src-main/agent/probes/index.ts';
-import type { CheckDefinition } from '../../src-main/agent/wire/schemas.ts';
-import { closedPort, startHttpTarget, type HttpTarget } from '../targets/index.ts';
+import { runProbe } from '../../../src-main/agent/probes/index.ts';
+import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
+import { closedPort, startHttpTarget, type HttpTarget } from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let a: HttpTarget;

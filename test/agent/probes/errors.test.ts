@@ -1,8 +1,8 @@
 // Error objects shaped like Node's and undici's (code, cause, AggregateError), not mocks of a
 // network: the network cases are in the probe tests against real sockets.
 import { describe, expect, it } from 'vitest';
-import { CertificateRejectedError } from '../../src-main/agent/probes/certificate.ts';
-import { describeError } from '../../src-main/agent/probes/errors.ts';
+import { CertificateRejectedError } from '../../../src-main/agent/probes/certificate.ts';
+import { describeError } from '../../../src-main/agent/probes/errors.ts';
 
 const coded = (code: string, message = 'x', extra: Record<string, unknown> = {}): Error =>
   Object.assign(new Error(message), { code, ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTextScanner, type ScanOptions } from '../../src-main/agent/probes/text-scanner.ts';
+import { createTextScanner, type ScanOptions } from '../../../src-main/agent/probes/text-scanner.ts';
 
 const options = (o: Partial<ScanOptions>): ScanOptions => ({ matchString: '', matchMode: undefined, sampleChars: 0, maxBytes: 1000, ...o });
 const feed = (o: Partial<ScanOptions>, chunks: (string | number[])[]) => {

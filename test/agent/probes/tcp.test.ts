@@ -1,8 +1,8 @@
 // The tcp probe against real loopback services: connects, banners (text, binary, late, none).
 import { afterAll, describe, expect, it } from 'vitest';
-import { runProbe } from '../../src-main/agent/probes/index.ts';
-import type { CheckDefinition } from '../../src-main/agent/wire/schemas.ts';
-import { closedPort, startTcpTarget, type SocketTarget, type TcpTargetOptions } from '../targets/index.ts';
+import { runProbe } from '../../../src-main/agent/probes/index.ts';
+import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
+import { closedPort, startTcpTarget, type SocketTarget, type TcpTargetOptions } from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 const started: SocketTarget[] = [];

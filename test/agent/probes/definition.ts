@@ -1,6 +1,6 @@
 // A complete CheckDefinition from the few fields a test cares about: the schema's output type
 // lists every optional field as present-but-undefined.
-import type { CheckDefinition } from '../../src-main/agent/wire/schemas.ts';
+import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
 
 export function definition(fields: Partial<CheckDefinition> & { url: string }): CheckDefinition {
   return {

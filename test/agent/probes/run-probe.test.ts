@@ -1,8 +1,8 @@
 // runProbe: scheme dispatch, definitions that cannot run, and invert_result applied last.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { effectiveTimeoutSec, runProbe } from '../../src-main/agent/probes/index.ts';
-import type { CheckDefinition } from '../../src-main/agent/wire/schemas.ts';
-import { closedPort, startHttpTarget, startTcpTarget, type HttpTarget, type SocketTarget } from '../targets/index.ts';
+import { effectiveTimeoutSec, runProbe } from '../../../src-main/agent/probes/index.ts';
+import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
+import { closedPort, startHttpTarget, startTcpTarget, type HttpTarget, type SocketTarget } from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let http: HttpTarget;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactHeaders, redactUrl } from '../../src-main/agent/probes/redact.ts';
+import { redactHeaders, redactUrl } from '../../../src-main/agent/probes/redact.ts';
 
 describe('redactUrl', () => {
   it.each([

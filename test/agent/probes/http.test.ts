@@ -1,9 +1,9 @@
 // The http probe against real loopback servers: statuses, bodies, requests sent, failures.
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProbe } from '../../src-main/agent/probes/index.ts';
-import type { CheckDefinition } from '../../src-main/agent/wire/schemas.ts';
-import { closedPort, startHttpTarget, startTcpTarget, type HttpTarget, type RecordedRequest } from '../targets/index.ts';
+import { runProbe } from '../../../src-main/agent/probes/index.ts';
+import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
+import { closedPort, startHttpTarget, startTcpTarget, type HttpTarget, type RecordedRequest } from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let target: HttpTarget;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capDetail, decodeUtf8 } from '../../src-main/agent/probes/detail.ts';
+import { capDetail, decodeUtf8 } from '../../../src-main/agent/probes/detail.ts';
 
 describe('capDetail', () => {
   it.each([

@@ -1,9 +1,9 @@
 // The tls probe: bare handshakes against loopback TLS and plain TCP services.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runProbe } from '../../src-main/agent/probes/index.ts';
-import type { ProbeContext } from '../../src-main/agent/probes/types.ts';
-import type { CheckDefinition } from '../../src-main/agent/wire/schemas.ts';
-import { closedPort, daysFromNow, makeCa, makeLeaf, startTcpTarget, startTlsTarget, type KeyPair, type SocketTarget } from '../targets/index.ts';
+import { runProbe } from '../../../src-main/agent/probes/index.ts';
+import type { ProbeContext } from '../../../src-main/agent/probes/types.ts';
+import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
+import { closedPort, daysFromNow, makeCa, makeLeaf, startTcpTarget, startTlsTarget, type KeyPair, type SocketTarget } from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let ca: KeyPair;

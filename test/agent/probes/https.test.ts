@@ -1,9 +1,9 @@
 // https against loopback servers with certificates generated here: trust, expiry, names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProbe } from '../../src-main/agent/probes/index.ts';
-import type { ProbeContext } from '../../src-main/agent/probes/types.ts';
-import type { CheckDefinition } from '../../src-main/agent/wire/schemas.ts';
-import { daysFromNow, makeCa, makeLeaf, startHttpTarget, startTcpTarget, type HttpTarget, type KeyPair } from '../targets/index.ts';
+import { runProbe } from '../../../src-main/agent/probes/index.ts';
+import type { ProbeContext } from '../../../src-main/agent/probes/types.ts';
+import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
+import { daysFromNow, makeCa, makeLeaf, startHttpTarget, startTcpTarget, type HttpTarget, type KeyPair } from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let ca: KeyPair;
