@@ -12,14 +12,52 @@ export interface Clock {
   setTimer(delayMs: number, fn: () => void): TimerHandle;
 }
 
-export const systemClock: Clock = {
+/**
+ * The longest delay Node's setTimeout honours (2^31 - 1 ms, about 24.8 days). A longer one is
+ * replaced by 1 ms with a TimeoutOverflowWarning: a 30-day check interval would spin its timer.
+ */
+export const maxTimerDelayMs = 2_147_483_647;
+
+/** The platform timer functions a Clock sits on: Node's, or a test's imitation of them. */
+export interface TimerPrimitives<H> {
+  now(): number;
+  monotonic(): number;
+  setTimeout(fn: () => void, delayMs: number): H;
+  clearTimeout(handle: H): void;
+}
+
+/**
+ * A Clock over platform timers whose every delay is clamped to what the platform honours: a
+ * longer wait is chained in steps, measured on the monotonic clock, so it still ends on time.
+ */
+export function clockFrom<H>(timers: TimerPrimitives<H>): Clock {
+  return {
+    now: () => timers.now(),
+    monotonic: () => timers.monotonic(),
+    setTimer(delayMs, fn) {
+      const delay = Number.isNaN(delayMs) ? 0 : Math.max(0, delayMs);
+      if (delay <= maxTimerDelayMs) {
+        const handle = timers.setTimeout(fn, delay);
+        return { cancel: () => timers.clearTimeout(handle) };
+      }
+      // Infinity ("never") waits in steps as well, one wake-up every 24.8 days.
+      const end = timers.monotonic() + delay;
+      const step = (): void => {
+        const left = end - timers.monotonic();
+        handle = left > maxTimerDelayMs ? timers.setTimeout(step, maxTimerDelayMs) : timers.setTimeout(fn, Math.max(0, left));
+      };
+      let handle = timers.setTimeout(step, maxTimerDelayMs);
+      return { cancel: () => timers.clearTimeout(handle) };
+    },
+  };
+}
+
+export const systemClock: Clock = clockFrom<ReturnType<typeof setTimeout>>({
   now: () => Date.now(),
   monotonic: () => performance.now(),
-  setTimer(delayMs, fn) {
-    const handle = setTimeout(fn, Math.max(0, delayMs));
-    return { cancel: () => clearTimeout(handle) };
-  },
-};
+  setTimeout: (fn, delayMs) => setTimeout(fn, delayMs),
+  clearTimeout: (handle) => clearTimeout(handle),
+});
 
 /** Resolves after delayMs on the given clock, or at once when the signal aborts. */
 export function sleep(clock: Clock, delayMs: number, signal?: AbortSignal): Promise<void> {
