@@ -31,7 +31,7 @@ async function scale(n: number, url: string): Promise<Record<string, string | nu
   const checks = new Map<string, RunnableCheck>();
   for (let i = 0; i < n; i++) {
     const guid = `bench-check-${i}`;
-    checks.set(guid, { guid, name: guid, intervalMs, maxChars: 200, definition: { url: `${url}?check=${i}`, match_string: 'ok' } });
+    checks.set(guid, { guid, name: guid, intervalMs, sharing: {}, maxChars: 200, definition: { url: `${url}?check=${i}`, match_string: 'ok' } });
   }
   const lags: number[] = [];
   const dueTimes = new Map<string, number[]>();

@@ -26,7 +26,7 @@ export function createCheckRunner(deps: CheckRunnerDeps): (ticket: RunTicket) =>
   return async (ticket) => {
     const check = deps.lookup(ticket.guid);
     if (check === undefined) return;
-    const ranAt = new Date(ticket.startedAt);
+    const ranAt = new Date(ticket.ranAt);
     const outcome = await deps.probe(check.definition, {
       ...deps.probeContext,
       signal: ticket.signal,

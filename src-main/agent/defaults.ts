@@ -47,6 +47,19 @@ export const agentDefaults = {
   connectivityCacheMs: 5_000,
   /** While offline, connectivity is probed this often, so the outage end is known within seconds. */
   offlineProbeMs: 5_000,
+  /**
+   * The wall clock moving against the monotonic one, or a timer firing this much later than it
+   * asked, means the machine slept or the clock was stepped: the grid is rebased on now. Well
+   * above event-loop lag under load (tens of ms), well below any sleep worth noticing.
+   */
+  clockJumpThresholdMs: 5_000,
+  /** How often the clocks are compared when nothing else asks (a timer per 5 s costs nothing). */
+  clockWatchMs: 5_000,
+  /**
+   * After a wake-up, failures with nothing back count as offline for this long: Wi-Fi, DHCP and
+   * DNS take seconds to tens of seconds to come back, and a run then says nothing about its target.
+   */
+  wakeGraceMs: 30_000,
   /** Network and 5xx failures: retry soon, then back off to five minutes at most. */
   retryBackoff: { baseMs: 2_000, maxMs: 300_000, factor: 2, jitter: 0.5 } satisfies BackoffPolicy,
 };

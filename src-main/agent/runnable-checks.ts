@@ -1,5 +1,6 @@
 // Which synced checks the agent runs, and with what definition: the server's, or for a
 // private-definition check the local file's entry merged over it (scheduling stays the server's).
+import type { Sharing } from './schedule/grid.ts';
 import type { StoredCheck } from './store/checks.ts';
 import { privateSecrets } from './results/private-redaction.ts';
 import { definitionFieldNames, type CheckDefinition, type WireCheck } from './wire/schemas.ts';
@@ -8,6 +9,8 @@ export interface RunnableCheck {
   guid: string;
   name: string;
   intervalMs: number;
+  /** monitor_count and monitor_rank: how this monitor takes turns with others on the check. */
+  sharing: Sharing;
   /** result_detail_max_chars: the server's cap on error and sample. */
   maxChars: number;
   definition: CheckDefinition;
@@ -41,7 +44,13 @@ export function runnableChecks(stored: readonly StoredCheck[], privateDefs: Read
       set.unschedulable.push({ guid: check.guid, reason: `interval_sec is ${check.interval_sec}; it must be at least 1` });
       continue;
     }
-    const base = { guid: check.guid, name: check.name, intervalMs: check.interval_sec * 1000, maxChars: check.result_detail_max_chars };
+    const base = {
+      guid: check.guid,
+      name: check.name,
+      intervalMs: check.interval_sec * 1000,
+      sharing: { monitorCount: check.monitor_count, monitorRank: check.monitor_rank },
+      maxChars: check.result_detail_max_chars,
+    };
     if (!privateDefinition) {
       set.runnable.set(check.guid, { ...base, definition: definitionOf(check) });
       continue;

@@ -19,6 +19,17 @@ describe('runnableChecks', () => {
     ['stray', { url: 'https://x.example/', match_string: '' }],
   ]);
 
+  it('carries monitor_count and monitor_rank to the scheduler, also for a private check (scheduling is the server\'s)', () => {
+    const set = runnableChecks([
+      stored(wireCheck({ guid: 'shared', url: 'http://127.0.0.1:1/', monitor_count: 3, monitor_rank: 2 })),
+      stored(wireCheck({ guid: 'priv', url: '', match_string: '', monitor_count: 2, monitor_rank: 1 })),
+      stored(wireCheck({ guid: 'alone', url: 'http://127.0.0.1:1/' })),
+    ], local);
+    expect(set.runnable.get('shared')?.sharing).toEqual({ monitorCount: 3, monitorRank: 2 });
+    expect(set.runnable.get('priv')?.sharing).toEqual({ monitorCount: 2, monitorRank: 1 });
+    expect(set.runnable.get('alone')?.sharing).toEqual({ monitorCount: undefined, monitorRank: undefined });
+  });
+
   it('runs plain checks with the server definition and private ones with the local entry', () => {
     const set = runnableChecks(checks, local);
     expect([...set.runnable.keys()].sort()).toEqual(['plain', 'priv']);

@@ -35,3 +35,34 @@ export function firstRunAt(now: number, guid: string, intervalMs: number, spread
  */
 export const gridAfterFirstRun = (firstRun: number, intervalMs: number, phase: number): number =>
   nextGridPoint(firstRun + intervalMs / 2, intervalMs, phase);
+
+/** How a check shared by several monitors is split between them (wire monitor_count/rank). */
+export interface Sharing {
+  /** Active monitors assigned to the check; absent or below 1 means 1. */
+  monitorCount?: number | undefined;
+  /** This monitor's 0-based rank among them; absent means 0. */
+  monitorRank?: number | undefined;
+}
+
+/** Monitors sharing the check, at least 1. */
+export const sharedBy = (sharing: Sharing): number => Math.max(1, Math.floor(sharing.monitorCount ?? 1));
+
+/** How often this monitor runs the check: N monitors take turns, one run per interval in all. */
+export const effectiveIntervalMs = (intervalMs: number, sharing: Sharing): number => intervalMs * sharedBy(sharing);
+
+/** Where a check sits on this monitor's grid: every `periodMs`, at `phase` within it. */
+export interface GridSlot {
+  periodMs: number;
+  phase: number;
+}
+
+/**
+ * The per-guid phase lives within one interval_sec, the same on every monitor; each rank takes
+ * the next interval of the shared cycle, so N monitors together probe once per interval_sec.
+ * A rank beyond the count (the server's data changing under us) wraps instead of leaving a gap.
+ */
+export function gridSlot(guid: string, intervalMs: number, sharing: Sharing): GridSlot {
+  const count = sharedBy(sharing);
+  const rank = Math.floor(sharing.monitorRank ?? 0);
+  return { periodMs: intervalMs * count, phase: phaseMs(guid, intervalMs) + (((rank % count) + count) % count) * intervalMs };
+}

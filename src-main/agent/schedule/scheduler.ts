@@ -1,21 +1,28 @@
 // One timer over a priority queue runs every check on its grid. A run still in flight when the
-// next is due is skipped and counted; a global cap bounds how many run at once.
+// next is due is skipped and counted; a global cap bounds how many run at once. The grid lives
+// in epoch time read through the monotonic clock; when the two clocks part (a sleep, a clock
+// step) or the timer fires far too late, the grid is rebased on now: no burst of missed runs.
 import type { Clock, TimerHandle } from '../clock.ts';
+import { agentDefaults } from '../defaults.ts';
+import { clockOffset, detectJump } from './clock-jump.ts';
 import { MinHeap } from './heap.ts';
-import { firstRunAt, gridAfterFirstRun, nextGridPoint, phaseMs } from './grid.ts';
+import { firstRunAt, gridAfterFirstRun, gridSlot, nextGridPoint, type GridSlot, type Sharing } from './grid.ts';
 
-export interface Job {
+export interface Job extends Sharing {
   guid: string;
+  /** interval_sec of the check, in ms: the aggregate interval when monitors share it. */
   intervalMs: number;
 }
 
 /** What the scheduler hands to the runner for one run. */
 export interface RunTicket {
   guid: string;
-  /** The grid time this run was due at (epoch ms). */
+  /** The grid time this run was due at (scheduler time, epoch ms). */
   dueAt: number;
-  /** When it actually started (epoch ms); startedAt - dueAt is the schedule lag. */
+  /** When it actually started (scheduler time); startedAt - dueAt is the schedule lag. */
   startedAt: number;
+  /** The wall-clock time the run started: its ran_at. */
+  ranAt: number;
   signal: AbortSignal;
 }
 
@@ -36,18 +43,24 @@ export interface SchedulerOptions {
   concurrency: number;
   /** New checks first run within this window (spread by guid), not over their whole interval. */
   startupSpreadMs: number;
+  /** A clock jump or timer lateness beyond this rebases the grid on now (agent defaults). */
+  clockJumpThresholdMs?: number;
   run: (ticket: RunTicket) => Promise<void>;
   onRunError: (guid: string, error: unknown) => void;
 }
 
 interface Entry {
   job: Job;
-  phase: number;
+  slot: GridSlot;
   /** Bumped when the entry is rescheduled or removed: stale heap items are ignored. */
   token: number;
   removed: boolean;
   inFlight: boolean;
   waiting: boolean;
+  /** Its one-off first run is still ahead. */
+  firstPending: boolean;
+  /** The due time of its last slot, run or skipped (scheduler time); undefined after a rebase. */
+  lastDue: number | undefined;
 }
 
 interface Slot {
@@ -59,7 +72,7 @@ interface Slot {
 }
 
 export interface Scheduler {
-  /** Adds a check or applies a new interval; a definition change needs nothing (read at run time). */
+  /** Adds a check or applies a new interval or sharing; a definition change needs nothing (read at run time). */
   upsert(job: Job): void;
   /** Stops a check at once: no further run starts (one in flight finishes). */
   remove(guid: string): void;
@@ -67,6 +80,11 @@ export interface Scheduler {
   pause(): void;
   resume(): void;
   readonly paused: boolean;
+  /**
+   * The machine woke up or the clock was stepped: every check continues at its next grid point
+   * from now; runs missed meanwhile are not owed. Seen here too when the timer fires.
+   */
+  clockJumped(): void;
   stats(): SchedulerStats;
   /** Stops starting runs; resolves when the runs in flight are done (or aborted after graceMs). */
   stop(graceMs: number): Promise<void>;
@@ -74,8 +92,9 @@ export interface Scheduler {
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { clock } = options;
+  const jumpThresholdMs = options.clockJumpThresholdMs ?? agentDefaults.clockJumpThresholdMs;
   // Epoch time read through the monotonic clock: a wall-clock jump cannot shift the grid.
-  const anchor = clock.now() - clock.monotonic();
+  let anchor = clockOffset(clock);
   const now = (): number => anchor + clock.monotonic();
   const heap = new MinHeap<Slot>((a, b) => a.due < b.due || (a.due === b.due && a.token < b.token));
   const entries = new Map<string, Entry>();
@@ -89,17 +108,37 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let stopped = false;
   let idle: (() => void) | undefined;
   let tokens = 0;
-  // While fire() drains due slots it re-arms once at the end, not once per slot.
-  let firing = false;
+  // While due slots are drained or every check is rescheduled, the timer is armed once at the end.
+  let batching = false;
 
   function schedule(entry: Entry, due: number, first = false): void {
     entry.token = ++tokens;
+    entry.firstPending = first;
     heap.push({ due, entry, token: entry.token, first });
     arm();
   }
 
+  /** Every check at its next slot from now: a first run still owed stays a first run. */
+  function scheduleAllFromNow(): void {
+    heap.clear();
+    const t = now();
+    batching = true;
+    for (const entry of entries.values()) {
+      entry.lastDue = undefined;
+      if (entry.firstPending) schedule(entry, firstRunAt(t, entry.job.guid, entry.job.intervalMs, options.startupSpreadMs), true);
+      else schedule(entry, nextGridPoint(t, entry.slot.periodMs, entry.slot.phase));
+    }
+    batching = false;
+    arm();
+  }
+
+  function dropWaiting(): void {
+    for (const w of waiting) w.entry.waiting = false;
+    waiting.length = 0;
+  }
+
   function arm(): void {
-    if (paused || stopped || firing) return;
+    if (paused || stopped || batching) return;
     let top = heap.peek();
     while (top !== undefined && (top.entry.removed || top.token !== top.entry.token)) {
       heap.pop();
@@ -111,18 +150,34 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     timer = clock.setTimer(top.due - now(), fire);
   }
 
-  function fire(): void {
+  function rebase(): void {
+    anchor = clockOffset(clock);
+    timer?.cancel();
     timer = undefined;
     armedFor = Infinity;
+    // Runs queued behind the cap before the jump are stale now.
+    dropWaiting();
+    if (!paused && !stopped) scheduleAllFromNow();
+  }
+
+  function fire(): void {
+    const late = now() - armedFor;
+    timer = undefined;
+    armedFor = Infinity;
+    if (detectJump({ offsetBefore: anchor, offsetNow: clockOffset(clock), lateMs: late, thresholdMs: jumpThresholdMs }) !== undefined) {
+      rebase();
+      return;
+    }
     const t = now();
-    firing = true;
+    batching = true;
     for (let top = heap.peek(); top !== undefined && top.due <= t; top = heap.peek()) {
       heap.pop();
       const { entry, due } = top;
       if (entry.removed || top.token !== entry.token) continue;
       // The grid goes on whatever happens to this run.
-      const { intervalMs } = entry.job;
-      schedule(entry, top.first ? gridAfterFirstRun(due, intervalMs, entry.phase) : nextGridPoint(due, intervalMs, entry.phase));
+      const { periodMs, phase } = entry.slot;
+      entry.lastDue = due;
+      schedule(entry, top.first ? gridAfterFirstRun(due, periodMs, phase) : nextGridPoint(due, periodMs, phase));
       if (entry.inFlight) stats.skippedOverlap++;
       else if (entry.waiting) stats.skippedBacklog++;
       else if (running < options.concurrency) start(entry, due);
@@ -131,7 +186,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         waiting.push({ entry, due });
       }
     }
-    firing = false;
+    batching = false;
     arm();
   }
 
@@ -139,7 +194,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     running++;
     stats.executed++;
     entry.inFlight = true;
-    const ticket: RunTicket = { guid: entry.job.guid, dueAt: due, startedAt: now(), signal: abort.signal };
+    const ticket: RunTicket = { guid: entry.job.guid, dueAt: due, startedAt: now(), ranAt: clock.now(), signal: abort.signal };
     options
       .run(ticket)
       .catch((error: unknown) => options.onRunError(entry.job.guid, error))
@@ -160,17 +215,39 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     }
   }
 
+  /**
+   * A new interval or a new share of the check: it moves to its new slot without an extra run —
+   * at least half a period after its last run, as after a first run.
+   */
+  function move(entry: Entry, job: Job): void {
+    const slot = gridSlot(job.guid, job.intervalMs, job);
+    const same = entry.job.intervalMs === job.intervalMs && entry.slot.periodMs === slot.periodMs && entry.slot.phase === slot.phase;
+    entry.job = job;
+    if (same) return;
+    entry.slot = slot;
+    // A first run still ahead stays; the grid after it uses the new slot.
+    if (entry.firstPending) return;
+    const from = entry.lastDue === undefined ? now() : Math.max(now(), entry.lastDue + slot.periodMs / 2);
+    schedule(entry, nextGridPoint(from, slot.periodMs, slot.phase));
+  }
+
   return {
     upsert(job) {
       const existing = entries.get(job.guid);
-      if (existing !== undefined && existing.job.intervalMs === job.intervalMs) return;
       if (existing !== undefined) {
-        existing.job = job;
-        existing.phase = phaseMs(job.guid, job.intervalMs);
-        schedule(existing, nextGridPoint(now(), job.intervalMs, existing.phase));
+        move(existing, job);
         return;
       }
-      const entry: Entry = { job, phase: phaseMs(job.guid, job.intervalMs), token: 0, removed: false, inFlight: false, waiting: false };
+      const entry: Entry = {
+        job,
+        slot: gridSlot(job.guid, job.intervalMs, job),
+        token: 0,
+        removed: false,
+        inFlight: false,
+        waiting: false,
+        firstPending: true,
+        lastDue: undefined,
+      };
       entries.set(job.guid, entry);
       schedule(entry, firstRunAt(now(), job.guid, job.intervalMs, options.startupSpreadMs), true);
     },
@@ -183,8 +260,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     has: (guid) => entries.has(guid),
     pause() {
       paused = true;
-      for (const w of waiting) w.entry.waiting = false;
-      waiting.length = 0;
+      dropWaiting();
       timer?.cancel();
       timer = undefined;
       armedFor = Infinity;
@@ -193,13 +269,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (!paused) return;
       paused = false;
       // Runs missed while paused are not owed: every check continues at its next grid point.
-      heap.clear();
-      for (const entry of entries.values()) schedule(entry, nextGridPoint(now(), entry.job.intervalMs, entry.phase));
+      scheduleAllFromNow();
       startWaiting();
     },
     get paused() {
       return paused;
     },
+    clockJumped: rebase,
     stats: () => ({ ...stats, running, waiting: waiting.length, scheduled: entries.size }),
     async stop(graceMs) {
       stopped = true;

@@ -48,6 +48,9 @@ export const checkSchema = z.object({
   down_interval_sec: opt(z.number().int()),
   result_detail_max_chars: z.number().int().min(0),
   updated_at: dateTime,
+  // Sent by the real server: monitors sharing the check, and this monitor's rank among them.
+  monitor_count: opt(z.number().int()),
+  monitor_rank: opt(z.number().int()),
   // Absent on a private-definition check: the server wipes url and match_string.
   url: z.string().nullish().transform((v) => v ?? ''),
   match_string: z.string().nullish().transform((v) => v ?? ''),

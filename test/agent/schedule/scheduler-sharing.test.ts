@@ -1,0 +1,100 @@
+// Shared checks (issue 10 §5): N monitors take turns, one run per interval_sec in aggregate.
+import { describe, expect, it } from 'vitest';
+import { effectiveIntervalMs, gridSlot, phaseMs } from '../../../src-main/agent/schedule/grid.ts';
+import { createScheduler, type Job, type RunTicket } from '../../../src-main/agent/schedule/scheduler.ts';
+import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
+
+const interval = 30_000;
+
+function monitor(clock: FakeClock) {
+  const tickets: RunTicket[] = [];
+  const scheduler = createScheduler({
+    clock,
+    concurrency: 10,
+    startupSpreadMs: 5000,
+    onRunError: () => undefined,
+    run: (ticket) => {
+      tickets.push(ticket);
+      return Promise.resolve();
+    },
+  });
+  return { scheduler, tickets };
+}
+
+async function advanceInSteps(clock: FakeClock, total: number, step = 1000): Promise<void> {
+  for (let t = 0; t < total; t += step) await clock.advance(step);
+}
+
+/** Grid runs only: the first run of a newly seen check is off the grid by design. */
+const gridRuns = (tickets: RunTicket[]): number[] => tickets.slice(1).map((t) => t.dueAt);
+
+describe('grid slot of a shared check', () => {
+  it.each([
+    { name: 'absent fields: 1 and 0', sharing: {}, period: interval, offset: 0 },
+    { name: 'count 3, rank 0', sharing: { monitorCount: 3, monitorRank: 0 }, period: 3 * interval, offset: 0 },
+    { name: 'count 3, rank 2', sharing: { monitorCount: 3, monitorRank: 2 }, period: 3 * interval, offset: 2 * interval },
+    { name: 'count 0 counts as 1', sharing: { monitorCount: 0, monitorRank: 0 }, period: interval, offset: 0 },
+    { name: 'rank beyond the count wraps', sharing: { monitorCount: 2, monitorRank: 3 }, period: 2 * interval, offset: interval },
+  ])('$name', ({ sharing, period, offset }) => {
+    expect(gridSlot('g', interval, sharing)).toEqual({ periodMs: period, phase: phaseMs('g', interval) + offset });
+    expect(effectiveIntervalMs(interval, sharing)).toBe(period);
+  });
+});
+
+describe('scheduler with shared checks', () => {
+  it('three monitors sharing a check probe it once per interval in aggregate, each every 3 intervals', async () => {
+    const clock = createFakeClock();
+    const monitors = [0, 1, 2].map(() => monitor(clock));
+    monitors.forEach((m, rank) => m.scheduler.upsert({ guid: 'shared', intervalMs: interval, monitorCount: 3, monitorRank: rank }));
+    await advanceInSteps(clock, 20 * interval);
+    for (const m of monitors) {
+      const runs = gridRuns(m.tickets);
+      expect(runs.length).toBeGreaterThanOrEqual(5);
+      expect(new Set(runs.slice(1).map((t, i) => t - (runs[i] ?? 0)))).toEqual(new Set([3 * interval]));
+    }
+    const all = monitors.flatMap((m) => gridRuns(m.tickets)).sort((a, b) => a - b);
+    expect(new Set(all.slice(1).map((t, i) => t - (all[i] ?? 0)))).toEqual(new Set([interval]));
+    for (const t of all) expect((t - phaseMs('shared', interval)) % interval).toBe(0);
+    for (const m of monitors) await m.scheduler.stop(0);
+  });
+
+  it('a change of count or rank moves the check to its new slot without an extra run', async () => {
+    const clock = createFakeClock();
+    const { scheduler, tickets } = monitor(clock);
+    const job: Job = { guid: 'g', intervalMs: interval };
+    scheduler.upsert(job);
+    await advanceInSteps(clock, 4 * interval);
+    const lastRun = tickets.at(-1)?.dueAt ?? 0;
+    const before = tickets.length;
+    scheduler.upsert({ ...job, monitorCount: 4, monitorRank: 1 });
+    await clock.advance(0);
+    expect(tickets.length).toBe(before);
+    await advanceInSteps(clock, 12 * interval);
+    const moved = tickets.slice(before).map((t) => t.dueAt);
+    const slot = gridSlot('g', interval, { monitorCount: 4, monitorRank: 1 });
+    expect(moved.length).toBeGreaterThanOrEqual(2);
+    for (const t of moved) expect((t - slot.phase) % slot.periodMs).toBe(0);
+    // The first run in the new slot is at least half a period after the last one in the old.
+    expect((moved[0] ?? 0) - lastRun).toBeGreaterThanOrEqual(slot.periodMs / 2);
+    await scheduler.stop(0);
+  });
+
+  it('the same count and rank again changes nothing', async () => {
+    const clock = createFakeClock();
+    const { scheduler, tickets } = monitor(clock);
+    const job: Job = { guid: 'g', intervalMs: interval, monitorCount: 2, monitorRank: 1 };
+    scheduler.upsert(job);
+    await advanceInSteps(clock, 10 * interval);
+    const reference = tickets.map((t) => t.dueAt);
+    const clock2 = createFakeClock();
+    const other = monitor(clock2);
+    other.scheduler.upsert(job);
+    for (let t = 0; t < 10 * interval; t += 1000) {
+      other.scheduler.upsert({ ...job });
+      await clock2.advance(1000);
+    }
+    expect(other.tickets.map((t) => t.dueAt)).toEqual(reference);
+    await scheduler.stop(0);
+    await other.scheduler.stop(0);
+  });
+});
