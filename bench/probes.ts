@@ -41,7 +41,7 @@ async function scale(n: number, url: string): Promise<Record<string, string | nu
     probe: runProbe,
     sink,
     monitorId: () => 'bench',
-    offlineAfter: () => Promise.resolve(false),
+    skipsRun: () => Promise.resolve(false),
     onOutcome: (_c, outcome) => {
       if (!outcome.success) failures++;
     },

@@ -1,41 +1,34 @@
-// Composition root: wires the store, API client, key vault, scheduler and loops into one agent
-// that the headless command and the Electron main process both host.
+// Composition root: wires the store, the identity, the check set, probing, the upload loop, the
+// heartbeat and the offline policy into one agent that the headless command and the Electron
+// main process both host. Policy lives in those modules; this file only connects them.
+import { openAgentStore, type AgentStore } from './agent-store.ts';
+import { createCheckSet } from './check-set.ts';
+import type { ExtraProbeContext } from './check-runner.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { createCheckRunner } from './check-runner.ts';
-import { storeFile } from './data-dir.ts';
 import { agentDefaults, type AgentTunables } from './defaults.ts';
-import { drainOutbox, type UploadOutcome } from './delivery/uploader.ts';
-import { enroll as enrollWith, readEnrollment, type EnrollInput, type EnrollOutcome } from './enrollment.ts';
-import { createConnectivity, endpointOf, parseEndpoint, type Endpoint } from './health/connectivity.ts';
-import { createOutageTracker } from './health/outages.ts';
-import { statusBody } from './health/status-body.ts';
+import type { UploadOutcome } from './delivery/uploader.ts';
+import type { EnrollInput, EnrollOutcome } from './enrollment.ts';
+import { endpointOf, parseEndpoint, type Endpoint } from './health/connectivity.ts';
+import { createOfflinePolicy } from './health/offline-policy.ts';
+import { createHeartbeat } from './heartbeat.ts';
+import { createIdentityHolder, type CallFailure, type IdentityView } from './identity.ts';
 import type { KeyVault } from './key-vault.ts';
 import { silentLogger, type Logger } from './log.ts';
 import { startLoop, type Loop } from './loop.ts';
-import { runProbe } from './probes/index.ts';
-import type { ProbeContext, ProbeOutcome } from './probes/types.ts';
+import { createProbing } from './probing.ts';
 import { createResultSink } from './results/result-sink.ts';
-import { runnableChecks, type RunnableSet } from './runnable-checks.ts';
-import { createScheduler, type Scheduler } from './schedule/scheduler.ts';
-import { createServiceCalls, type Identity } from './service-calls.ts';
-import { initialState, type AgentState } from './state.ts';
-import { listChecks } from './store/checks.ts';
-import { openDatabase, type Database } from './store/database.ts';
-import { allHistory, createHistory, type History } from './store/history.ts';
-import { createCheckStats } from './check-stats.ts';
-import { createTransitionTracker, type CheckTransition } from './transitions.ts';
-import { redactPrivate } from './results/private-redaction.ts';
-import { openPrivateDefinitions, type PrivateDefinitionsSource, type PrivateDefinitionsState } from './private-definitions/index.ts';
-import type { PrivateDefinitionsSummary } from './status-report.ts';
-import { buildSnapshot, type AgentSnapshot } from './snapshot.ts';
-import { deleteMeta, getMeta, setMeta } from './store/meta.ts';
-import { clearChecks } from './store/checks.ts';
-import { createOutbox, type Outbox } from './store/outbox.ts';
-import { syncOnce, type SyncOutcome } from './sync.ts';
-import { agentVersion, userAgent } from './version.ts';
-import { createApiClient } from './wire/api-client.ts';
-import type { ApiError } from './wire/api-error.ts';
-import type { CheckDefinition } from './wire/schemas.ts';
+import type { RunnableSet } from './runnable-checks.ts';
+import { createServiceCalls } from './service-calls.ts';
+import { buildSnapshot, outboxFigures, type AgentSnapshot } from './snapshot.ts';
+import { createLiveState, initialState, type AgentState } from './state.ts';
+import type { HistoryEntry } from './store/history.ts';
+import { getMeta } from './store/meta.ts';
+import { outageHistory, type OutageRecord } from './store/results-view.ts';
+import type { SyncOutcome } from './sync.ts';
+import type { CheckTransition } from './transitions.ts';
+import { createUploadLoop } from './upload-loop.ts';
+import { agentVersion } from './version.ts';
+import { wireLimits, type CheckDefinition } from './wire/schemas.ts';
 
 export interface AgentOptions {
   dataDir: string;
@@ -44,27 +37,26 @@ export interface AgentOptions {
   clock?: Clock;
   tunables?: Partial<AgentTunables>;
   /** Extra probe context, e.g. a test CA the probes should trust. */
-  probeContext?: Omit<ProbeContext, 'signal' | 'sampleChars'>;
+  probeContext?: ExtraProbeContext;
   /** The private definitions file to load and watch. */
   privateChecksFile?: string;
+  /** An already opened store of dataDir (tests seed it); by default the agent opens its own. */
+  store?: AgentStore;
 }
 
-export type NotEnrolled = { ok: false; error: ApiError };
+export type { CallFailure } from './identity.ts';
 
 export interface Agent {
-  readonly db: Database;
-  readonly outbox: Outbox;
-  readonly history: History;
   /** Starts the loops when enrolled; an agent that is not enrolled waits for enroll(). */
   start(): Promise<void>;
   /** Stops scheduling, lets runs in flight finish, tries a last upload, closes the store. */
   stop(): Promise<void>;
   enroll(input: EnrollInput): Promise<EnrollOutcome>;
-  syncNow(): Promise<SyncOutcome | NotEnrolled>;
+  syncNow(): Promise<SyncOutcome | CallFailure>;
   /** Drains the outbox now, whatever the backoff says (a user asked). */
-  uploadNow(): Promise<UploadOutcome | NotEnrolled>;
+  uploadNow(): Promise<UploadOutcome | CallFailure>;
   isEnrolled(): boolean;
-  identity(): { monitorId: string; server: string } | undefined;
+  identity(): IdentityView | undefined;
   /** Stops starting check runs (sync, upload and health go on); resume() continues on the grid. */
   pause(): void;
   resume(): void;
@@ -79,7 +71,10 @@ export interface Agent {
   /** Forgets this monitor: key, identity and check set. Unsent results stay for a reclaim. */
   forget(): Promise<void>;
   snapshot(): AgentSnapshot;
-  schedulerStats(): ReturnType<Scheduler['stats']> | undefined;
+  /** The newest kept runs of a check, newest first. */
+  checkHistory(guid: string, limit: number): HistoryEntry[];
+  /** Connectivity outages, newest first; the current one has ended_at null. */
+  outages(): OutageRecord[];
   state(): AgentState;
   /** Calls listener after every state change; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
@@ -92,79 +87,45 @@ export function createAgent(options: AgentOptions): Agent {
   const log = options.log ?? silentLogger;
   const tunables: AgentTunables = { ...agentDefaults, ...options.tunables };
   const now = (): Date => new Date(clock.now());
-  const db = openDatabase(storeFile(options.dataDir));
-  const outbox = createOutbox(db, { maxCount: tunables.outboxMaxCount, maxBytes: tunables.outboxMaxBytes });
-  const history = createHistory(db, tunables.historySlots);
-  const outages = createOutageTracker(db, now());
-  const stats = createCheckStats(tunables.historySlots, 30);
-  for (const entry of allHistory(db)) stats.record(entry);
-  let privateSource: PrivateDefinitionsSource | undefined;
-  const listeners = new Set<() => void>();
+  const store = options.store ?? openAgentStore(options.dataDir, tunables);
+  const { db, outbox, history, stats } = store;
+  const live = createLiveState(initialState(now(), outbox.dropped()));
   const transitionListeners = new Set<(transition: CheckTransition) => void>();
-  const transitions = createTransitionTracker();
-  let state = initialState(now(), outbox.dropped());
-  let identity: Identity | undefined;
-  let loops: { sync: Loop; upload: Loop; status: Loop; ping: Loop; connectivity: Loop } | undefined;
-  let scheduler: Scheduler | undefined;
-  let privateDefs: ReadonlyMap<string, CheckDefinition> = new Map();
-  let runnable: RunnableSet = runnableChecks([], privateDefs);
-  let scheduled = new Set<string>();
-
-  const update = (change: (s: AgentState) => AgentState): void => {
-    state = change(state);
-    for (const listener of listeners) listener();
-  };
+  const identity = createIdentityHolder({ db, vault: options.vault, now });
+  let loops: Record<'sync' | 'upload' | 'status' | 'ping' | 'connectivity', Loop> | undefined;
 
   const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
-  const connectivity = createConnectivity({
-    targets: () => (identity === undefined ? extraTargets : [endpointOf(identity.server), ...extraTargets]),
+  const policy = createOfflinePolicy({
+    db,
+    clock,
+    log,
+    live,
+    targets: () => {
+      const server = identity.current()?.server;
+      return server === undefined ? extraTargets : [endpointOf(server), ...extraTargets];
+    },
     timeoutMs: tunables.connectivityTimeoutMs,
-    cacheMs: tunables.connectivityCacheMs,
-    monotonic: () => clock.monotonic(),
+    offlineProbeMs: tunables.offlineProbeMs,
+    onOffline: () => loops?.connectivity.trigger(),
+    onOnline: () => {
+      calls.resetBackoff();
+      loops?.upload.trigger();
+      loops?.status.trigger();
+    },
   });
-
-  function wentOffline(): void {
-    const at = now();
-    if (!outages.wentOffline(at)) return;
-    log.warn('no connectivity target is reachable: offline; failed check runs are kept as skipped until connectivity returns');
-    update((s) => ({ ...s, online: false, offlineSince: at.toISOString() }));
-    loops?.connectivity.trigger();
-  }
-
-  function cameOnline(): void {
-    const outage = outages.cameOnline(now());
-    if (outage === undefined) return;
-    log.info({ durationSec: outage.durationSec }, 'connectivity is back; the outage is over');
-    const { offlineSince: _gone, ...rest } = state;
-    update(() => ({ ...rest, online: true }));
-    calls.resetBackoff();
-    loops?.upload.trigger();
-    loops?.status.trigger();
-  }
-
-  /** Probing stops while the user paused it or the server disabled this monitor. */
-  function applyPause(): void {
-    if (state.paused || state.auth === 'monitor-disabled') scheduler?.pause();
-    else scheduler?.resume();
-  }
 
   const calls = createServiceCalls({
     clock,
     log,
     tunables,
-    identity: () => identity,
-    state: () => state,
-    update,
-    onReachable: () => {
-      connectivity.invalidate();
-      cameOnline();
-    },
-    onUnreachable: () => {
-      void connectivity.probe().then((online) => (online ? undefined : wentOffline()));
-    },
+    identity: () => identity.current(),
+    state: live.get,
+    update: live.update,
+    onReachable: () => policy.serverAnswered(),
+    onUnreachable: () => void policy.serverUnreachable(),
     onAuthChanged: (before) => {
-      applyPause();
-      if (before !== 'ok' && state.auth === 'ok') {
+      probing.applyPause();
+      if (before !== 'ok' && live.get().auth === 'ok') {
         log.info('the server accepts this monitor again; resuming');
         calls.resetBackoff();
         loops?.sync.trigger();
@@ -173,230 +134,97 @@ export function createAgent(options: AgentOptions): Agent {
     },
   });
 
+  const uploads = createUploadLoop({ outbox, calls, live, log, now });
+  const heartbeat = createHeartbeat({ calls, clock, live, unsent: () => outbox.count(), lastOutage: () => policy.lastOutage });
+
   const sink = createResultSink({
     db,
     outbox,
     history,
     clock,
-    maxBatch: 500,
+    maxBatch: wireLimits.resultsPerBatch,
     onCommitted: ({ dropped, history: entries }) => {
       for (const entry of entries) stats.record(entry);
       if (dropped > 0) {
         log.warn({ dropped }, 'the outbox is full; the oldest results were dropped');
-        update((s) => ({ ...s, droppedResults: outbox.dropped() }));
+        live.update((s) => ({ ...s, droppedResults: outbox.dropped() }));
       }
-      // A full wire batch is waiting: send it now rather than at the next interval.
-      if (outbox.count() >= 500) loops?.upload.trigger();
-      update((s) => s);
+      if (uploads.batchWaiting()) loops?.upload.trigger();
+      live.update((s) => s);
     },
     onError: (error) => log.error({ err: error }, 'could not commit results; retrying'),
   });
 
-  /** Recomputes what runs from the store and the private definitions, and tells the scheduler. */
-  function refreshRunnable(): void {
-    runnable = runnableChecks(listChecks(db), privateDefs);
-    if (scheduler === undefined) return;
-    for (const check of runnable.runnable.values()) scheduler.upsert({ guid: check.guid, intervalMs: check.intervalMs });
-    for (const guid of scheduled) if (!runnable.runnable.has(guid)) scheduler.remove(guid);
-    scheduled = new Set(runnable.runnable.keys());
-  }
+  const checkSet = createCheckSet({
+    db,
+    log,
+    calls,
+    onChanged: () => live.update((s) => s),
+    onGone: (guid, stored) => {
+      probing.forget(guid);
+      if (stored) return;
+      stats.forget(guid);
+      history.forget(guid);
+    },
+  });
 
-  /** A failure with nothing back may be this machine's network, not the target: ask first. */
-  async function offlineAfter(outcome: ProbeOutcome): Promise<boolean> {
-    if (outages.offline) return true;
-    if (outcome.latencyMs > 0 || outcome.invalidDefinition === true) return false;
-    if (await connectivity.probe()) return false;
-    wentOffline();
-    return true;
-  }
+  const probing = createProbing({
+    clock,
+    log,
+    tunables,
+    checkSet,
+    sink,
+    monitorId: () => identity.current()?.monitorId ?? '',
+    state: live.get,
+    skipsRun: (outcome) => policy.skipsRun(outcome),
+    ...(options.probeContext === undefined ? {} : { probeContext: options.probeContext }),
+    onTransition: (transition) => {
+      for (const listener of transitionListeners) listener(transition);
+    },
+  });
 
-  function startScheduler(): void {
-    scheduler = createScheduler({
-      clock,
-      concurrency: tunables.concurrency,
-      startupSpreadMs: tunables.startupSpreadMs,
-      onRunError: (guid, error) => log.error({ err: error, guid }, 'a check run failed unexpectedly'),
-      run: createCheckRunner({
-        lookup: (guid) => runnable.runnable.get(guid),
-        probe: runProbe,
-        sink,
-        monitorId: () => identity?.monitorId ?? '',
-        offlineAfter,
-        onSkippedOffline: () => update((s) => ({ ...s, skippedOffline: s.skippedOffline + 1 })),
-        onOutcome: (check, outcome, skipped, ranAt) => {
-          const transition = transitions.observe(check.guid, check.name, outcome, skipped, ranAt);
-          if (transition === undefined) return;
-          // The UI and notifications show it: a private check's target stays masked there too.
-          const shown = check.privateSecrets === undefined || transition.error === undefined
-            ? transition
-            : { ...transition, error: redactPrivate(transition.error, check.privateSecrets) };
-          for (const listener of transitionListeners) listener(shown);
-        },
-        ...(options.probeContext === undefined ? {} : { probeContext: options.probeContext }),
-      }),
-    });
-    scheduled = new Set();
-    applyPause();
-    refreshRunnable();
-  }
-
-  // One sync at a time: "sync now" during a loop round waits for it, then runs its own.
-  let syncChain: Promise<unknown> = Promise.resolve();
-  function runSync(signal?: AbortSignal): Promise<SyncOutcome | NotEnrolled> {
-    const next = syncChain.then(() => syncRound(signal));
-    syncChain = next.catch(() => undefined);
-    return next;
-  }
-
-  async function syncRound(signal?: AbortSignal): Promise<SyncOutcome | NotEnrolled> {
-    const outcome = await calls.call('sync', signal, (client, apiKey, s) =>
-      syncOnce({ db, client, apiKey, log, ...(s === undefined ? {} : { signal: s }) }),
-    );
-    if (outcome.ok && outcome.summary.received > 0) {
-      log.info({ ...outcome.summary }, 'checks synced');
-      // Re-applied so that missing/unknown private entries follow the new check set.
-      applyPrivateDefinitions(privateSource?.current());
-    }
-    return outcome;
-  }
-
-  async function runUpload(signal?: AbortSignal): Promise<UploadOutcome | NotEnrolled> {
-    const total = outbox.count();
-    if (total === 0) return { ok: true, report: { delivered: 0, accepted: 0, rejected: 0, calls: 0 } };
-    update((s) => ({ ...s, uploading: { delivered: 0, total } }));
-    const outcome = await calls.call('upload', signal, (client, apiKey, s) =>
-      drainOutbox({
-        outbox,
-        client,
-        apiKey,
-        now,
-        ...(s === undefined ? {} : { signal: s }),
-        onProgress: (report) => update((st) => ({ ...st, uploading: { delivered: report.delivered, total } })),
-      }),
-    );
-    const { uploading: _done, ...rest } = state;
-    update(() => rest);
-    if ('report' in outcome && outcome.report.rejected > 0) {
-      log.warn({ rejected: outcome.report.rejected }, 'the server refused some results; they are set aside in the rejected list');
-    }
-    return outcome;
-  }
-
-  function startLoops(): void {
+  function startAll(): void {
+    probing.start();
     const loop = (name: string, run: (signal: AbortSignal) => Promise<number>, initialDelayMs = 0): Loop =>
-      startLoop({
-        clock,
-        initialDelayMs,
-        run,
-        onError: (error) => log.error({ err: error }, `${name} loop failed unexpectedly`),
-        fallbackDelayMs: 60_000,
-      });
+      startLoop({ clock, initialDelayMs, run, onError: (error) => log.error({ err: error }, `${name} loop failed unexpectedly`), fallbackDelayMs: 60_000 });
     loops = {
-      sync: loop('sync', calls.paced('sync', tunables.syncIntervalMs, runSync)),
-      upload: loop('upload', calls.paced('upload', tunables.uploadIntervalMs, runUpload), tunables.uploadIntervalMs),
-      status: loop('status', calls.paced('status', tunables.statusIntervalMs, (signal) =>
-        calls.call('status', signal, (client, apiKey, s) =>
-          client.status(apiKey, statusBody({
-            version: agentVersion,
-            startedAtMs: Date.parse(state.startedAt),
-            nowMs: clock.now(),
-            unsent: outbox.count(),
-            lastOutage: outages.lastCompleted,
-          }), s),
-        ),
-      )),
-      ping: loop('ping', calls.paced('ping', tunables.pingIntervalMs, (signal) =>
-        calls.call('ping', signal, (client, apiKey, s) => client.ping(apiKey, s)),
-      )),
-      connectivity: loop('connectivity', async () => {
-        if (!outages.offline) return 3_600_000; // idle until wentOffline() triggers it
-        connectivity.invalidate();
-        if (await connectivity.probe()) cameOnline();
-        return tunables.offlineProbeMs;
-      }),
+      sync: loop('sync', calls.paced('sync', tunables.syncIntervalMs, (signal) => checkSet.sync(signal))),
+      upload: loop('upload', calls.paced('upload', tunables.uploadIntervalMs, (signal) => uploads.upload(signal)), tunables.uploadIntervalMs),
+      status: loop('status', calls.paced('status', tunables.statusIntervalMs, heartbeat.status)),
+      ping: loop('ping', calls.paced('ping', tunables.pingIntervalMs, heartbeat.ping)),
+      connectivity: loop('connectivity', () => policy.watch()),
     };
   }
 
-  async function stopLoops(): Promise<void> {
+  async function stopAll(): Promise<void> {
     const running = loops;
     loops = undefined;
-    const stoppingScheduler = scheduler;
-    scheduler = undefined;
-    await Promise.all([
-      ...Object.values(running ?? {}).map((l) => l.stop()),
-      stoppingScheduler?.stop(tunables.stopGraceMs),
-    ]);
+    await Promise.all([...Object.values(running ?? {}).map((l) => l.stop()), probing.stop()]);
     sink.flush();
   }
 
-  async function loadIdentity(): Promise<boolean> {
-    const enrollment = readEnrollment(db);
-    const apiKey = await options.vault.load();
-    await identity?.client.close();
-    identity = undefined;
-    if (enrollment === undefined || apiKey === undefined) return false;
-    identity = {
-      apiKey,
-      monitorId: enrollment.monitorId,
-      server: enrollment.server,
-      client: createApiClient({ baseUrl: enrollment.server, userAgent }),
-    };
-    return true;
+  /** After enroll or forget: a fresh live state that keeps only what the user chose. */
+  function resetState(): void {
+    live.update((s) => ({ ...initialState(now(), outbox.dropped()), paused: s.paused, startedAt: s.startedAt }));
+  }
+
+  async function stopAgent(): Promise<void> {
+    await stopAll();
+    if (identity.current() !== undefined && live.get().auth === 'ok' && !policy.offline && outbox.count() > 0) {
+      log.info({ unsent: outbox.count() }, 'last upload before stopping');
+      await uploads.upload(AbortSignal.timeout(tunables.finalUploadMs));
+    }
+    await identity.close();
+    checkSet.close();
+    store.close();
   }
 
   let stopping: Promise<void> | undefined;
-  async function stopAgent(): Promise<void> {
-    await stopLoops();
-    if (identity !== undefined && state.auth === 'ok' && !outages.offline && outbox.count() > 0) {
-      log.info({ unsent: outbox.count() }, 'last upload before stopping');
-      await runUpload(AbortSignal.timeout(tunables.finalUploadMs));
-    }
-    await identity?.client.close();
-    identity = undefined;
-    privateSource?.close();
-    db.close();
-  }
-
-  function applyPrivateDefinitions(current: PrivateDefinitionsState | undefined): void {
-    privateDefs = current?.entries ?? new Map();
-    refreshRunnable();
-    // What `status --json` (another process) shows: guids and problems, never a definition.
-    const summary: PrivateDefinitionsSummary = {
-      file: current?.file ?? null,
-      error: current?.fileError ?? null,
-      defined: [...privateDefs.keys()],
-      missing: runnable.missingPrivate,
-      unknown: runnable.unknownPrivate,
-      problems: (current?.problems ?? []).map((p) => ({ guid: p.guid ?? null, field: p.field ?? null, severity: p.severity, message: p.message })),
-    };
-    setMeta(db, 'private_definitions', JSON.stringify(summary));
-    update((s) => ({ ...s }));
-  }
-
-  async function usePrivateFile(file: string | undefined): Promise<void> {
-    privateSource?.close();
-    privateSource = undefined;
-    if (file === undefined) {
-      applyPrivateDefinitions(undefined);
-      return;
-    }
-    privateSource = await openPrivateDefinitions({ file, log, onChange: (s) => applyPrivateDefinitions(s) });
-    applyPrivateDefinitions(privateSource.current());
-  }
-
-  function startAll(): void {
-    startScheduler();
-    startLoops();
-  }
-
   return {
-    db,
-    outbox,
-    history,
     async start() {
-      if (options.privateChecksFile !== undefined) await usePrivateFile(options.privateChecksFile);
-      else refreshRunnable();
-      if (await loadIdentity()) startAll();
+      if (options.privateChecksFile !== undefined) await checkSet.useFile(options.privateChecksFile);
+      else checkSet.refresh();
+      if (await identity.load()) startAll();
     },
     stop() {
       // Idempotent: the shell and the CLI may both ask; a second call waits for the first.
@@ -404,84 +232,61 @@ export function createAgent(options: AgentOptions): Agent {
       return stopping;
     },
     async enroll(input) {
-      await stopLoops();
-      const outcome = await enrollWith(input, {
-        db,
-        vault: options.vault,
-        client: (server) => createApiClient({ baseUrl: server, userAgent }),
-        now,
-      });
+      await stopAll();
+      const outcome = await identity.enroll(input);
       if (outcome.ok) log.info({ monitorId: outcome.monitorId, server: outcome.server }, 'enrolled');
-      if (await loadIdentity()) {
-        update((s) => ({ ...initialState(now(), outbox.dropped()), paused: s.paused, startedAt: s.startedAt }));
+      if (await identity.load()) {
+        resetState();
         startAll();
       }
       return outcome;
     },
-    syncNow: () => runSync(),
-    uploadNow: () => runUpload(),
-    isEnrolled: () => identity !== undefined,
-    identity: () => (identity === undefined ? undefined : { monitorId: identity.monitorId, server: identity.server }),
+    syncNow: () => checkSet.sync(),
+    uploadNow: () => uploads.upload(),
+    isEnrolled: () => identity.current() !== undefined,
+    identity: () => identity.view(),
     pause() {
-      update((s) => ({ ...s, paused: true }));
-      applyPause();
+      live.update((s) => ({ ...s, paused: true }));
+      probing.applyPause();
     },
     resume() {
-      update((s) => ({ ...s, paused: false }));
-      applyPause();
+      live.update((s) => ({ ...s, paused: false }));
+      probing.applyPause();
     },
-    runnable: () => runnable,
-    setPrivateChecksFile: (file) => usePrivateFile(file),
-    async reloadPrivateChecks() {
-      await privateSource?.reload();
-    },
-    privateDefinition: (guid) => privateDefs.get(guid),
+    runnable: () => checkSet.runnable(),
+    setPrivateChecksFile: (file) => checkSet.useFile(file),
+    reloadPrivateChecks: () => checkSet.reload(),
+    privateDefinition: (guid) => checkSet.privateDefinition(guid),
     async forget() {
-      await stopLoops();
-      await options.vault.clear();
-      await identity?.client.close();
-      identity = undefined;
-      for (const key of ['monitor_id', 'server_url', 'enrollment', 'sync_cursor', 'last_sync_at'] as const) deleteMeta(db, key);
-      clearChecks(db);
-      refreshRunnable();
+      await stopAll();
+      await identity.forget();
+      checkSet.refresh();
       log.info('this agent forgot its monitor; enroll it again to resume');
-      update((s) => ({ ...initialState(now(), outbox.dropped()), paused: s.paused, startedAt: s.startedAt }));
+      resetState();
     },
-    snapshot: () => {
-      const enrollment = readEnrollment(db);
+    snapshot() {
+      const schedulerStats = probing.stats();
+      const identityView = identity.view();
       const cursor = getMeta(db, 'sync_cursor');
-      const schedulerStats = scheduler?.stats();
       return buildSnapshot({
         version: agentVersion,
         now: now(),
-        state,
-        ...(identity === undefined ? {} : {
-          identity: { monitorId: identity.monitorId, server: identity.server, ...(enrollment?.details === undefined ? {} : { details: enrollment.details }) },
-        }),
+        state: live.get(),
+        ...(identityView === undefined ? {} : { identity: identityView }),
         keyProtection: options.vault.protection,
         ...(cursor === undefined ? {} : { cursor }),
-        checks: listChecks(db),
-        runnable,
+        checks: checkSet.stored(),
         figures: (guid) => stats.figures(guid),
-        outbox: {
-          unsent: outbox.count(),
-          bytes: outbox.bytes(),
-          ...(outbox.count() === 0 ? {} : { oldestRanAt: outbox.oldestRanAt() ?? '' }),
-          dropped: outbox.dropped(),
-          rejectedCount: outbox.rejectedCount(),
-          rejected: outbox.rejected(50),
-        },
+        outbox: outboxFigures(outbox),
         unsentPerCheck: outbox.perCheck(),
-        ...(privateSource === undefined ? {} : { privateState: privateSource.current() }),
+        privateDefinitions: checkSet.privateSummary(),
         ...(schedulerStats === undefined ? {} : { scheduler: schedulerStats }),
       });
     },
-    schedulerStats: () => scheduler?.stats(),
-    state: () => state,
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    checkHistory: (guid, limit) => history.recent(guid, limit),
+    outages: () => outageHistory(db),
+    state: live.get,
+    onChange: live.onChange,
     onTransition(listener) {
       transitionListeners.add(listener);
       return () => transitionListeners.delete(listener);

@@ -6,19 +6,20 @@ import { buildResult, historyEntry } from './results/result-builder.ts';
 import type { RunTicket } from './schedule/scheduler.ts';
 import type { CheckDefinition } from './wire/schemas.ts';
 
+/** Probe context the runner does not set itself (trusted CAs in tests and the demo). */
+export type ExtraProbeContext = Omit<ProbeContext, 'signal' | 'sampleChars'>;
+
 export interface CheckRunnerDeps {
   lookup: (guid: string) => RunnableCheck | undefined;
   probe: (def: CheckDefinition, ctx: ProbeContext) => Promise<ProbeOutcome>;
   sink: ResultSink;
   monitorId: () => string;
   /**
-   * Whether a failed run happened while this machine was offline. Such a failure says nothing
-   * about the target: it is kept locally as skipped and never uploaded (no false alarms).
+   * Whether a finished run is kept locally as skipped: a failure with no answer while this
+   * machine is offline says nothing about the target, so it is never uploaded.
    */
-  offlineAfter: (outcome: ProbeOutcome) => Promise<boolean>;
-  /** Extra probe context (trusted CAs in tests and the demo). */
-  probeContext?: Omit<ProbeContext, 'signal' | 'sampleChars'>;
-  onSkippedOffline?: (guid: string) => void;
+  skipsRun: (outcome: ProbeOutcome) => Promise<boolean>;
+  probeContext?: ExtraProbeContext;
   onOutcome?: (check: RunnableCheck, outcome: ProbeOutcome, skipped: boolean, ranAt: Date) => void;
 }
 
@@ -41,10 +42,8 @@ export function createCheckRunner(deps: CheckRunnerDeps): (ticket: RunTicket) =>
       outcome,
       maxChars: check.maxChars,
       ...(check.privateSecrets === undefined ? {} : { privateSecrets: check.privateSecrets }),
-      sampleIsTargetInfo: /^tls:/i.test(check.definition.url.trim()),
     });
-    const skipped = !outcome.success && (await deps.offlineAfter(outcome));
-    if (skipped) deps.onSkippedOffline?.(check.guid);
+    const skipped = await deps.skipsRun(outcome);
     deps.sink.add({ ...(skipped ? {} : { result }), history: historyEntry(result, outcome, skipped) });
     deps.onOutcome?.(check, outcome, skipped, ranAt);
   };

@@ -43,8 +43,6 @@ export const agentDefaults = {
   connectivityTargets: [] as string[],
   /** A connect to a connectivity target that takes longer than this counts as unreachable. */
   connectivityTimeoutMs: 3_000,
-  /** One connectivity verdict serves every failure within this window. */
-  connectivityCacheMs: 5_000,
   /** While offline, connectivity is probed this often, so the outage end is known within seconds. */
   offlineProbeMs: 5_000,
   /**

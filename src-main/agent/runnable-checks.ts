@@ -2,7 +2,7 @@
 // private-definition check the local file's entry merged over it (scheduling stays the server's).
 import type { Sharing } from './schedule/grid.ts';
 import type { StoredCheck } from './store/checks.ts';
-import { privateSecrets } from './results/private-redaction.ts';
+import { privateSecrets } from './results/privacy.ts';
 import { definitionFieldNames, type CheckDefinition, type WireCheck } from './wire/schemas.ts';
 
 export interface RunnableCheck {
@@ -34,16 +34,43 @@ function definitionOf(check: WireCheck): CheckDefinition {
   return def as CheckDefinition;
 }
 
+/** Why an active check is not run, or undefined when it is run. */
+export type NotRunReason = { kind: 'inactive'; enabled: boolean } | { kind: 'private-missing' } | { kind: 'unschedulable'; reason: string };
+
+/**
+ * The one decision whether a stored check is run. `hasPrivateEntry` says whether the local
+ * definitions file defines a guid: the running agent knows the file, `status --json` (another
+ * process) knows the guids the agent recorded.
+ */
+export function notRunReason(stored: StoredCheck, hasPrivateEntry: (guid: string) => boolean): NotRunReason | undefined {
+  const { check, privateDefinition, active } = stored;
+  if (!active) return { kind: 'inactive', enabled: check.enabled };
+  if (check.interval_sec < 1) return { kind: 'unschedulable', reason: `interval_sec is ${check.interval_sec}; it must be at least 1` };
+  if (privateDefinition && !hasPrivateEntry(check.guid)) return { kind: 'private-missing' };
+  return undefined;
+}
+
+export function describeNotRun(reason: NotRunReason): string {
+  switch (reason.kind) {
+    case 'inactive':
+      return reason.enabled ? 'deleted on the server' : 'disabled on the server';
+    case 'private-missing':
+      return 'private check without a local definition: add it to the private definitions file';
+    case 'unschedulable':
+      return reason.reason;
+  }
+}
+
 export function runnableChecks(stored: readonly StoredCheck[], privateDefs: ReadonlyMap<string, CheckDefinition>): RunnableSet {
   const set: RunnableSet = { runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] };
   const known = new Set<string>();
-  for (const { check, privateDefinition, active } of stored) {
+  for (const item of stored) {
+    const { check, privateDefinition } = item;
     if (privateDefinition) known.add(check.guid);
-    if (!active) continue;
-    if (check.interval_sec < 1) {
-      set.unschedulable.push({ guid: check.guid, reason: `interval_sec is ${check.interval_sec}; it must be at least 1` });
-      continue;
-    }
+    const reason = notRunReason(item, (guid) => privateDefs.has(guid));
+    if (reason?.kind === 'private-missing') set.missingPrivate.push(check.guid);
+    if (reason?.kind === 'unschedulable') set.unschedulable.push({ guid: check.guid, reason: reason.reason });
+    if (reason !== undefined) continue;
     const base = {
       guid: check.guid,
       name: check.name,
@@ -51,17 +78,12 @@ export function runnableChecks(stored: readonly StoredCheck[], privateDefs: Read
       sharing: { monitorCount: check.monitor_count, monitorRank: check.monitor_rank },
       maxChars: check.result_detail_max_chars,
     };
-    if (!privateDefinition) {
-      set.runnable.set(check.guid, { ...base, definition: definitionOf(check) });
-      continue;
-    }
-    const entry = privateDefs.get(check.guid);
-    if (entry === undefined) {
-      set.missingPrivate.push(check.guid);
-      continue;
-    }
-    // The local entry supplies every definition field; nothing of the wiped server copy remains.
-    set.runnable.set(check.guid, { ...base, definition: entry, privateSecrets: privateSecrets(entry) });
+    const entry = privateDefinition ? privateDefs.get(check.guid) : undefined;
+    // A private check's local entry supplies every definition field; nothing of the wiped server copy remains.
+    set.runnable.set(
+      check.guid,
+      entry === undefined ? { ...base, definition: definitionOf(check) } : { ...base, definition: entry, privateSecrets: privateSecrets(entry) },
+    );
   }
   for (const guid of privateDefs.keys()) if (!known.has(guid)) set.unknownPrivate.push(guid);
   return set;

@@ -2,20 +2,20 @@
 // store and the in-memory per-check figures. Secrets never enter it: targets are redacted, a
 // private check's target is not shown at all, and the API key is not part of it.
 import type { CheckFigures } from './check-stats.ts';
+import { countChecks, healthOf, type CheckCounts, type CheckHealth } from './check-health.ts';
 import type { EnrollmentDetails } from './enrollment.ts';
-import type { DefinitionProblem, PrivateDefinitionsState } from './private-definitions/index.ts';
+import type { PrivateDefinitionsSummary } from './private-definitions/index.ts';
 import { redactUrl } from './probes/redact.ts';
-import type { RunnableSet } from './runnable-checks.ts';
+import { describeNotRun, notRunReason } from './runnable-checks.ts';
 import type { SchedulerStats } from './schedule/scheduler.ts';
 import type { AgentState, AuthState, LoopState, UploadProgress } from './state.ts';
 import type { StoredCheck } from './store/checks.ts';
 import type { HistoryEntry } from './store/history.ts';
-import type { RejectedResult } from './store/outbox.ts';
+import type { Outbox, RejectedResult } from './store/outbox.ts';
+
+export type { CheckCounts, CheckHealth } from './check-health.ts';
 
 export type CheckType = 'http' | 'https' | 'tcp' | 'tls' | 'private' | 'unknown';
-
-/** up/down from the last run; pending = no run yet; skipped = last run fell in an outage. */
-export type CheckHealth = 'up' | 'down' | 'pending' | 'skipped' | 'paused' | 'disabled' | 'not-run';
 
 export interface CheckView {
   guid: string;
@@ -49,19 +49,6 @@ export interface Problem {
   actionLabel: string;
 }
 
-export interface PrivateDefinitionsView {
-  file?: string;
-  loadedAt?: string;
-  fileError?: string;
-  /** Entries that match a private check of this monitor: guid and the check's name. */
-  matched: { guid: string; name: string }[];
-  /** Private checks of this monitor with no entry: not run. */
-  missing: { guid: string; name: string }[];
-  /** Entries for guids this monitor does not have. */
-  unknown: string[];
-  problems: DefinitionProblem[];
-}
-
 export interface AgentSnapshot {
   version: string;
   takenAt: string;
@@ -85,8 +72,8 @@ export interface AgentSnapshot {
   };
   skippedOffline: number;
   checks: CheckView[];
-  counts: { total: number; runnable: number; up: number; down: number; pending: number };
-  privateDefinitions: PrivateDefinitionsView;
+  counts: CheckCounts;
+  privateDefinitions: PrivateDefinitionsSummary;
   problems: Problem[];
   scheduler?: SchedulerStats;
 }
@@ -97,14 +84,18 @@ export function checkType(url: string, privateDefinition: boolean): CheckType {
   return scheme === 'http' || scheme === 'https' || scheme === 'tcp' || scheme === 'tls' ? scheme : 'unknown';
 }
 
-export function checkCounts(checks: readonly CheckView[]): AgentSnapshot['counts'] {
-  const count = (keep: (c: CheckView) => boolean): number => checks.filter(keep).length;
+/** Rejected results listed in a snapshot, newest first; the rest are counted. */
+const rejectedShown = 50;
+
+export function outboxFigures(outbox: Outbox): AgentSnapshot['outbox'] {
+  const unsent = outbox.count();
   return {
-    total: checks.length,
-    runnable: count((c) => c.runnable),
-    up: count((c) => c.health === 'up'),
-    down: count((c) => c.health === 'down'),
-    pending: count((c) => c.health === 'pending'),
+    unsent,
+    bytes: outbox.bytes(),
+    ...(unsent === 0 ? {} : { oldestRanAt: outbox.oldestRanAt() ?? '' }),
+    dropped: outbox.dropped(),
+    rejectedCount: outbox.rejectedCount(),
+    rejected: outbox.rejected(rejectedShown),
   };
 }
 
@@ -116,37 +107,21 @@ export interface SnapshotInput {
   keyProtection: AgentSnapshot['keyProtection'];
   cursor?: string;
   checks: readonly StoredCheck[];
-  runnable: RunnableSet;
   figures: (guid: string) => CheckFigures;
   outbox: AgentSnapshot['outbox'];
   unsentPerCheck: ReadonlyMap<string, number>;
-  privateState?: PrivateDefinitionsState;
+  privateDefinitions: PrivateDefinitionsSummary;
   scheduler?: SchedulerStats;
 }
 
-function healthOf(view: Omit<CheckView, 'health'>, paused: boolean): CheckHealth {
-  if (!view.enabled) return 'disabled';
-  if (!view.runnable) return 'not-run';
-  if (paused) return 'paused';
-  const last = view.lastResult;
-  if (last === undefined) return 'pending';
-  if (last.skipped) return 'skipped';
-  return last.success ? 'up' : 'down';
-}
-
-function notRunReason(guid: string, stored: StoredCheck, runnable: RunnableSet): string | undefined {
-  if (!stored.active) return stored.check.enabled ? 'deleted on the server' : 'disabled on the server';
-  if (runnable.missingPrivate.includes(guid)) return 'private check without a local definition: add it to the private definitions file';
-  return runnable.unschedulable.find((u) => u.guid === guid)?.reason;
-}
-
 export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
-  const { state, runnable } = input;
+  const { state, privateDefinitions } = input;
   const probingStopped = state.paused || state.auth === 'monitor-disabled';
+  const defined = new Set(privateDefinitions.defined);
   const checks: CheckView[] = input.checks.map((stored) => {
     const { check, privateDefinition } = stored;
     const figures = input.figures(check.guid);
-    const reason = notRunReason(check.guid, stored, runnable);
+    const reason = notRunReason(stored, (guid) => defined.has(guid));
     const view = {
       guid: check.guid,
       name: check.name,
@@ -155,8 +130,8 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
       intervalSec: check.interval_sec,
       enabled: check.enabled,
       privateDefinition,
-      runnable: runnable.runnable.has(check.guid),
-      ...(reason === undefined ? {} : { notRunReason: reason }),
+      runnable: reason === undefined,
+      ...(reason === undefined ? {} : { notRunReason: describeNotRun(reason) }),
       ...(figures.last === undefined ? {} : { lastResult: figures.last }),
       ...(figures.uptimePct === undefined ? {} : { uptimePct: figures.uptimePct }),
       latency: figures.latency,
@@ -164,18 +139,6 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     };
     return { ...view, health: healthOf(view, probingStopped) };
   });
-  const names = new Map(checks.map((c) => [c.guid, c.name]));
-  const named = (guid: string) => ({ guid, name: names.get(guid) ?? guid });
-  const privateState = input.privateState;
-  const privateDefinitions: PrivateDefinitionsView = {
-    ...(privateState === undefined ? {} : { file: privateState.file }),
-    ...(privateState?.loadedAt === undefined ? {} : { loadedAt: privateState.loadedAt }),
-    ...(privateState?.fileError === undefined ? {} : { fileError: privateState.fileError }),
-    matched: checks.filter((c) => c.privateDefinition && c.runnable).map((c) => named(c.guid)),
-    missing: runnable.missingPrivate.map(named),
-    unknown: runnable.unknownPrivate,
-    problems: privateState?.problems ?? [],
-  };
   return {
     version: input.version,
     takenAt: input.now.toISOString(),
@@ -198,14 +161,14 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     outbox: input.outbox,
     skippedOffline: state.skippedOffline,
     checks,
-    counts: checkCounts(checks),
+    counts: countChecks(checks),
     privateDefinitions,
     problems: problemsOf(state, input.outbox, privateDefinitions),
     ...(input.scheduler === undefined ? {} : { scheduler: input.scheduler }),
   };
 }
 
-function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: PrivateDefinitionsView): Problem[] {
+function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: PrivateDefinitionsSummary): Problem[] {
   const problems: Problem[] = [];
   if (state.auth === 'key-rejected') {
     problems.push({

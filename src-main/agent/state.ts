@@ -58,3 +58,27 @@ export function loopSucceeded(at: Date): LoopState {
 export function loopFailed(loop: LoopState, at: Date, error: string): LoopState {
   return { ...loop, lastAttemptAt: at.toISOString(), lastError: error, failures: loop.failures + 1 };
 }
+
+/** The one live state value, replaced on every change; subscribers hear of each change. */
+export interface LiveState {
+  readonly get: () => AgentState;
+  readonly update: (change: (s: AgentState) => AgentState) => void;
+  /** Calls listener after every change; returns the unsubscribe function. */
+  readonly onChange: (listener: () => void) => () => void;
+}
+
+export function createLiveState(initial: AgentState): LiveState {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    update: (change) => {
+      state = change(state);
+      for (const listener of listeners) listener();
+    },
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -5,18 +5,8 @@ import type { Database } from './store/database.ts';
 import { listChecks } from './store/checks.ts';
 import { getMeta } from './store/meta.ts';
 import { lastResults, outageHistory, unsentCount, type LastResult, type OutageRecord } from './store/results-view.ts';
-
-/** The private definitions file as the running agent last saw it (never a definition value). */
-export interface PrivateDefinitionsSummary {
-  file: string | null;
-  error: string | null;
-  defined: string[];
-  missing: string[];
-  unknown: string[];
-  problems: { guid: string | null; field: string | null; severity: 'error' | 'warning'; message: string }[];
-}
-
-const noPrivateDefinitions: PrivateDefinitionsSummary = { file: null, error: null, defined: [], missing: [], unknown: [], problems: [] };
+import { noPrivateDefinitions, type PrivateDefinitionsSummary } from './private-definitions/index.ts';
+import { notRunReason } from './runnable-checks.ts';
 
 export interface StatusReport {
   monitor_id: string | null;
@@ -39,15 +29,14 @@ export interface StatusReport {
 }
 
 /**
- * A private check counts as runnable when the running agent's definitions file defines it (the
- * agent records the guids it has, never the definitions, in the store).
+ * Whether a check is runnable is the running agent's own decision (runnable-checks.ts), made
+ * here from the guids its definitions file defined (the agent records those, never a definition).
  */
 export function statusReport(db: Database, keyPresent: boolean): StatusReport {
   const enrollment = readEnrollment(db);
   const raw = getMeta(db, 'private_definitions');
   const privateDefinitions = raw === undefined ? noPrivateDefinitions : (JSON.parse(raw) as PrivateDefinitionsSummary);
   const defined = new Set(privateDefinitions.defined);
-  const hasPrivateDefinition = (guid: string): boolean => defined.has(guid);
   const last = lastResults(db);
   return {
     monitor_id: enrollment?.monitorId ?? null,
@@ -56,14 +45,15 @@ export function statusReport(db: Database, keyPresent: boolean): StatusReport {
     sync_cursor: getMeta(db, 'sync_cursor') ?? null,
     last_sync_at: getMeta(db, 'last_sync_at') ?? null,
     unsent_results: unsentCount(db),
-    checks: listChecks(db).map(({ check, privateDefinition, active }) => {
+    checks: listChecks(db).map((stored) => {
+      const { check, privateDefinition } = stored;
       const lastResult = last.get(check.guid);
       return {
         guid: check.guid,
         name: check.name,
         enabled: check.enabled,
         private_definition: privateDefinition,
-        runnable: active && (!privateDefinition || hasPrivateDefinition(check.guid)),
+        runnable: notRunReason(stored, (guid) => defined.has(guid)) === undefined,
         ...(lastResult === undefined ? {} : { last_result: lastResult }),
       };
     }),

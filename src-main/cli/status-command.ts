@@ -4,6 +4,7 @@ import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
 import { fileKeyVault } from '../agent/key-vault.ts';
 import { openDatabase } from '../agent/store/database.ts';
 import { statusReport, type StatusReport } from '../agent/status-report.ts';
+import { countChecks } from '../agent/check-health.ts';
 import { parseFlags } from './args.ts';
 import { exitCodes } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
@@ -32,15 +33,15 @@ function describe(report: StatusReport, dataDir: string): string[] {
   if (!report.enrolled) {
     return [`not enrolled (data folder ${dataDir})`, 'enroll with: uptime-agent enroll --server URL --name N --region R --country C --city C'];
   }
-  const failing = report.checks.filter((c) => c.last_result !== undefined && !c.last_result.success).length;
+  const counts = countChecks(report.checks.map((c) => ({ enabled: c.enabled, runnable: c.runnable, lastResult: c.last_result })));
   return [
     `monitor ${report.monitor_id ?? '?'} on ${report.server ?? '?'}`,
     `last sync: ${report.last_sync_at ?? 'never'}`,
-    `checks: ${report.checks.length} (${report.checks.filter((c) => c.runnable).length} runnable, ${failing} failing)`,
+    `checks: ${counts.total} (${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run)`,
     `unsent results: ${report.unsent_results}`,
     ...privateLines(report),
     ...report.checks.map((c) => {
-      const last = c.last_result === undefined ? 'no result yet' : c.last_result.success ? 'up' : `down: ${c.last_result.error}`;
+      const last = c.last_result === undefined ? 'no result yet' : c.last_result.skipped ? 'skipped (offline)' : c.last_result.success ? 'up' : `down: ${c.last_result.error}`;
       const flags = [c.enabled ? '' : 'disabled', c.private_definition ? 'private' : '', c.runnable ? '' : 'not run'].filter(Boolean);
       return `  ${c.name} [${c.guid}]${flags.length > 0 ? ` (${flags.join(', ')})` : ''}: ${last}`;
     }),
@@ -49,10 +50,10 @@ function describe(report: StatusReport, dataDir: string): string[] {
 
 function privateLines(report: StatusReport): string[] {
   const p = report.private_definitions;
-  if (p.file === null && p.missing.length === 0) return [];
+  if (p.file === undefined && p.missing.length === 0) return [];
   return [
     `private definitions: ${p.file ?? 'no file (start run with --private-checks FILE)'}; ${p.defined.length} defined, ${p.missing.length} missing, ${p.unknown.length} unknown`,
-    ...(p.error === null ? [] : [`  problem: ${p.error}`]),
+    ...(p.fileError === undefined ? [] : [`  problem: ${p.fileError}`]),
     ...p.problems.map((problem) => `  ${problem.severity}: ${problem.message}`),
   ];
 }

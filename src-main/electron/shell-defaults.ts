@@ -1,11 +1,6 @@
 // Tunables of the desktop shell, each with its reason. The agent's own live in agent/defaults.ts.
 export const shellDefaults = {
   /**
-   * Unsent results older than this turn the tray to "warning": uploads run every few seconds,
-   * so a result still waiting after five minutes means delivery is stuck, not just busy.
-   */
-  backlogWarnAfterMs: 5 * 60_000,
-  /**
    * A check that notified within this window is quiet until it ends; then its latest state is
    * told once if it differs. A flapping check makes one notification a minute, not dozens.
    */

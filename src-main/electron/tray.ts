@@ -5,7 +5,8 @@ import type { Logger } from '../agent/log.ts';
 import type { AgentSnapshot, EventPayloads, RunResult } from '../ipc/contract.ts';
 import type { EventHub } from '../ipc/events.ts';
 import type { InvokeHandler } from '../ipc/handlers.ts';
-import { trayState, trayTooltip, type TrayState } from './tray-state.ts';
+import { summarizeAgent } from '../ipc/agent-summary.ts';
+import type { TrayState } from './tray-state.ts';
 import type { WindowController } from './window.ts';
 
 /**
@@ -42,22 +43,10 @@ export interface TrayController {
   destroy(): void;
 }
 
-/** One line for the top of the menu: on many Linux panels it is the only status there is. */
-export function menuStatusLine(snapshot: AgentSnapshot): string {
-  const { total, down } = snapshot.counts;
-  if (!snapshot.enrolled) return 'Not enrolled: open the app to enroll';
-  if (snapshot.auth === 'key-rejected') return 'API key rejected: enroll again';
-  if (snapshot.auth === 'monitor-disabled') return 'Monitor disabled on the server';
-  if (snapshot.paused) return `Checks paused (${total})`;
-  if (!snapshot.connectivity.online) return 'Offline: results are kept until it is back';
-  if (down > 0) return `${down} of ${total} check${total === 1 ? '' : 's'} failing`;
-  return total === 0 ? 'No checks assigned yet' : `All ${total} check${total === 1 ? '' : 's'} passing`;
-}
-
 export function setupTray(deps: TrayDeps): TrayController {
   let snapshot = deps.snapshot();
   let shown: { state?: TrayState; tooltip?: string; menu?: string } = {};
-  const tray = deps.createTray(deps.iconPath(trayState(snapshot)));
+  const tray = deps.createTray(deps.iconPath(summarizeAgent(snapshot).condition));
 
   function run(channel: 'agent:pause' | 'agent:resume' | 'agent:sync-now' | 'agent:upload-now', what: string): () => void {
     return () => {
@@ -73,7 +62,7 @@ export function setupTray(deps: TrayDeps): TrayController {
   function template(): MenuItemConstructorOptions[] {
     const enrolled = snapshot.enrolled;
     return [
-      { label: menuStatusLine(snapshot), enabled: false },
+      { label: summarizeAgent(snapshot).line, enabled: false },
       { type: 'separator' },
       { label: 'Open Uptime Agent', click: () => deps.window.show() },
       snapshot.paused
@@ -103,9 +92,8 @@ export function setupTray(deps: TrayDeps): TrayController {
   }
 
   function apply(): void {
-    const state = trayState(snapshot);
+    const { condition: state, tooltip } = summarizeAgent(snapshot);
     if (state !== shown.state) tray.setImage(deps.iconPath(state));
-    const tooltip = trayTooltip(snapshot);
     if (tooltip !== shown.tooltip) tray.setToolTip(tooltip);
     const items = template();
     // Setting a menu again closes it on some panels: only when something in it changed.

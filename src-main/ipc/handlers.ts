@@ -3,7 +3,6 @@
 // back as a value ({ ok, value } or { ok: false, error }), never as a thrown error.
 import type { Agent } from '../agent/agent.ts';
 import type { Logger } from '../agent/log.ts';
-import { outageHistory } from '../agent/store/results-view.ts';
 import {
   invokeArgs,
   isInvokeChannel,
@@ -86,8 +85,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       await agent.forget();
       return agent.snapshot();
     },
-    'checks:history': (args) => Promise.resolve(agent.history.recent(args.guid, args.limit)),
-    'outages:list': () => Promise.resolve(outageHistory(agent.db)),
+    'checks:history': (args) => Promise.resolve(agent.checkHistory(args.guid, args.limit)),
+    'outages:list': () => Promise.resolve(agent.outages()),
     async 'private:choose-file'(args) {
       const file = args.file ?? (await host.chooseFile());
       if (file !== undefined) await usePrivateFile(file);

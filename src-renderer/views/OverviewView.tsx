@@ -2,6 +2,7 @@
 // problems that need the user, each with the button that fixes it.
 import { useCallback } from 'react';
 import type { Problem } from '../../src-main/ipc/contract.ts';
+import { countsLine } from '../../src-main/ipc/agent-summary.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -102,7 +103,7 @@ export function OverviewView() {
             <dt>Running checks</dt>
             <dd>{snapshot.paused ? <span className="warn-text">Paused — no check runs until you resume</span> : 'Yes'}</dd>
             <dt>Checks</dt>
-            <dd>{count(counts.total, 'check')}: {counts.up} up, {counts.down} down, {counts.pending} pending</dd>
+            <dd>{countsLine(counts)}</dd>
             <dt>Unsent results</dt>
             <dd>
               <button type="button" className="link" onClick={() => navigate({ view: 'unsent' })}>{count(outbox.unsent, 'result')}</button>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../../src-main/agent/agent.ts';
+import { openAgentStore } from '../../src-main/agent/agent-store.ts';
+import { agentDefaults } from '../../src-main/agent/defaults.ts';
 import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
 import { applyDelta } from '../../src-main/agent/store/checks.ts';
 import { tempDataDir } from '../support/cli.ts';
@@ -8,12 +10,13 @@ import { wireCheck } from '../support/wire-fixtures.ts';
 describe('agent snapshot', () => {
   it('rebuilds per-check figures from the kept history after a restart, and redacts targets', async () => {
     const dataDir = await tempDataDir();
-    const first = createAgent({ dataDir, vault: fileKeyVault(dataDir) });
-    applyDelta(first.db, [
+    const store = openAgentStore(dataDir, agentDefaults);
+    const first = createAgent({ dataDir, vault: fileKeyVault(dataDir), store });
+    applyDelta(store.db, [
       wireCheck({ guid: 'a', name: 'A', url: 'https://user:pa55word@example.test/x' }),
       wireCheck({ guid: 'p', name: 'P', url: '' }),
     ], 't1');
-    first.history.insert(
+    store.history.insert(
       [true, true, false, true].map((success, i) => ({
         check_guid: 'a',
         ran_at: `2026-11-21T10:00:0${i}.000Z`,

@@ -23,7 +23,7 @@ describe('check sync against the reference server', () => {
     admin.assign(a.guid, h.monitorId);
     const first = await sync();
     expect(first.summary).toMatchObject({ received: 1, added: 1 });
-    expect(getMeta(h.agent.db, 'sync_cursor')).toBe(first.cursor);
+    expect(getMeta(h.store.db, 'sync_cursor')).toBe(first.cursor);
     // The very first sync after enrollment asks for everything (no since).
     expect(h.server.requests({ endpoint: 'checks' })[0]?.query ?? '').not.toContain('since');
 
@@ -38,10 +38,10 @@ describe('check sync against the reference server', () => {
     admin.updateCheck(b.guid, { interval_sec: 31 });
     const third = await sync();
     expect(third.summary.received).toBe(1);
-    expect(getCheck(h.agent.db, b.guid)?.check.interval_sec).toBe(31);
+    expect(getCheck(h.store.db, b.guid)?.check.interval_sec).toBe(31);
     const idle = await sync();
     expect(idle.summary.received).toBe(0);
-    expect(listChecks(h.agent.db).map((c) => c.check.name)).toEqual(['A2', 'B']);
+    expect(listChecks(h.store.db).map((c) => c.check.name)).toEqual(['A2', 'B']);
   });
 
   it.each([
@@ -57,7 +57,7 @@ describe('check sync against the reference server', () => {
     act(h, c.guid);
     const outcome = await sync();
     expect(outcome.summary.stopped).toBe(1);
-    expect(getCheck(h.agent.db, c.guid)?.active).toBe(false);
+    expect(getCheck(h.store.db, c.guid)?.active).toBe(false);
     expect(h.agent.runnable().runnable.has(c.guid)).toBe(false);
   });
 
@@ -67,7 +67,7 @@ describe('check sync against the reference server', () => {
     h.server.admin.assign(c.guid, h.monitorId);
     h.server.admin.makePrivateDefinition(c.guid);
     await sync();
-    expect(getCheck(h.agent.db, c.guid)).toMatchObject({ privateDefinition: true, active: true, check: { url: '' } });
+    expect(getCheck(h.store.db, c.guid)).toMatchObject({ privateDefinition: true, active: true, check: { url: '' } });
     expect(h.agent.runnable().missingPrivate).toEqual([c.guid]);
   });
 
@@ -86,12 +86,12 @@ describe('check sync against the reference server', () => {
     const bad = await h.agent.syncNow();
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error.message).toContain(says);
-    expect(getMeta(h.agent.db, 'sync_cursor')).toBe(good.cursor);
-    expect(getCheck(h.agent.db, c.guid)?.check.name).toBe('C');
+    expect(getMeta(h.store.db, 'sync_cursor')).toBe(good.cursor);
+    expect(getCheck(h.store.db, c.guid)?.check.name).toBe('C');
     expect(h.agent.state().loops.sync.lastError).toContain(says);
     // The next round picks the change up.
     await sync();
-    expect(getCheck(h.agent.db, c.guid)?.check.name).toBe('changed');
+    expect(getCheck(h.store.db, c.guid)?.check.name).toBe('changed');
   });
 
   it('resets a corrupt cursor that the server refuses (400) and resyncs everything once', async () => {
@@ -99,7 +99,7 @@ describe('check sync against the reference server', () => {
     const c = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/c', orgId: h.orgId });
     h.server.admin.assign(c.guid, h.monitorId);
     await sync();
-    setMeta(h.agent.db, 'sync_cursor', 'garbage');
+    setMeta(h.store.db, 'sync_cursor', 'garbage');
     const outcome = await sync();
     expect(outcome.cursorWasReset).toBe(true);
     expect(outcome.summary.received).toBe(1);
@@ -116,7 +116,7 @@ describe('check sync against the reference server', () => {
     h.server.admin.resetEnrollment(h.monitorId);
     const again = await h.agent.enroll({ server: h.server.url, token: h.token, name: 'n', region: 'r', country: 'c', city: 'x', reclaimId: h.monitorId });
     expect(again.ok).toBe(true);
-    expect(getMeta(h.agent.db, 'sync_cursor')).toBeUndefined();
+    expect(getMeta(h.store.db, 'sync_cursor')).toBeUndefined();
     expect((await sync()).summary.received).toBe(1);
   });
 });

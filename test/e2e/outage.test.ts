@@ -1,11 +1,13 @@
-// A stopped server makes this machine "offline" (its only connectivity target is gone): the
-// Outages view shows the outage while it lasts and keeps it, ended, when the server is back.
+// A server that does not answer at all makes this machine "offline" (its only connectivity
+// target is silent; a refusal would be an answer): the Outages view shows the outage while it
+// lasts and keeps it, ended, when the server is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, captureViews, launchBrowser, type Browser } from './support/browser.ts';
 import { startDashboardAgent, type DashboardAgent } from './support/dashboard-agent.ts';
 import { enrolledDataDir, startScenario, type Scenario } from './support/scenario.ts';
 import { resources } from './support/resources.ts';
 import { openView } from './support/views.ts';
+import { startSilentPort } from '../targets/index.ts';
 
 const skip = browserSkipReason();
 
@@ -32,11 +34,13 @@ describe.skipIf(skip !== undefined)('outages in the web dashboard', { timeout: 1
     await captureViews(page, 'outages-empty');
 
     await scenario.server.stop();
+    const silent = await startSilentPort(scenario.server.port);
     await page.getByText('Offline now').waitFor({ timeout: 30_000 });
     await page.getByRole('row', { name: /ongoing/ }).waitFor();
     await page.getByRole('banner').getByText('Offline').waitFor();
     await captureViews(page, 'outages-offline');
 
+    await silent.close();
     await scenario.server.start();
     await page.getByText('Offline now').waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByRole('row', { name: /ongoing/ }).waitFor({ state: 'detached' });

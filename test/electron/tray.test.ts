@@ -135,7 +135,7 @@ describe('tray of an enrolled agent', () => {
     r.tray.clickItem('Sync now');
     await eventually(() => h.server.requests({ endpoint: 'checks' }).length > syncs, 5_000, 'a sync request');
     await eventually(() => h.agent.snapshot().counts.total === 1, 5_000, 'the synced check');
-    await eventually(() => h.agent.outbox.count() > 0, 10_000, 'a result to upload');
+    await eventually(() => h.store.outbox.count() > 0, 10_000, 'a result to upload');
     r.tray.clickItem('Upload now');
     await eventually(() => h.server.results(h.monitorId).length > 0, 5_000, 'results on the server');
     expect(r.reports).toEqual([]);

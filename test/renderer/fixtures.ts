@@ -1,7 +1,7 @@
 // Agent snapshots and host facts as the views receive them, built from small overrides so each
 // test says only what matters to it.
 import type { AgentSnapshot, AppInfo, CheckView, Settings } from '../../src-main/ipc/contract.ts';
-import { checkCounts } from '../../src-main/agent/snapshot.ts';
+import { countChecks } from '../../src-main/agent/check-health.ts';
 
 const idle = { failures: 0 };
 
@@ -23,8 +23,8 @@ export function snapshotOf(overrides: Partial<AgentSnapshot> = {}): AgentSnapsho
     outbox: { unsent: 0, bytes: 0, dropped: 0, rejectedCount: 0, rejected: [] },
     skippedOffline: 0,
     checks,
-    counts: checkCounts(checks),
-    privateDefinitions: { matched: [], missing: [], unknown: [], problems: [] },
+    counts: countChecks(checks),
+    privateDefinitions: { defined: [], matched: [], missing: [], unknown: [], problems: [] },
     problems: [],
     ...overrides,
   };

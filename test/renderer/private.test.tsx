@@ -10,13 +10,14 @@ import { renderView } from './render.tsx';
 afterEach(cleanup);
 
 const payroll = checkOf({ guid: 'p1', name: 'Payroll', type: 'private', target: 'private', privateDefinition: true, runnable: false, health: 'not-run' });
-const missing = snapshotOf({ checks: [payroll], privateDefinitions: { matched: [], missing: [{ guid: 'p1', name: 'Payroll' }], unknown: [], problems: [] } });
+const missing = snapshotOf({ checks: [payroll], privateDefinitions: { defined: [], matched: [], missing: [{ guid: 'p1', name: 'Payroll' }], unknown: [], problems: [] } });
 const matched: AgentSnapshot = snapshotOf({
   takenAt: '2026-11-21T10:00:02.000Z',
   checks: [{ ...payroll, runnable: true, health: 'up' }],
   privateDefinitions: {
     file: '/home/me/private.json',
     loadedAt: '2026-11-21T10:00:01.000Z',
+    defined: ['p1', 'typo-guid'],
     matched: [{ guid: 'p1', name: 'Payroll' }],
     missing: [],
     unknown: ['typo-guid'],

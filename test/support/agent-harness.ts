@@ -1,7 +1,8 @@
 // An in-process agent enrolled with a reference server, for integration tests.
 import { createAgent, type Agent, type AgentOptions } from '../../src-main/agent/agent.ts';
+import { openAgentStore, type AgentStore } from '../../src-main/agent/agent-store.ts';
 import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
-import type { AgentTunables } from '../../src-main/agent/defaults.ts';
+import { agentDefaults, type AgentTunables } from '../../src-main/agent/defaults.ts';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { tempDataDir } from './cli.ts';
@@ -12,6 +13,8 @@ export interface Harness {
   token: string;
   dataDir: string;
   agent: Agent;
+  /** The agent's own store, for tests that seed results or read rows (one process, one connection). */
+  store: AgentStore;
   monitorId: string;
   close(): Promise<void>;
 }
@@ -25,7 +28,6 @@ export const fastTunables: Partial<AgentTunables> = {
   authRetryMs: 300,
   startupSpreadMs: 50,
   offlineProbeMs: 100,
-  connectivityCacheMs: 50,
   connectivityTimeoutMs: 500,
   retryBackoff: { baseMs: 50, maxMs: 400, factor: 2, jitter: 0.5 },
 };
@@ -36,7 +38,9 @@ export async function enrolledAgent(
   const server = await startReferenceServer(options.server);
   const { orgId, token } = withOrg(server);
   const dataDir = await tempDataDir();
-  const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), tunables: { ...fastTunables, ...options.tunables }, ...options.agent });
+  const tunables = { ...fastTunables, ...options.tunables };
+  const store = openAgentStore(dataDir, { ...agentDefaults, ...tunables });
+  const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), tunables, store, ...options.agent });
   if (options.start !== false) await agent.start();
   const outcome = await agent.enroll({ server: server.url, token, name: 'test-pc', region: 'r', country: 'DE', city: 'Berlin' });
   if (!outcome.ok) throw new Error(`enroll failed: ${outcome.message}`);
@@ -48,6 +52,7 @@ export async function enrolledAgent(
     token,
     dataDir,
     agent,
+    store,
     monitorId: outcome.monitorId,
     async close() {
       await agent.stop();

@@ -11,4 +11,5 @@ export {
   type RouteSpec,
 } from './http-target.ts';
 export { closedPort, listen, loopback } from './ports.ts';
+export { startSilentPort, type SilentPort } from './silent-port.ts';
 export { startTcpTarget, startTlsTarget, type SocketTarget, type TcpTargetOptions } from './socket-targets.ts';

@@ -1,7 +1,8 @@
 // Is this machine online? Asked when the server cannot be reached or a check fails with nothing
 // back: a TCP connect to each connectivity target (the server, plus any the user configured).
-// Any connect that succeeds = online. A refused connection does not count: a stopped server
-// refuses too, and with no other targets that is all the agent can know.
+// Any target that answers at all = online. A refused connection is an answer: the network
+// carried the packet and the host replied, so a stopped server (or any closed port) proves the
+// network works. Only timeouts, unreachable networks and lookups with no answer mean offline.
 import { connect } from 'node:net';
 
 export interface Endpoint {
@@ -13,16 +14,15 @@ export interface ConnectivityOptions {
   targets: () => readonly Endpoint[];
   /** Per target connect timeout. */
   timeoutMs: number;
-  /** A verdict younger than this is reused, so a burst of failures costs one probe. */
-  cacheMs: number;
   monotonic: () => number;
 }
 
 export interface Connectivity {
-  /** Probes the targets (or reuses a fresh verdict); true when any is reachable. */
-  probe(): Promise<boolean>;
-  /** Forgets the cached verdict, e.g. after the server answered. */
-  invalidate(): void;
+  /**
+   * Whether any target answers, from a probe that started at or after `since` (monotonic ms):
+   * a verdict from before a failure says nothing about it. A burst of failures shares a probe.
+   */
+  probe(since: number): Promise<boolean>;
 }
 
 export function endpointOf(url: string): Endpoint {
@@ -40,49 +40,63 @@ export function parseEndpoint(text: string): Endpoint | undefined {
   return { host: match[1], port };
 }
 
-export function tcpReachable(target: Endpoint, timeoutMs: number): Promise<boolean> {
+/**
+ * Codes that mean the target (or its name server) answered: a refusal or a reset comes from the
+ * host itself, and "no such name" is an answer from DNS.
+ */
+const answerCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND']);
+
+/** True when the target answers anything within timeoutMs (a connection, a refusal). */
+export function tcpAnswers(target: Endpoint, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: target.host, port: target.port });
-    const done = (ok: boolean): void => {
+    const done = (answered: boolean): void => {
       socket.destroy();
-      resolve(ok);
+      resolve(answered);
     };
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(answerCodes.has(error.code ?? '')));
   });
 }
 
 export function createConnectivity(options: ConnectivityOptions): Connectivity {
-  let verdict: { online: boolean; at: number } | undefined;
-  let inFlight: Promise<boolean> | undefined;
+  let latest: { startedAt: number; verdict: Promise<boolean>; settled: boolean } | undefined;
+  let queued: Promise<boolean> | undefined;
 
-  async function probeAll(): Promise<boolean> {
+  function probeAll(): Promise<boolean> {
     const targets = options.targets();
-    // Any one reachable answers the question; the others need not be waited for.
-    const online = await new Promise<boolean>((resolve) => {
+    // Any one answering settles the question; the others need not be waited for.
+    return new Promise<boolean>((resolve) => {
       let pending = targets.length;
       if (pending === 0) resolve(false);
       for (const target of targets) {
-        void tcpReachable(target, options.timeoutMs).then((ok) => {
+        void tcpAnswers(target, options.timeoutMs).then((ok) => {
           pending--;
           if (ok) resolve(true);
           else if (pending === 0) resolve(false);
         });
       }
     });
-    verdict = { online, at: options.monotonic() };
-    return online;
+  }
+
+  function start(): Promise<boolean> {
+    const probe = { startedAt: options.monotonic(), verdict: probeAll(), settled: false };
+    latest = probe;
+    void probe.verdict.then(() => (probe.settled = true));
+    return probe.verdict;
   }
 
   return {
-    probe() {
-      if (verdict !== undefined && options.monotonic() - verdict.at < options.cacheMs) return Promise.resolve(verdict.online);
-      inFlight ??= probeAll().finally(() => (inFlight = undefined));
-      return inFlight;
-    },
-    invalidate() {
-      verdict = undefined;
+    probe(since) {
+      if (latest !== undefined && latest.startedAt >= since) return latest.verdict;
+      if (latest === undefined || latest.settled) return start();
+      // One in flight began too early for this caller: the next one, shared, starts after it.
+      queued ??= latest.verdict.then(() => {
+        queued = undefined;
+        return start();
+      });
+      return queued;
     },
   };
 }

@@ -113,6 +113,7 @@ function answered(run: Run, hop: Hop, trace: ConnectionTrace, error: string, sam
     latencyMs: run.latencyAt(hop.headersAt),
     error,
     responseSample: sample,
+    sampleKind: 'body',
   });
 }
 

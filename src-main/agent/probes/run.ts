@@ -5,7 +5,7 @@ import { timingsOf, type ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
 import { cancelledError, describeError, timedOut } from './errors.ts';
 import { redactUrl } from './redact.ts';
-import type { ProbeContext, ProbeOutcome } from './types.ts';
+import type { ProbeContext, ProbeOutcome, SampleKind } from './types.ts';
 
 export interface Run {
   /** Aborts at the deadline or on external cancellation. */
@@ -98,6 +98,7 @@ export interface Observed {
   /** Empty means success. */
   error: string;
   responseSample?: string;
+  sampleKind?: SampleKind;
 }
 
 /** The outcome of a run that reached the network: what was observed plus the trace's facts. */
@@ -108,6 +109,7 @@ export function outcomeOf(run: Run, trace: ConnectionTrace, observed: Observed):
     latencyMs: observed.latencyMs,
     error: observed.error,
     responseSample: observed.responseSample ?? '',
+    ...(observed.sampleKind === undefined ? {} : { sampleKind: observed.sampleKind }),
     timings: timingsOf(trace, run.elapsed()),
     ...(trace.certificate === undefined ? {} : { certificate: trace.certificate }),
     ...(run.cancelled() ? { cancelled: true } : {}),

@@ -44,7 +44,7 @@ export const tlsProbe: Probe = async (def, ctx) => {
     const latencyMs = run.latencyAt(trace.secureAt);
     const summary = certificate === undefined ? '' : certificateSummary(certificate);
     const sample = capDetail(summary, run.sampleChars);
-    const observed = { latencyMs, responseSample: sample };
+    const observed = { latencyMs, responseSample: sample, sampleKind: 'certificate' as const };
     if (run.cancelled()) return outcomeOf(run, trace, { ...observed, error: cancelledError });
     if (refused !== undefined) return outcomeOf(run, trace, { ...observed, error: describeError(refused, host) });
     const verdict = firstFailure(

@@ -39,6 +39,9 @@ export interface CertificateInfo {
   daysLeft: number;
 }
 
+/** What a response sample holds: a body, a tcp banner, a tls certificate summary. */
+export type SampleKind = 'body' | 'banner' | 'certificate';
+
 export interface ProbeOutcome {
   success: boolean;
   /** HTTP status of the evaluated response; 0 for tcp/tls and when no response arrived. */
@@ -49,6 +52,8 @@ export interface ProbeOutcome {
   error: string;
   /** Leading body or banner text (tls: certificate summary), cleaned, at most sampleChars. */
   responseSample: string;
+  /** What responseSample holds; privacy rules depend on it (a banner describes the target). */
+  sampleKind?: SampleKind;
   timings?: ProbeTimings;
   certificate?: CertificateInfo;
   /**

@@ -3,7 +3,7 @@ import { capDetail } from '../probes/detail.ts';
 import type { ProbeOutcome } from '../probes/types.ts';
 import type { HistoryEntry } from '../store/history.ts';
 import type { WireResult } from '../wire/schemas.ts';
-import { redactPrivate } from './private-redaction.ts';
+import { sentDetail } from './privacy.ts';
 
 export interface ResultInput {
   guid: string;
@@ -12,18 +12,18 @@ export interface ResultInput {
   outcome: ProbeOutcome;
   /** result_detail_max_chars of the check: caps error and response_sample, 0 = send nothing. */
   maxChars: number;
-  /** For a private-definition check: the local definition's secrets to mask. */
+  /** For a private-definition check: the local definition's values, none of which may be sent. */
   privateSecrets?: readonly string[];
-  /** tls and tcp samples describe the target itself; for a private check they are withheld. */
-  sampleIsTargetInfo: boolean;
 }
+
+/** The error kept in the local history: enough for the UI, whatever the server's cap. */
+const historyErrorChars = 500;
 
 export function buildResult(input: ResultInput): WireResult {
   const { outcome, maxChars } = input;
-  const secrets = input.privateSecrets;
-  const clean = (text: string): string => (secrets === undefined ? text : redactPrivate(text, secrets));
-  const error = capDetail(clean(outcome.error), maxChars);
-  const sample = secrets !== undefined && input.sampleIsTargetInfo ? '' : capDetail(clean(outcome.responseSample), maxChars);
+  const detail = sentDetail(outcome, input.privateSecrets);
+  const error = capDetail(detail.error, maxChars);
+  const sample = capDetail(detail.sample, maxChars);
   return {
     check_guid: input.guid,
     monitor_id: input.monitorId,
@@ -48,6 +48,6 @@ export function historyEntry(result: WireResult, outcome: ProbeOutcome, skipped:
     skipped,
     http_status: result.http_status,
     latency_ms: result.latency_ms,
-    error: capDetail(outcome.error, 500),
+    error: capDetail(outcome.error, historyErrorChars),
   };
 }

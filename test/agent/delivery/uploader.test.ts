@@ -36,11 +36,11 @@ describe('uploader against the reference server', () => {
   it('drains a backlog in order, at most 500 results and 1 MiB per call, deleting only what was accepted', async () => {
     const guid = await withCheck();
     // 1,200 small results, then 400 large ones that force a byte cut before 500.
-    h.agent.outbox.insert(results(guid, 1200));
-    h.agent.outbox.insert(results(guid, 400, 1200, { success: false, error: 'e'.repeat(4000) }));
+    h.store.outbox.insert(results(guid, 1200));
+    h.store.outbox.insert(results(guid, 400, 1200, { success: false, error: 'e'.repeat(4000) }));
     const outcome = await h.agent.uploadNow();
     expect(outcome).toMatchObject({ ok: true, report: { delivered: 1600, accepted: 1600, rejected: 0 } });
-    expect(h.agent.outbox.count()).toBe(0);
+    expect(h.store.outbox.count()).toBe(0);
     const calls = resultCalls();
     for (const call of calls) {
       const body = JSON.parse(call.body) as { results: WireResult[] };
@@ -55,7 +55,7 @@ describe('uploader against the reference server', () => {
 
   it('splits a batch the server answers 413 for', async () => {
     const guid = await withCheck();
-    h.agent.outbox.insert(results(guid, 300));
+    h.store.outbox.insert(results(guid, 300));
     const fault = h.server.faults.respond(413, { endpoint: 'results', times: 1, body: 'body too large' });
     const outcome = await h.agent.uploadNow();
     expect(fault.hits).toBe(1);
@@ -69,11 +69,11 @@ describe('uploader against the reference server', () => {
     const guid = await withCheck();
     const batch = results(guid, 100);
     batch[37] = { ...batch[37], ran_at: 'yesterday' } as WireResult;
-    h.agent.outbox.insert(batch);
+    h.store.outbox.insert(batch);
     const outcome = await h.agent.uploadNow();
     expect(outcome).toMatchObject({ ok: true, report: { delivered: 99, rejected: 1 } });
     expect(h.server.results(h.monitorId)).toHaveLength(99);
-    const [rejected] = h.agent.outbox.rejected();
+    const [rejected] = h.store.outbox.rejected();
     expect(rejected).toMatchObject({ check_guid: guid, ran_at: 'yesterday' });
     expect(rejected?.reason).toContain('ran_at');
     expect(h.agent.snapshot().problems.map((p) => p.kind)).toContain('rejected-results');
@@ -81,19 +81,19 @@ describe('uploader against the reference server', () => {
 
   it('counts accepted lower than sent (unassigned checks) as delivered, never retried', async () => {
     const guid = await withCheck();
-    h.agent.outbox.insert(results(guid, 5));
-    h.agent.outbox.insert(results('not-assigned', 5));
+    h.store.outbox.insert(results(guid, 5));
+    h.store.outbox.insert(results('not-assigned', 5));
     const outcome = await h.agent.uploadNow();
     expect(outcome).toMatchObject({ ok: true, report: { delivered: 10, accepted: 5 } });
     expect(resultCalls()).toHaveLength(1);
-    expect(h.agent.outbox.count()).toBe(0);
+    expect(h.store.outbox.count()).toBe(0);
   });
 
   it('retries after a lost answer without double counting on the server', async () => {
     const guid = await withCheck({ ...manual, uploadIntervalMs: 100 });
     const fault = h.server.faults.respond(502, { endpoint: 'results', times: 1, afterHandling: true });
-    h.agent.outbox.insert(results(guid, 50));
-    await eventually(() => h.agent.outbox.count() === 0, 10_000, 'outbox drained');
+    h.store.outbox.insert(results(guid, 50));
+    await eventually(() => h.store.outbox.count() === 0, 10_000, 'outbox drained');
     expect(fault.hits).toBe(1);
     expect(resultCalls().length).toBeGreaterThanOrEqual(2);
     expect(h.server.results(h.monitorId)).toHaveLength(50);
@@ -102,8 +102,8 @@ describe('uploader against the reference server', () => {
   it('backs off on 5xx and network failures, keeps everything, and delivers once the server is back', async () => {
     const guid = await withCheck({ ...manual, uploadIntervalMs: 100 });
     h.server.faults.respond(503, { endpoint: 'results', times: 3 });
-    h.agent.outbox.insert(results(guid, 20));
-    await eventually(() => h.agent.outbox.count() === 0, 10_000, 'outbox drained');
+    h.store.outbox.insert(results(guid, 20));
+    await eventually(() => h.store.outbox.count() === 0, 10_000, 'outbox drained');
     expect(h.server.results(h.monitorId)).toHaveLength(20);
     expect(h.agent.state().loops.upload.failures).toBe(0);
   });
@@ -111,13 +111,13 @@ describe('uploader against the reference server', () => {
   it('on 401 stops uploading, keeps the results, says so, and asks at most once per retry period', async () => {
     const guid = await withCheck({ ...manual, uploadIntervalMs: 50, authRetryMs: 400 });
     h.server.admin.resetKey(h.monitorId);
-    h.agent.outbox.insert(results(guid, 10));
+    h.store.outbox.insert(results(guid, 10));
     await eventually(() => h.agent.state().auth === 'key-rejected', 10_000, 'key rejected');
     const first = resultCalls().length;
     await new Promise((r) => setTimeout(r, 1000));
     // 1 s at a 400 ms retry period allows at most 3 more calls, where 50 ms would allow 20.
     expect(resultCalls().length - first).toBeLessThanOrEqual(3);
-    expect(h.agent.outbox.count()).toBe(10);
+    expect(h.store.outbox.count()).toBe(10);
     expect(h.agent.snapshot().problems[0]).toMatchObject({ kind: 'key-rejected', action: 'enroll' });
   });
 
@@ -127,20 +127,20 @@ describe('uploader against the reference server', () => {
     h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
     h.server.admin.disableMonitor(h.monitorId);
-    h.agent.outbox.insert(results(check.guid, 10));
+    h.store.outbox.insert(results(check.guid, 10));
     await eventually(() => h.agent.state().auth === 'monitor-disabled', 10_000, 'monitor disabled');
     expect(h.agent.snapshot().checks[0]?.health).toBe('paused');
-    const runsBefore = h.agent.history.recent(check.guid, 1000).length;
-    const unsent = h.agent.outbox.count();
+    const runsBefore = h.agent.checkHistory(check.guid, 1000).length;
+    const unsent = h.store.outbox.count();
     expect(unsent).toBeGreaterThanOrEqual(10);
     // A 1 s check would run at least once in 1.5 s; while disabled it must not.
     await new Promise((r) => setTimeout(r, 1500));
-    expect(h.agent.history.recent(check.guid, 1000).length).toBe(runsBefore);
-    expect(h.agent.outbox.count()).toBe(unsent);
+    expect(h.agent.checkHistory(check.guid, 1000).length).toBe(runsBefore);
+    expect(h.store.outbox.count()).toBe(unsent);
     h.server.admin.enableMonitor(h.monitorId);
-    await eventually(() => h.agent.state().auth === 'ok' && h.agent.outbox.count() === 0, 10_000, 'resumed and drained');
+    await eventually(() => h.agent.state().auth === 'ok' && h.store.outbox.count() === 0, 10_000, 'resumed and drained');
     expect(h.server.results(h.monitorId).length).toBeGreaterThanOrEqual(unsent);
-    await eventually(() => h.agent.history.recent(check.guid, 1000).length > runsBefore, 10_000, 'probing resumed');
+    await eventually(() => h.agent.checkHistory(check.guid, 1000).length > runsBefore, 10_000, 'probing resumed');
     expect(h.agent.snapshot().checks[0]?.health).not.toBe('paused');
   });
 });
@@ -161,10 +161,10 @@ describe('uploader against broken answers', () => {
     h.agent.pause();
     await h.agent.syncNow();
     const fault = inject(h.server);
-    h.agent.outbox.insert(results(check.guid, 30));
+    h.store.outbox.insert(results(check.guid, 30));
     await eventually(() => fault.hits > 0, 10_000, 'the fault');
-    expect(h.agent.outbox.count()).toBeGreaterThan(0);
-    await eventually(() => h.agent.outbox.count() === 0, 15_000, 'drained after the fault');
+    expect(h.store.outbox.count()).toBeGreaterThan(0);
+    await eventually(() => h.store.outbox.count() === 0, 15_000, 'drained after the fault');
     expect(h.server.results(h.monitorId)).toHaveLength(30);
   });
 });

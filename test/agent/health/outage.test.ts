@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpTarget } from '../../targets/index.ts';
+import { startHttpTarget, startSilentPort } from '../../targets/index.ts';
 import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
 import { closedPort } from '../../targets/ports.ts';
 
@@ -11,7 +11,7 @@ describe('status, heartbeat and connectivity outages against the reference serve
 
   it('reports version, uptime and unsent results in status, and pings', async () => {
     h = await enrolledAgent({ tunables: { statusIntervalMs: 100, pingIntervalMs: 100, uploadIntervalMs: 3_600_000 } });
-    h.agent.outbox.insert([{ check_guid: 'x', monitor_id: 'm', ran_at: '2026-11-21T10:00:00.000Z', success: true, http_status: 200, latency_ms: 1 }]);
+    h.store.outbox.insert([{ check_guid: 'x', monitor_id: 'm', ran_at: '2026-11-21T10:00:00.000Z', success: true, http_status: 200, latency_ms: 1 }]);
     const status = await eventually(() => {
       const latest = h.server.latestStatus(h.monitorId);
       return latest !== undefined && latest.status.unsent_results === 1 ? latest : undefined;
@@ -23,47 +23,93 @@ describe('status, heartbeat and connectivity outages against the reference serve
     expect(h.agent.state().lastContactAt).toBeDefined();
   });
 
-  it('a stopped server starts an outage; failures meanwhile are skipped, not reported; the completed outage goes into the next status', async () => {
-    const target = await startHttpTarget({ '/': { status: 200, body: 'ok' } });
-    h = await enrolledAgent({
-      tunables: { syncIntervalMs: 100, uploadIntervalMs: 100, statusIntervalMs: 100, pingIntervalMs: 100, offlineProbeMs: 50 },
-    });
-    const down = h.server.admin.createCheck({ name: 'down', url: `http://127.0.0.1:${await closedPort()}/`, interval_sec: 1, orgId: h.orgId });
-    const up = h.server.admin.createCheck({ name: 'up', url: target.url, interval_sec: 1, orgId: h.orgId });
-    for (const c of [down, up]) h.server.admin.assign(c.guid, h.monitorId);
+  it('a server refusing connections is "server unavailable": real failures stay failures, are kept and uploaded once it is back; no outage', async () => {
+    const target = await startHttpTarget({ '/503': { status: 503, body: 'busy' }, '/500': { status: 500, body: 'boom' }, '/ok': { status: 200, body: 'ok' } });
+    h = await enrolledAgent({ tunables: { offlineProbeMs: 50 } });
+    const refusedPort = await closedPort();
+    const checks = {
+      s503: h.server.admin.createCheck({ name: '503', url: `${target.url}/503`, interval_sec: 1, orgId: h.orgId }),
+      s500: h.server.admin.createCheck({ name: '500', url: `${target.url}/500`, interval_sec: 1, orgId: h.orgId }),
+      refused: h.server.admin.createCheck({ name: 'refused', url: `http://127.0.0.1:${refusedPort}/`, interval_sec: 1, orgId: h.orgId }),
+      up: h.server.admin.createCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1, orgId: h.orgId }),
+    };
+    for (const c of Object.values(checks)) h.server.admin.assign(c.guid, h.monitorId);
     await h.agent.syncNow();
-    // Online, a failing check is reported as a failure.
-    await eventually(() => h.server.results(h.monitorId).some((r) => r.checkGuid === down.guid && !r.success), 10_000, 'reported failure');
+    await eventually(() => h.server.results(h.monitorId).some((r) => r.checkGuid === checks.refused.guid), 10_000, 'a first result');
 
     await h.server.stop();
-    await eventually(() => !h.agent.state().online, 10_000, 'offline');
-    const offlineSince = h.agent.state().offlineSince;
-    expect(offlineSince).toBeDefined();
-    // The counter moves at run time, the history row a moment later when its batch commits.
-    const skipped = await eventually(() => {
-      const rows = h.agent.history.recent(down.guid, 50).filter((e) => e.skipped);
-      return rows.length >= 2 ? rows : undefined;
-    }, 10_000, 'skipped failures while offline');
-    expect(h.agent.state().skippedOffline).toBeGreaterThanOrEqual(2);
-    expect(skipped.every((e) => !e.success)).toBe(true);
+    const stoppedAt = new Date().toISOString();
+    // Runs while the server refuses: kept as real results (not skipped), waiting in the outbox.
+    const keptWhileDown = await eventually(() => {
+      const rows = [checks.s503, checks.s500, checks.refused].map((c) => h.agent.checkHistory(c.guid, 50).filter((e) => e.ran_at > stoppedAt));
+      return rows.every((r) => r.length >= 2) ? rows.flat() : undefined;
+    }, 15_000, 'failures recorded while the server refuses');
+    expect(keptWhileDown.every((e) => !e.success && !e.skipped)).toBe(true);
+    const snapshot = h.agent.snapshot();
+    expect(snapshot.connectivity.online).toBe(true);
+    expect(snapshot.skippedOffline).toBe(0);
+    expect(snapshot.counts.down).toBe(3);
+    expect(snapshot.counts.skipped).toBe(0);
 
     await h.server.start();
-    await eventually(() => h.agent.state().online, 10_000, 'online again');
-    const status = await eventually(
-      () => h.server.statuses(h.monitorId).find((s) => s.status.last_outage_ended_at !== undefined),
-      10_000,
-      'a status with the outage',
-    );
+    const sent = await eventually(() => {
+      const results = h.server.results(h.monitorId).filter((r) => r.ranAt > stoppedAt);
+      const ranAt = new Set(results.map((r) => r.ranAt + r.checkGuid));
+      return keptWhileDown.every((e) => ranAt.has(e.ran_at + e.check_guid)) ? results : undefined;
+    }, 15_000, 'every run made while the server refused, uploaded');
+    for (const c of [checks.s503, checks.s500, checks.refused]) expect(sent.filter((r) => r.checkGuid === c.guid).every((r) => !r.success)).toBe(true);
+    expect(sent.find((r) => r.checkGuid === checks.s503.guid)?.httpStatus).toBe(503);
+    expect(sent.find((r) => r.checkGuid === checks.s500.guid)?.httpStatus).toBe(500);
+    expect(h.agent.outages()).toEqual([]);
+    expect(h.server.statuses(h.monitorId).some((s) => s.status.last_outage_sec !== undefined)).toBe(false);
+    await target.close();
+  });
+
+  it('no connectivity target answering starts an outage: runs with no answer are skipped, answered failures still uploaded; the outage goes into the next status', async () => {
+    const target = await startHttpTarget({ '/503': { status: 503, body: 'busy' }, '/ok': { status: 200, body: 'ok' } });
+    const silentTarget = await startSilentPort();
+    h = await enrolledAgent({ tunables: { offlineProbeMs: 50 } });
+    const checks = {
+      silent: h.server.admin.createCheck({ name: 'silent', url: `http://127.0.0.1:${silentTarget.port}/`, interval_sec: 1, timeout_sec: 1, orgId: h.orgId }),
+      s503: h.server.admin.createCheck({ name: '503', url: `${target.url}/503`, interval_sec: 1, orgId: h.orgId }),
+      up: h.server.admin.createCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1, orgId: h.orgId }),
+    };
+    for (const c of Object.values(checks)) h.server.admin.assign(c.guid, h.monitorId);
+    await h.agent.syncNow();
+    // Online, a target that never answers is a failure like any other.
+    await eventually(() => h.server.results(h.monitorId).some((r) => r.checkGuid === checks.silent.guid && !r.success), 10_000, 'a reported no-answer failure');
+
+    await h.server.stop();
+    const silentServer = await startSilentPort(h.server.port);
+    await eventually(() => !h.agent.state().online, 15_000, 'offline');
+    const offlineSince = h.agent.state().offlineSince ?? '';
+    const skipped = await eventually(() => {
+      const rows = h.agent.checkHistory(checks.silent.guid, 50).filter((e) => e.skipped);
+      return rows.length >= 2 ? rows : undefined;
+    }, 15_000, 'skipped runs while offline');
+    expect(skipped.every((e) => !e.success)).toBe(true);
+    const answeredWhileOffline = await eventually(() => {
+      const rows = h.agent.checkHistory(checks.s503.guid, 50).filter((e) => e.ran_at > offlineSince);
+      return rows.length >= 2 ? rows : undefined;
+    }, 15_000, '503 runs while offline');
+    expect(answeredWhileOffline.every((e) => !e.success && !e.skipped)).toBe(true);
+    const counts = h.agent.snapshot().counts;
+    expect(counts.up + counts.down + counts.pending + counts.skipped + counts.notRun).toBe(counts.total);
+
+    await silentServer.close();
+    await h.server.start();
+    await eventually(() => h.agent.state().online, 15_000, 'online again');
+    const status = await eventually(() => h.server.statuses(h.monitorId).find((s) => s.status.last_outage_ended_at !== undefined), 15_000, 'a status with the outage');
     expect(status.status.last_outage_sec).toBeGreaterThanOrEqual(0);
-    expect(Date.parse(status.status.last_outage_ended_at ?? '')).toBeGreaterThanOrEqual(Date.parse(offlineSince ?? ''));
-    // Nothing that ran while offline was reported as a failure; successes still arrive.
+    expect(Date.parse(status.status.last_outage_ended_at ?? '')).toBeGreaterThanOrEqual(Date.parse(offlineSince));
     const skippedAt = new Set(skipped.map((e) => e.ran_at));
-    await eventually(() => h.agent.outbox.count() === 0, 10_000, 'backlog drained');
-    const reported = h.server.results(h.monitorId);
-    expect(reported.filter((r) => skippedAt.has(r.ranAt) && r.checkGuid === down.guid)).toEqual([]);
-    expect(reported.some((r) => r.checkGuid === up.guid && r.success)).toBe(true);
-    const outages = h.agent.snapshot();
-    expect(outages.connectivity.online).toBe(true);
+    await eventually(() => {
+      const sent = new Set(h.server.results(h.monitorId).map((r) => r.ranAt + r.checkGuid));
+      return answeredWhileOffline.every((e) => sent.has(e.ran_at + e.check_guid));
+    }, 15_000, 'the 503 failures made while offline, uploaded');
+    expect(h.server.results(h.monitorId).filter((r) => r.checkGuid === checks.silent.guid && skippedAt.has(r.ranAt))).toEqual([]);
+    expect(h.agent.outages()[0]?.ended_at).not.toBeNull();
+    await silentTarget.close();
     await target.close();
   });
 
@@ -97,7 +143,7 @@ describe('status, heartbeat and connectivity outages against the reference serve
       expect(everything).not.toContain(secret);
     }
     // The local history keeps the real reason for the user.
-    expect(h.agent.history.recent('priv-match', 1)[0]?.error).toContain('needle-never-found');
+    expect(h.agent.checkHistory('priv-match', 1)[0]?.error).toContain('needle-never-found');
     expect(target.requests.length).toBeGreaterThan(0);
     await target.close();
   });

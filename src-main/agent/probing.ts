@@ -1,0 +1,88 @@
+// Probing: the scheduler and the check runner, fed by the check set, with results going to the
+// sink and "went down" / "recovered" transitions to the listeners. Paused while the user paused
+// it or the server disabled this monitor.
+import type { CheckSet } from './check-set.ts';
+import { createCheckRunner, type ExtraProbeContext } from './check-runner.ts';
+import type { Clock } from './clock.ts';
+import type { AgentTunables } from './defaults.ts';
+import type { Logger } from './log.ts';
+import { runProbe } from './probes/index.ts';
+import type { ProbeOutcome } from './probes/types.ts';
+import { shownError } from './results/privacy.ts';
+import type { ResultSink } from './results/result-sink.ts';
+import { createScheduler, type Scheduler, type SchedulerStats } from './schedule/scheduler.ts';
+import type { AgentState } from './state.ts';
+import { createTransitionTracker, type CheckTransition } from './transitions.ts';
+
+export interface ProbingDeps {
+  clock: Clock;
+  log: Logger;
+  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs'>;
+  checkSet: CheckSet;
+  sink: ResultSink;
+  monitorId: () => string;
+  state: () => AgentState;
+  skipsRun: (outcome: ProbeOutcome) => Promise<boolean>;
+  probeContext?: ExtraProbeContext;
+  onTransition: (transition: CheckTransition) => void;
+}
+
+export interface Probing {
+  start(): void;
+  /** Stops starting runs; waits for those in flight (cancelled after the grace period). */
+  stop(): Promise<void>;
+  /** Applies the paused state (the user's pause, or the server disabling this monitor). */
+  applyPause(): void;
+  /** The check stopped being run: its transition state is freed. */
+  forget(guid: string): void;
+  stats(): SchedulerStats | undefined;
+}
+
+export function createProbing(deps: ProbingDeps): Probing {
+  const transitions = createTransitionTracker();
+  let scheduler: Scheduler | undefined;
+
+  function applyPause(): void {
+    const state = deps.state();
+    if (state.paused || state.auth === 'monitor-disabled') scheduler?.pause();
+    else scheduler?.resume();
+  }
+
+  function announce(transition: CheckTransition | undefined, secrets: readonly string[] | undefined): void {
+    if (transition === undefined) return;
+    deps.onTransition(transition.error === undefined ? transition : { ...transition, error: shownError(transition.error, secrets) });
+  }
+
+  return {
+    start() {
+      scheduler = createScheduler({
+        clock: deps.clock,
+        concurrency: deps.tunables.concurrency,
+        startupSpreadMs: deps.tunables.startupSpreadMs,
+        onRunError: (guid, error) => deps.log.error({ err: error, guid }, 'a check run failed unexpectedly'),
+        run: createCheckRunner({
+          lookup: (guid) => deps.checkSet.runnable().runnable.get(guid),
+          probe: runProbe,
+          sink: deps.sink,
+          monitorId: deps.monitorId,
+          skipsRun: deps.skipsRun,
+          onOutcome: (check, outcome, skipped, ranAt) =>
+            announce(transitions.observe(check.guid, check.name, outcome, skipped, ranAt), check.privateSecrets),
+          ...(deps.probeContext === undefined ? {} : { probeContext: deps.probeContext }),
+        }),
+      });
+      applyPause();
+      deps.checkSet.feed(scheduler);
+    },
+    async stop() {
+      const stopping = scheduler;
+      scheduler = undefined;
+      if (stopping === undefined) return;
+      deps.checkSet.feed(undefined);
+      await stopping.stop(deps.tunables.stopGraceMs);
+    },
+    applyPause,
+    forget: (guid) => transitions.forget(guid),
+    stats: () => scheduler?.stats(),
+  };
+}

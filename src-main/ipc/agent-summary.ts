@@ -1,0 +1,72 @@
+// The agent summed up for a human, in one place for the tray icon, its tooltip and menu, and the
+// window's status pill: one precedence, so that (say) paused + offline reads the same everywhere.
+// Type imports only: the renderer bundles this file.
+import type { AgentSnapshot } from './contract.ts';
+
+export const agentConditions = ['not-enrolled', 'ok', 'warning', 'error', 'paused'] as const;
+export type AgentCondition = (typeof agentConditions)[number];
+
+export interface AgentSummary {
+  condition: AgentCondition;
+  tone: 'idle' | 'ok' | 'warn' | 'bad';
+  /** A word or two: the status pill. */
+  label: string;
+  /** One sentence: the first line of the tray menu. */
+  line: string;
+  /** The tooltip: the figures, then what is wrong. */
+  tooltip: string;
+}
+
+/**
+ * Unsent results older than this mean delivery is stuck, not busy (uploads run every few
+ * seconds): the agent then needs attention.
+ */
+export const backlogWarnAfterMs = 5 * 60_000;
+
+/** Problems that need the user but leave the checks running: attention, not an error. */
+const attentionProblems = new Set(['private-missing', 'private-file', 'rejected-results', 'results-dropped']);
+
+const plural = (n: number, one: string): string => `${n} ${n === 1 ? one : `${one}s`}`;
+
+function backlogStuck(snapshot: AgentSnapshot): boolean {
+  const oldest = snapshot.outbox.oldestRanAt;
+  if (snapshot.outbox.unsent === 0 || oldest === undefined || oldest === '') return false;
+  return Date.parse(snapshot.takenAt) - Date.parse(oldest) > backlogWarnAfterMs;
+}
+
+/** "12 checks: 9 up, 1 down, 0 pending, 1 skipped, 1 not run": every check in exactly one. */
+export function countsLine(counts: AgentSnapshot['counts']): string {
+  return `${plural(counts.total, 'check')}: ${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run`;
+}
+
+const toneOf: Record<AgentCondition, AgentSummary['tone']> = { 'not-enrolled': 'idle', ok: 'ok', warning: 'warn', error: 'bad', paused: 'warn' };
+
+export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
+  const { total, down } = snapshot.counts;
+  const offline = !snapshot.connectivity.online;
+  const facts = [plural(total, 'check'), `${down} failing`, `${snapshot.outbox.unsent} unsent`];
+  if (snapshot.auth === 'key-rejected') facts.push('key rejected: enroll again');
+  if (snapshot.auth === 'monitor-disabled') facts.push('monitor disabled on the server');
+  if (offline) facts.push('offline');
+  if (snapshot.paused) facts.push('paused');
+  const tooltip = facts.join(' · ');
+  const summary = (condition: AgentCondition, label: string, line: string): AgentSummary => ({ condition, tone: toneOf[condition], label, line, tooltip });
+
+  if (!snapshot.enrolled) {
+    return { ...summary('not-enrolled', 'Not enrolled', 'Not enrolled: open the app to enroll'), tooltip: 'Uptime Agent: not enrolled. Open it to enroll this computer.' };
+  }
+  // The server refuses this monitor: nothing gets through until the user acts, whatever else holds.
+  if (snapshot.auth === 'key-rejected') return summary('error', 'Key refused by the server', 'API key rejected: enroll again');
+  if (snapshot.auth === 'monitor-disabled') return summary('error', 'Disabled on the server', 'Monitor disabled on the server');
+  const offlineLine = 'Offline: results are kept until it is back';
+  if (snapshot.paused) {
+    return offline
+      ? summary('paused', 'Paused · offline', `Checks paused (${total}) · ${offlineLine}`)
+      : summary('paused', 'Paused', `Checks paused (${total})`);
+  }
+  if (offline) return summary('warning', 'Offline', offlineLine);
+  if (down > 0) return summary('warning', `${down} down`, `${down} of ${plural(total, 'check')} failing`);
+  const passing = total === 0 ? 'No checks assigned yet' : `All ${plural(total, 'check')} passing`;
+  if (backlogStuck(snapshot) || snapshot.problems.some((p) => attentionProblems.has(p.kind))) return summary('warning', 'Needs attention', passing);
+  return summary('ok', 'Online', passing);
+}
