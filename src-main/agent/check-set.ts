@@ -10,6 +10,7 @@ import {
   type PrivateDefinitionsSummary,
 } from './private-definitions/index.ts';
 import { runnableChecks, type RunnableSet } from './runnable-checks.ts';
+import type { Scheduler } from './schedule/scheduler.ts';
 import type { ServiceCalls } from './service-calls.ts';
 import { listChecks, type StoredCheck } from './store/checks.ts';
 import type { Database } from './store/database.ts';
@@ -19,10 +20,7 @@ import type { CallFailure } from './identity.ts';
 import type { CheckDefinition } from './wire/schemas.ts';
 
 /** The part of the scheduler the check set feeds. */
-export interface ScheduleTarget {
-  upsert(check: { guid: string; intervalMs: number }): void;
-  remove(guid: string): void;
-}
+export type ScheduleTarget = Pick<Scheduler, 'upsert' | 'remove'>;
 
 export interface CheckSetDeps {
   db: Database;
@@ -69,7 +67,7 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
     summary = summarizePrivateDefinitions(privateState, runnable, (guid) => names.get(guid) ?? guid);
     // What `status --json` (another process) reads: guids and problems, never a definition.
     setMeta(deps.db, 'private_definitions', JSON.stringify(summary));
-    for (const check of runnable.runnable.values()) target?.upsert({ guid: check.guid, intervalMs: check.intervalMs });
+    for (const check of runnable.runnable.values()) target?.upsert({ guid: check.guid, intervalMs: check.intervalMs, ...check.sharing });
     for (const guid of scheduled) {
       if (runnable.runnable.has(guid)) continue;
       target?.remove(guid);

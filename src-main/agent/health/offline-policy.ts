@@ -23,6 +23,11 @@ export interface OfflinePolicyDeps {
   timeoutMs: number;
   /** How often connectivity is probed while offline. */
   offlineProbeMs: number;
+  /**
+   * True in the grace period after a wake-up (schedule/wake.ts): the network takes seconds to
+   * come back, so a run with no answer then is treated like one while offline.
+   */
+  inWakeGrace?: () => boolean;
   /** An outage started: the connectivity watch should start probing. */
   onOffline: () => void;
   /** An outage ended: what waited for the network may go now. */
@@ -100,7 +105,7 @@ export function createOfflinePolicy(deps: OfflinePolicyDeps): OfflinePolicy {
     },
     async skipsRun(outcome) {
       if (outcome.success || outcome.invalidDefinition === true || targetAnswered(outcome)) return false;
-      if (await onlineNow()) return false;
+      if (deps.inWakeGrace?.() !== true && (await onlineNow())) return false;
       deps.live.update((s) => ({ ...s, skippedOffline: s.skippedOffline + 1 }));
       return true;
     },

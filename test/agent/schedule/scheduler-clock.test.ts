@@ -55,7 +55,7 @@ describe('ran_at after a clock step', () => {
         },
         sink: { add: (r) => records.push(r), flush: () => undefined, pending: () => 0 },
         monitorId: () => 'm',
-        offlineAfter: () => Promise.resolve(false),
+        skipsRun: () => Promise.resolve(false),
       }),
     });
     scheduler.upsert({ guid: 'a', intervalMs: 10_000 });
