@@ -23,11 +23,57 @@ export const redactPaths = [
   '*.match_string',
 ];
 
-export function createLogger(destination?: DestinationStream, level = process.env.UPTIME_AGENT_LOG_LEVEL ?? 'info'): Logger {
-  return pino(
-    { name: 'uptime-agent', level, redact: { paths: redactPaths, censor: '[redacted]' } },
-    destination ?? pino.destination({ dest: 2, sync: true }),
-  );
+export function createLogger(destination: DestinationStream = stderrDestination(), level = process.env.UPTIME_AGENT_LOG_LEVEL ?? 'info'): Logger {
+  return pino({ name: 'uptime-agent', level, redact: { paths: redactPaths, censor: '[redacted]' } }, destination);
+}
+
+/**
+ * stderr of the headless command: readable lines when a person watches a terminal, JSON lines
+ * otherwise (services, CI, log collectors). The formatter only sees what pino serialised, so
+ * redaction has already happened.
+ */
+export function stderrDestination(terminal = process.stderr.isTTY): DestinationStream {
+  const stderr = pino.destination({ dest: 2, sync: true });
+  return terminal ? { write: (line: string) => stderr.write(humanLine(line)) } : stderr;
+}
+
+const levelNames: Readonly<Record<number, string>> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+/** pino's own fields: shown as time and level, or not worth a person's attention. */
+const envelope = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg']);
+
+/** One JSON log line as `HH:MM:SS.mmm LEVEL message key=value …` (local time). */
+export function humanLine(json: string): string {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(json);
+  } catch {
+    return json.endsWith('\n') ? json : `${json}\n`;
+  }
+  if (typeof entry !== 'object' || entry === null) return `${json.trimEnd()}\n`;
+  const fields = Object.entries(entry);
+  const field = (key: string): unknown => fields.find(([k]) => k === key)?.[1];
+  const level = field('level');
+  const parts = [
+    clock(field('time')),
+    (typeof level === 'number' ? (levelNames[level] ?? String(level)) : 'LOG').padEnd(5),
+    typeof field('msg') === 'string' ? String(field('msg')) : '',
+    ...fields.filter(([key]) => !envelope.has(key)).map(([key, value]) => `${key}=${valueText(value)}`),
+  ];
+  return `${parts.filter((part) => part !== '').join(' ')}\n`;
+}
+
+function clock(time: unknown): string {
+  if (typeof time !== 'number') return '';
+  const at = new Date(time);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}.${String(at.getMilliseconds()).padStart(3, '0')}`;
+}
+
+/** Plain words stay bare; anything with spaces or quotes is quoted; an error shows its message. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string') return JSON.stringify(value.message);
+  return JSON.stringify(value);
 }
 
 /** A logger that writes nothing, for tests and callers that do not care. */
