@@ -31,7 +31,8 @@ export function printTable(title: string, rows: Record<string, string | number>[
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   console.log(line(columns.map((c) => c.padEnd(width(c)))));
   console.log(line(columns.map((c) => '-'.repeat(width(c)))));
-  for (const row of rows) console.log(line(columns.map((c) => String(row[c]).padStart(width(c)))));
+  // The first column names the row and reads left-aligned; figures line up on the right.
+  for (const row of rows) console.log(line(columns.map((c, i) => (i === 0 ? String(row[c]).padEnd(width(c)) : String(row[c]).padStart(width(c))))));
 }
 
 export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');

@@ -1,8 +1,10 @@
 // A loopback HTTP target for benches, run as its own process: answers "ok", after argv[2] ms.
+// Asked "served" over IPC, it answers how many requests it has served.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 const delayMs = Number(process.argv[2] ?? '0');
+let served = 0;
 // "Exactly" delayMs after the request arrived: a timer alone fires up to a few ms late, so it
 // wakes a little early and the last stretch is awaited on the high-resolution clock.
 function answerAt(deadline: number, end: () => void): void {
@@ -13,9 +15,13 @@ function answerAt(deadline: number, end: () => void): void {
 }
 
 const server = createServer((_req, res) => {
+  served++;
   if (delayMs > 0) answerAt(performance.now() + delayMs, () => res.end('ok'));
   else res.end('ok');
 });
 server.keepAliveTimeout = 1000;
 server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
+process.on('message', (message) => {
+  if (message === 'served') process.send?.({ served });
+});
 process.on('disconnect', () => process.exit(0));

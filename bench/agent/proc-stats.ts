@@ -1,0 +1,42 @@
+// CPU and memory of another process as the OS accounts them (Linux /proc), so the figures include
+// everything the process does: JIT, GC, SQLite, the kernel time of its sockets.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface ProcSample {
+  /** user + system CPU since the process started. */
+  cpuMs: number;
+  rssMb: number;
+  /** The highest RSS since the process started (VmHWM). */
+  peakRssMb: number;
+}
+
+const ticksPerSecond = ((): number => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime in clock ticks from /proc/PID/stat (the command name may hold spaces). */
+export function parseStatTicks(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of the man page; the slice starts at field 3.
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** A `Name:   123 kB` line of /proc/PID/status, in MB. */
+export function statusMb(status: string, name: string): number {
+  const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
+  return match?.[1] === undefined ? Number.NaN : Number(match[1]) / 1024;
+}
+
+export function sampleProcess(pid: number): ProcSample {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return {
+    cpuMs: (parseStatTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) * 1000) / ticksPerSecond,
+    rssMb: statusMb(status, 'VmRSS'),
+    peakRssMb: statusMb(status, 'VmHWM'),
+  };
+}

@@ -1,0 +1,31 @@
+// The reference uptime server for the agent bench, in its own process: a file database (results
+// counted from it), one auto-assign organisation holding N checks at a 1 s interval against the
+// target. argv: dbPath checkCount targetUrl. Tells its parent {url, token}; answers "stored"
+// with the number of results it holds.
+import { DatabaseSync } from 'node:sqlite';
+import { startReferenceServer } from '../../test/reference-server/index.ts';
+import { seed } from '../../test/reference-server/seed.ts';
+
+const [dbPath = '', countText = '0', targetUrl = ''] = process.argv.slice(2);
+// The request log is for tests that inspect bodies; a bench only needs it small.
+const server = await startReferenceServer({ dbPath, recorderLimits: { maxRequests: 100, maxBodyBytes: 1024 * 1024 } });
+const checks = Array.from({ length: Number(countText) }, (_, i) => ({
+  guid: `bench-${i}`,
+  name: `bench ${i}`,
+  url: `${targetUrl}c/${i}`,
+  interval_sec: 1,
+  match_string: 'ok',
+}));
+const seeded = seed(server, { organization: 'Bench', checks, tokenLabel: 'bench' });
+const reader = new DatabaseSync(dbPath, { readOnly: true });
+const stored = reader.prepare('SELECT count(*) AS n FROM results');
+
+process.on('message', (message) => {
+  if (message === 'stored') process.send?.({ stored: (stored.get() as { n: number }).n });
+});
+process.on('disconnect', () => {
+  reader.close();
+  void server.close().finally(() => process.exit(0));
+});
+process.on('SIGTERM', () => process.exit(0));
+process.send?.({ url: server.url, token: seeded.token });
