@@ -7,6 +7,7 @@ import type { EnrollmentDetails } from './enrollment.ts';
 import type { PrivateDefinitionsSummary } from './private-definitions/index.ts';
 import { redactUrl } from './probes/redact.ts';
 import { describeNotRun, notRunReason } from './runnable-checks.ts';
+import { sharedBy } from './schedule/grid.ts';
 import type { SchedulerStats } from './schedule/scheduler.ts';
 import type { AgentState, AuthState, LoopState, UploadProgress } from './state.ts';
 import type { StoredCheck } from './store/checks.ts';
@@ -24,6 +25,10 @@ export interface CheckView {
   /** Redacted target (password masked); "private" for a private-definition check. */
   target: string;
   intervalSec: number;
+  /** How often this monitor runs it: interval_sec times the monitors taking turns on it. */
+  effectiveIntervalSec: number;
+  /** Monitors taking turns on the check (the server's monitor_count, at least 1). */
+  sharedBy: number;
   enabled: boolean;
   privateDefinition: boolean;
   runnable: boolean;
@@ -128,6 +133,8 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
       type: checkType(check.url, privateDefinition),
       target: privateDefinition ? 'private' : redactUrl(check.url),
       intervalSec: check.interval_sec,
+      effectiveIntervalSec: check.interval_sec * sharedBy({ monitorCount: check.monitor_count }),
+      sharedBy: sharedBy({ monitorCount: check.monitor_count }),
       enabled: check.enabled,
       privateDefinition,
       runnable: reason === undefined,

@@ -1,6 +1,7 @@
 // The `uptime-agent status --json` document, read from the store alone so that it works while
 // another process runs the agent on the same data folder.
 import { readEnrollment } from './enrollment.ts';
+import { sharedBy } from './schedule/grid.ts';
 import type { Database } from './store/database.ts';
 import { listChecks } from './store/checks.ts';
 import { getMeta } from './store/meta.ts';
@@ -19,6 +20,10 @@ export interface StatusReport {
     guid: string;
     name: string;
     enabled: boolean;
+    interval_sec: number;
+    /** How often this monitor runs it: interval_sec times shared_by (monitors taking turns). */
+    effective_interval_sec: number;
+    shared_by: number;
     private_definition: boolean;
     runnable: boolean;
     last_result?: LastResult;
@@ -48,10 +53,14 @@ export function statusReport(db: Database, keyPresent: boolean): StatusReport {
     checks: listChecks(db).map((stored) => {
       const { check, privateDefinition } = stored;
       const lastResult = last.get(check.guid);
+      const shared = sharedBy({ monitorCount: check.monitor_count });
       return {
         guid: check.guid,
         name: check.name,
         enabled: check.enabled,
+        interval_sec: check.interval_sec,
+        effective_interval_sec: check.interval_sec * shared,
+        shared_by: shared,
         private_definition: privateDefinition,
         runnable: notRunReason(stored, (guid) => defined.has(guid)) === undefined,
         ...(lastResult === undefined ? {} : { last_result: lastResult }),

@@ -3,6 +3,7 @@ import { createAgent } from '../../src-main/agent/agent.ts';
 import { openAgentStore } from '../../src-main/agent/agent-store.ts';
 import { agentDefaults } from '../../src-main/agent/defaults.ts';
 import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
+import { statusReport } from '../../src-main/agent/status-report.ts';
 import { applyDelta } from '../../src-main/agent/store/checks.ts';
 import { tempDataDir } from '../support/cli.ts';
 import { wireCheck } from '../support/wire-fixtures.ts';
@@ -40,5 +41,21 @@ describe('agent snapshot', () => {
     expect(snapshot.problems.map((p) => p.kind)).toEqual(['private-missing']);
     expect(snapshot.enrolled).toBe(false);
     await again.stop();
+  });
+
+  it('shows how often a shared check runs here: interval_sec times the monitors taking turns (also in status --json)', async () => {
+    const dataDir = await tempDataDir();
+    const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir) });
+    applyDelta(agent.db, [
+      wireCheck({ guid: 'shared', interval_sec: 30, monitor_count: 3, monitor_rank: 1 }),
+      wireCheck({ guid: 'alone', interval_sec: 30 }),
+    ], 't1');
+    const views = agent.snapshot().checks;
+    expect(views.find((c) => c.guid === 'shared')).toMatchObject({ intervalSec: 30, effectiveIntervalSec: 90, sharedBy: 3 });
+    expect(views.find((c) => c.guid === 'alone')).toMatchObject({ intervalSec: 30, effectiveIntervalSec: 30, sharedBy: 1 });
+    const report = statusReport(agent.db, false).checks;
+    expect(report.find((c) => c.guid === 'shared')).toMatchObject({ interval_sec: 30, effective_interval_sec: 90, shared_by: 3 });
+    expect(report.find((c) => c.guid === 'alone')).toMatchObject({ interval_sec: 30, effective_interval_sec: 30, shared_by: 1 });
+    await agent.stop();
   });
 });

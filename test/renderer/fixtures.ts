@@ -40,6 +40,8 @@ export function checkOf(overrides: Partial<CheckView> & { guid: string; name: st
     type: 'http',
     target: `https://example.test/${overrides.guid}`,
     intervalSec: 60,
+    effectiveIntervalSec: 60,
+    sharedBy: 1,
     enabled: true,
     privateDefinition: false,
     runnable: true,
