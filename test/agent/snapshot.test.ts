@@ -45,15 +45,17 @@ describe('agent snapshot', () => {
 
   it('shows how often a shared check runs here: interval_sec times the monitors taking turns (also in status --json)', async () => {
     const dataDir = await tempDataDir();
-    const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir) });
-    applyDelta(agent.db, [
+    const store = openAgentStore(dataDir, agentDefaults);
+    const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), store });
+    applyDelta(store.db, [
       wireCheck({ guid: 'shared', interval_sec: 30, monitor_count: 3, monitor_rank: 1 }),
       wireCheck({ guid: 'alone', interval_sec: 30 }),
     ], 't1');
+    await agent.start();
     const views = agent.snapshot().checks;
     expect(views.find((c) => c.guid === 'shared')).toMatchObject({ intervalSec: 30, effectiveIntervalSec: 90, sharedBy: 3 });
     expect(views.find((c) => c.guid === 'alone')).toMatchObject({ intervalSec: 30, effectiveIntervalSec: 30, sharedBy: 1 });
-    const report = statusReport(agent.db, false).checks;
+    const report = statusReport(store.db, false).checks;
     expect(report.find((c) => c.guid === 'shared')).toMatchObject({ interval_sec: 30, effective_interval_sec: 90, shared_by: 3 });
     expect(report.find((c) => c.guid === 'alone')).toMatchObject({ interval_sec: 30, effective_interval_sec: 30, shared_by: 1 });
     await agent.stop();
