@@ -80,6 +80,12 @@ export interface Agent {
   onChange(listener: () => void): () => void;
   /** Calls listener when a check goes down or recovers (for notifications and the UI). */
   onTransition(listener: (transition: CheckTransition) => void): () => void;
+  /**
+   * The OS says the machine woke up (Electron powerMonitor `resume`): every check continues on
+   * its grid from now, runs missed while asleep are not made up, and for a short grace period
+   * runs that get no answer count as offline. Headless, the agent notices from its clocks.
+   */
+  clockJumped(): void;
 }
 
 export function createAgent(options: AgentOptions): Agent {
@@ -106,6 +112,7 @@ export function createAgent(options: AgentOptions): Agent {
     },
     timeoutMs: tunables.connectivityTimeoutMs,
     offlineProbeMs: tunables.offlineProbeMs,
+    inWakeGrace: () => probing.inWakeGrace(),
     onOffline: () => loops?.connectivity.trigger(),
     onOnline: () => {
       calls.resetBackoff();
@@ -135,7 +142,7 @@ export function createAgent(options: AgentOptions): Agent {
   });
 
   const uploads = createUploadLoop({ outbox, calls, live, log, now });
-  const heartbeat = createHeartbeat({ calls, clock, live, unsent: () => outbox.count(), lastOutage: () => policy.lastOutage });
+  const heartbeat = createHeartbeat({ calls, clock, unsent: () => outbox.count(), lastOutage: () => policy.lastOutage });
 
   const sink = createResultSink({
     db,
@@ -291,5 +298,6 @@ export function createAgent(options: AgentOptions): Agent {
       transitionListeners.add(listener);
       return () => transitionListeners.delete(listener);
     },
+    clockJumped: () => probing.clockJumped({ kind: 'resume' }),
   };
 }

@@ -4,7 +4,6 @@ import type { Clock } from './clock.ts';
 import type { CompletedOutage } from './health/outages.ts';
 import { statusBody } from './health/status-body.ts';
 import type { ServiceCalls } from './service-calls.ts';
-import type { LiveState } from './state.ts';
 import { agentVersion } from './version.ts';
 import type { ApiOutcome } from './wire/api-error.ts';
 import type { OkResponse } from './wire/schemas.ts';
@@ -12,7 +11,6 @@ import type { OkResponse } from './wire/schemas.ts';
 export interface HeartbeatDeps {
   calls: ServiceCalls;
   clock: Clock;
-  live: LiveState;
   unsent: () => number;
   lastOutage: () => CompletedOutage | undefined;
 }
@@ -23,6 +21,8 @@ export interface Heartbeat {
 }
 
 export function createHeartbeat(deps: HeartbeatDeps): Heartbeat {
+  // uptime_sec counts the time the agent ran: monotonic, so neither a sleep nor a clock step adds to it.
+  const startedAt = deps.clock.monotonic();
   return {
     status: (signal) =>
       deps.calls.call('status', signal, (client, apiKey, s) =>
@@ -30,8 +30,7 @@ export function createHeartbeat(deps: HeartbeatDeps): Heartbeat {
           apiKey,
           statusBody({
             version: agentVersion,
-            startedAtMs: Date.parse(deps.live.get().startedAt),
-            nowMs: deps.clock.now(),
+            ranForMs: deps.clock.monotonic() - startedAt,
             unsent: deps.unsent(),
             lastOutage: deps.lastOutage(),
           }),

@@ -10,14 +10,16 @@ import { runProbe } from './probes/index.ts';
 import type { ProbeOutcome } from './probes/types.ts';
 import { shownError } from './results/privacy.ts';
 import type { ResultSink } from './results/result-sink.ts';
+import { describeJump, type ClockJump } from './schedule/clock-jump.ts';
 import { createScheduler, type Scheduler, type SchedulerStats } from './schedule/scheduler.ts';
+import { createWakeWatch, type WakeWatch } from './schedule/wake.ts';
 import type { AgentState } from './state.ts';
 import { createTransitionTracker, type CheckTransition } from './transitions.ts';
 
 export interface ProbingDeps {
   clock: Clock;
   log: Logger;
-  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs'>;
+  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs' | 'clockJumpThresholdMs' | 'clockWatchMs' | 'wakeGraceMs'>;
   checkSet: CheckSet;
   sink: ResultSink;
   monitorId: () => string;
@@ -36,11 +38,16 @@ export interface Probing {
   /** The check stopped being run: its transition state is freed. */
   forget(guid: string): void;
   stats(): SchedulerStats | undefined;
+  /** A sleep or clock step reported from outside (the OS): rebase the grid, open the grace period. */
+  clockJumped(jump: ClockJump): void;
+  /** Right after a wake-up: a run that got no answer says nothing about its target. */
+  inWakeGrace(): boolean;
 }
 
 export function createProbing(deps: ProbingDeps): Probing {
   const transitions = createTransitionTracker();
   let scheduler: Scheduler | undefined;
+  let wake: WakeWatch | undefined;
 
   function applyPause(): void {
     const state = deps.state();
@@ -59,6 +66,7 @@ export function createProbing(deps: ProbingDeps): Probing {
         clock: deps.clock,
         concurrency: deps.tunables.concurrency,
         startupSpreadMs: deps.tunables.startupSpreadMs,
+        clockJumpThresholdMs: deps.tunables.clockJumpThresholdMs,
         onRunError: (guid, error) => deps.log.error({ err: error, guid }, 'a check run failed unexpectedly'),
         run: createCheckRunner({
           lookup: (guid) => deps.checkSet.runnable().runnable.get(guid),
@@ -71,10 +79,22 @@ export function createProbing(deps: ProbingDeps): Probing {
           ...(deps.probeContext === undefined ? {} : { probeContext: deps.probeContext }),
         }),
       });
+      wake = createWakeWatch({
+        clock: deps.clock,
+        thresholdMs: deps.tunables.clockJumpThresholdMs,
+        graceMs: deps.tunables.wakeGraceMs,
+        checkEveryMs: deps.tunables.clockWatchMs,
+        onJump: (jump) => {
+          deps.log.info({ jump }, `${describeJump(jump)}; checks continue on their schedule from now, missed runs are not made up`);
+          scheduler?.clockJumped();
+        },
+      });
       applyPause();
       deps.checkSet.feed(scheduler);
     },
     async stop() {
+      wake?.stop();
+      wake = undefined;
       const stopping = scheduler;
       scheduler = undefined;
       if (stopping === undefined) return;
@@ -84,5 +104,7 @@ export function createProbing(deps: ProbingDeps): Probing {
     applyPause,
     forget: (guid) => transitions.forget(guid),
     stats: () => scheduler?.stats(),
+    clockJumped: (jump) => wake?.clockJumped(jump),
+    inWakeGrace: () => wake?.inWakeGrace() ?? false,
   };
 }

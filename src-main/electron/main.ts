@@ -5,7 +5,7 @@
 // notifications. Tests never import it (they drive the modules with a fake Electron).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, Notification, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, Notification, powerMonitor, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
 import Store from 'electron-store';
 import { createAgent } from '../agent/agent.ts';
 import { takeInstanceLock } from '../agent/instance-lock.ts';
@@ -21,6 +21,7 @@ import { createQuitter, setupSingleInstance } from './lifecycle.ts';
 import { createShellLogger } from './logging.ts';
 import { createLoginItem, hiddenFlag } from './login-item.ts';
 import { setupNotifications } from './notifications.ts';
+import { setupPowerEvents } from './power.ts';
 import { setupSession } from './session.ts';
 import { createShellStore, openWithRecovery, setAsideFile, storeMigrations, storeSchema, tunablesFrom, type StoreBacking } from './settings.ts';
 import { shellDefaults } from './shell-defaults.ts';
@@ -87,6 +88,7 @@ async function start(): Promise<void> {
     ...(settings.privateChecksFile === undefined || settings.privateChecksFile === '' ? {} : { privateChecksFile: settings.privateChecksFile }),
   });
   await agent.start();
+  setupPowerEvents({ powerMonitor, onResume: () => agent.clockJumped(), log });
   const hub = createEventHub(agent);
 
   const quitter = createQuitter({

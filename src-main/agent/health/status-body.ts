@@ -4,14 +4,14 @@ import type { CompletedOutage } from './outages.ts';
 
 export function statusBody(input: {
   version: string;
-  startedAtMs: number;
-  nowMs: number;
+  /** How long the agent has run, on the monotonic clock: a sleep or a clock step does not count. */
+  ranForMs: number;
   unsent: number;
   lastOutage: CompletedOutage | undefined;
 }): MonitorStatus {
   return {
     version: input.version,
-    uptime_sec: Math.max(0, Math.floor((input.nowMs - input.startedAtMs) / 1000)),
+    uptime_sec: Math.max(0, Math.floor(input.ranForMs / 1000)),
     unsent_results: Math.max(0, input.unsent),
     ...(input.lastOutage === undefined
       ? {}
