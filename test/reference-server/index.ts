@@ -1,5 +1,5 @@
 // The reference uptime server: a faithful, persistent implementation of the server side of the
-// wire API (/work/shared/wire-api.md), with an admin API for what the wire leaves to the
+// wire API (docs/architecture.md sums it up), with an admin API for what the wire leaves to the
 // server's UI, request recording and fault injection for tests. See README.md beside this file.
 import { createAdmin, type ReferenceAdmin } from './admin.ts';
 import { createFaultControls, type FaultControls } from './fault-controls.ts';
