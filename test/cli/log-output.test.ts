@@ -35,7 +35,8 @@ describe('uptime-agent run logs', () => {
 
   it.skipIf(!hasScript)('writes readable lines on a terminal', async () => {
     const dataDir = await tempDataDir();
-    const command = [process.execPath, cliEntry, 'run', '--dashboard', '--data-dir', dataDir].map((word) => `'${word}'`).join(' ');
+    // exec: the command itself gets the terminal's Ctrl-C, not a shell waiting for it.
+    const command = `exec ${[process.execPath, cliEntry, 'run', '--dashboard', '--data-dir', dataDir].map((word) => `'${word}'`).join(' ')}`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: 'pipe', env: { ...process.env, UPTIME_AGENT_LOG_LEVEL: 'info' } });
     const done = collect(child);
     await waitFor(child.stdout, /agent running/);
