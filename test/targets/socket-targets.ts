@@ -22,6 +22,8 @@ export interface TcpTargetOptions {
   bannerDelayMs?: number;
   /** Close the connection right after the banner (or at once, without banner). */
   hangUp?: boolean;
+  /** A banner sent in pieces, each after its own pause (a slow or chatty service). */
+  pieces?: { afterMs: number; text: string }[];
 }
 
 async function serve(server: Server, scheme: 'tcp' | 'tls', onSocket: (s: Socket) => void): Promise<SocketTarget> {
@@ -61,6 +63,17 @@ export function startTcpTarget(options: TcpTargetOptions = {}): Promise<SocketTa
       if (options.banner !== undefined) socket.write(options.banner);
       if (options.hangUp === true) socket.end();
     };
+    const pieces = [...(options.pieces ?? [])];
+    const next = (): void => {
+      const piece = pieces.shift();
+      if (piece === undefined || socket.destroyed) return;
+      setTimeout(() => {
+        if (socket.destroyed) return;
+        socket.write(piece.text);
+        next();
+      }, piece.afterMs);
+    };
+    next();
     if (options.bannerDelayMs === undefined) greet();
     else setTimeout(greet, options.bannerDelayMs);
   });

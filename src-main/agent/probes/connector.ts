@@ -1,11 +1,12 @@
-// An undici connector that records when each phase of one connection happened and which
-// certificate the peer presented, and that verifies the certificate itself (see certificate.ts).
-import { Socket } from 'node:net';
-import { TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+// An undici connector that dials through dial.ts (egress policy, proxy, pinned addresses),
+// records when each phase of one connection happened and which certificate the peer presented,
+// and verifies the certificate itself (see certificate.ts).
+import type { Socket } from 'node:net';
+import type { buildConnector } from 'undici';
 import { peerCertificate, rejection } from './certificate.ts';
+import { dialTcp, serverNameOf, upgradeTls } from './dial.ts';
 import type { Run } from './run.ts';
-import { traceSocket, type ConnectionTrace } from './trace.ts';
+import { traceFirstByte, type ConnectionTrace } from './trace.ts';
 
 export interface TracingOptions {
   run: Run;
@@ -16,39 +17,42 @@ export interface TracingOptions {
 }
 
 /**
- * A fresh connector per connection: TLS session cache off (a full handshake every run, so
- * certificate problems are seen), HTTP/1.1 only, the run's deadline as connect timeout.
+ * A fresh connection per request: no TLS session reuse (a full handshake every run, so
+ * certificate problems are seen), HTTP/1.1 only, bounded by the run's deadline.
  */
 export function tracingConnector({ run, trace, insecure, host }: TracingOptions): buildConnector.connector {
-  const base = buildConnector({
-    maxCachedSessions: 0,
-    allowH2: false,
-    timeout: run.timeoutMs,
-    rejectUnauthorized: false,
-    ...(run.ca === undefined ? {} : { ca: run.ca }),
-  });
   return (options, callback) => {
-    // buildConnector returns the socket it creates (its typings say void); tracing it before
-    // connecting is the only way to see the lookup and connect phases.
-    const created: unknown = base(options, (err, socket) => {
-      if (err !== null) {
-        callback(err, null);
-        return;
-      }
-      trace.connectedAt ??= run.now();
-      if (socket instanceof TLSSocket) {
-        trace.secureAt = run.now();
-        const certificate = peerCertificate(socket, run.wallClock);
-        if (certificate !== undefined) trace.certificate = certificate;
-        const refused = rejection(socket, host, insecure, certificate);
-        if (refused !== undefined) {
-          socket.destroy();
-          callback(refused, null);
-          return;
-        }
-      }
-      callback(null, socket);
-    });
-    if (created instanceof Socket) traceSocket(created, trace, run.now);
+    const port = Number(options.port !== '' ? options.port : options.protocol === 'https:' ? 443 : 80);
+    const hostname = options.hostname.replace(/^\[(.*)\]$/, '$1');
+    connectTraced(run, trace, hostname, port, options.protocol === 'https:', insecure, host).then(
+      (socket) => callback(null, socket),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
+    );
   };
+}
+
+async function connectTraced(
+  run: Run,
+  trace: ConnectionTrace,
+  hostname: string,
+  port: number,
+  secure: boolean,
+  insecure: boolean,
+  host: string,
+): Promise<Socket> {
+  const raw = await dialTcp(run, hostname, port, trace);
+  if (!secure) {
+    traceFirstByte(raw, trace, run.now);
+    return raw;
+  }
+  const socket = await upgradeTls(run, raw, trace, { servername: serverNameOf(hostname), alpn: ['http/1.1'] });
+  const certificate = peerCertificate(socket, run.wallClock);
+  if (certificate !== undefined) trace.certificate = certificate;
+  const refused = rejection(socket, host, insecure, certificate);
+  if (refused !== undefined) {
+    socket.destroy();
+    throw refused;
+  }
+  traceFirstByte(socket, trace, run.now);
+  return socket;
 }

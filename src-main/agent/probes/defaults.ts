@@ -14,15 +14,17 @@ export const probeDefaults = {
   maxBodyBytes: 4 * 1024 * 1024,
   /** Default response_sample length in code points when the caller does not say. */
   sampleChars: 4096,
+  /**
+   * response_sample ceiling whatever result_detail_max_chars says (issue 12 §5): at most 16 KiB
+   * of UTF-8, so one result always fits the wire's 1 MiB per call with room to spare.
+   */
+  maxSampleChars: 4096,
+  /** error ceiling, same reason: a match string or URL quoted in it must not blow the limit. */
+  maxErrorChars: 2048,
   /** Response header block limit; 4x Node's 16 KiB default so cookie-heavy sites still pass. */
   maxHeaderBytes: 64 * 1024,
   /** Banner bytes read from a tcp service: greetings (SSH, SMTP, FTP) are one short line. */
   maxBannerBytes: 4096,
-  /**
-   * Silence after the first banner bytes that ends the banner. Waiting for the first byte is
-   * bounded only by timeout_sec, because some services (SMTP tarpits) greet late on purpose.
-   */
-  bannerIdleMs: 500,
   /** After a tls/tcp probe ends its side, how long the peer gets to close before a reset. */
   closeGraceMs: 1000,
   /** Sent unless the check sets its own User-Agent, so target logs can tell probe traffic. */

@@ -1,7 +1,11 @@
 // One place that turns Node, OpenSSL and undici failures into short, specific reasons a user
 // can act on. Probes never show raw error text when a code is known.
+import { BodyDecodeError } from './body-decoding.ts';
 import { CertificateRejectedError } from './certificate.ts';
 import { probeDefaults } from './defaults.ts';
+import { EgressBlockedError } from './egress.ts';
+import { ProxyRefusedError } from './proxy-tunnel.ts';
+import type { DecidingRule } from './types.ts';
 
 export const cancelledError = 'cancelled: the agent is stopping';
 export const timedOut = (timeoutSec: number): string => `timed out after ${timeoutSec} s`;
@@ -72,6 +76,11 @@ function chain(err: unknown): CodedError[] {
 export function describeError(err: unknown, host: string): string {
   if (err instanceof CertificateRejectedError) return describeRejection(err);
   const errors = chain(err);
+  const own = errors.find(
+    (e) => e instanceof EgressBlockedError || e instanceof ProxyRefusedError || e instanceof BodyDecodeError,
+  );
+  if (own instanceof ProxyRefusedError) return describeProxyRefusal(own);
+  if (own instanceof Error) return own.message;
   for (const e of errors) {
     // Node reports a peer that hangs up mid-handshake as a plain ECONNRESET; only the message
     // says the handshake was under way.
@@ -104,4 +113,41 @@ function describeRejection(err: CertificateRejectedError): string {
   }
   const known = byCode[err.code];
   return known === undefined ? untrusted(err.code) : known(err.host);
+}
+
+const proxyStatusHints: Record<number, string> = {
+  407: 'it wants credentials: put user and password in the proxy URL',
+  403: 'it does not allow this target: ask the network administrator, or exclude the target with NO_PROXY',
+  502: 'it could not reach the target',
+  503: 'it could not reach the target',
+  504: 'it could not reach the target in time',
+};
+
+function describeProxyRefusal(err: ProxyRefusedError): string {
+  const hint = proxyStatusHints[err.status] ?? 'check the proxy setting';
+  return `proxy ${err.proxy} refused the connection (status ${err.status}): ${hint}`;
+}
+
+// Errors that are an answer from the network: a refusal or reset from the target, "no such
+// name" from DNS, a TLS alert or a non-TLS reply, a proxy that answered. Timeouts, unreachable
+// networks and DNS failures without an answer are not.
+const answeringCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA', 'PROXY_REFUSED']);
+
+/** Whether `err` proves the target (or the user's proxy) answered something. */
+export function errorAnswered(err: unknown): boolean {
+  return chain(err).some((e) => {
+    if (e instanceof CertificateRejectedError) return true;
+    const code = typeof e.code === 'string' ? e.code : '';
+    return answeringCodes.has(code) || code.startsWith('ERR_SSL_') || code === 'EPROTO';
+  });
+}
+
+/** The rule a connection-level failure belongs to (timeouts and cancellation are the run's). */
+export function errorRule(err: unknown): DecidingRule {
+  for (const e of chain(err)) {
+    if (e instanceof EgressBlockedError) return 'egress-policy';
+    if (e instanceof CertificateRejectedError) return 'certificate';
+    if (e instanceof BodyDecodeError) return 'body';
+  }
+  return 'connection';
 }

@@ -13,6 +13,9 @@ export interface Hop {
   status: number;
   /** The Location header, when there is exactly one usable value. */
   location: string | undefined;
+  /** Content-Encoding and Content-Type, for decoding the body as a browser would. */
+  contentEncoding: string | string[] | undefined;
+  contentType: string | string[] | undefined;
   body: Dispatcher.ResponseData['body'];
   /** Run-clock time the response headers were complete. */
   headersAt: number;
@@ -54,6 +57,8 @@ export async function sendHop(
     return {
       status: response.statusCode,
       location: typeof location === 'string' ? location : undefined,
+      contentEncoding: response.headers['content-encoding'],
+      contentType: response.headers['content-type'],
       body: response.body,
       headersAt,
       close: async () => {

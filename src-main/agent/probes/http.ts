@@ -3,9 +3,11 @@
 //
 // Latency is measured from the start of the run to the response headers of the evaluated
 // (final) response, so a redirect chain counts in full: that is the wait a user of the site
-// sees. Timings and the certificate are those of the final connection.
+// sees. Timings are those of the final connection; cert_expiry_warn_days judges the
+// certificate of every https hop, the URL the check names first (issue 10 §4).
 import type { CheckDefinition } from '../wire/schemas.ts';
-import { answeredAt, type ConnectionTrace } from './trace.ts';
+import type { ConnectionTrace } from './trace.ts';
+import { codingProblem, contentCodings, charsetOf, decodedBody } from './body-decoding.ts';
 import { capDetail } from './detail.ts';
 import { cancelledError } from './errors.ts';
 import { probeDefaults } from './defaults.ts';
@@ -13,18 +15,26 @@ import { sendHop, type Hop } from './http-hop.ts';
 import { hopKey, redirectTarget, redirectedPlan } from './http-redirect.ts';
 import { planRequest, withUrlCredentials, type RequestPlan } from './http-request.ts';
 import { redactUrl } from './redact.ts';
-import { invalidDefinition, outcomeOf, parseTarget, withRun, type Run } from './run.ts';
+import { failure, invalidDefinition, outcomeOf, parseTarget, withRun, type Run } from './run.ts';
 import { createTextScanner, type ScanResult } from './text-scanner.ts';
-import type { Probe, ProbeOutcome } from './types.ts';
+import type { CertificateInfo, DecidingRule, Probe, ProbeOutcome } from './types.ts';
 import {
   certExpiryVerdict,
   firstFailure,
   matchRuleProblem,
   matchVerdict,
+  passed,
   responseTimeVerdict,
   statusRuleProblem,
   statusVerdict,
+  type Verdict,
 } from './verdict.ts';
+
+/** The expiry judgement over the hops so far: the first https hop that failed it decides. */
+interface CertJudgement {
+  verdict: Verdict;
+  certificate: CertificateInfo | undefined;
+}
 
 const mib = probeDefaults.maxBodyBytes / (1024 * 1024);
 
@@ -47,6 +57,7 @@ async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, fi
   let plan = firstPlan;
   let url = firstUrl;
   let previous: Hop | undefined;
+  let certs: CertJudgement = { verdict: passed, certificate: undefined };
   for (let redirects = 0; ; redirects++) {
     const request = withUrlCredentials(plan, url);
     visited.add(hopKey(request.plan, request.url));
@@ -55,73 +66,103 @@ async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, fi
     try {
       hop = await sendHop(run, request.url, request.plan, trace, insecure);
     } catch (err) {
-      return noResponse(run, trace, run.reason(err, request.url.hostname), previous);
+      // An earlier redirect response is an answer too: latency counts to it.
+      return failure(run, err, request.url.hostname, trace, previous?.headersAt);
     }
+    certs = judgeCertificate(certs, trace.certificate, def.cert_expiry_warn_days);
     const step = def.disable_redirects === true ? undefined : redirectTarget(hop.status, hop.location, request.url);
-    if (step === undefined) return await evaluate(def, run, hop, trace, request.url.hostname);
+    if (step === undefined) return await evaluate(def, run, hop, trace, request.url.hostname, certs);
     await hop.close();
-    if ('problem' in step) return answered(run, hop, trace, step.problem, '');
+    if ('problem' in step) return answered(run, hop, trace, step.problem, 'redirect', '');
     if (redirects >= probeDefaults.maxRedirects) {
-      return answered(run, hop, trace, `too many redirects (more than ${probeDefaults.maxRedirects})`, '');
+      return answered(run, hop, trace, `too many redirects (more than ${probeDefaults.maxRedirects})`, 'redirect', '');
     }
     plan = redirectedPlan(request.plan, hop.status, request.url, step.url);
     url = step.url;
-    if (visited.has(hopKey(plan, url))) return answered(run, hop, trace, `redirect loop at ${redactUrl(url.href)}`, '');
+    if (visited.has(hopKey(plan, url))) {
+      return answered(run, hop, trace, `redirect loop at ${redactUrl(url.href)}`, 'redirect', '');
+    }
     previous = hop;
   }
 }
 
+/** Adds one hop's certificate to the judgement; the first failure stays the one reported. */
+function judgeCertificate(so: CertJudgement, cert: CertificateInfo | undefined, warnDays: number | undefined): CertJudgement {
+  if (cert === undefined || !so.verdict.pass) return so;
+  return { verdict: certExpiryVerdict(cert, warnDays), certificate: so.certificate ?? cert };
+}
+
 /** Reads what the verdict and the sample need of the body, then applies every rule. */
-async function evaluate(def: CheckDefinition, run: Run, hop: Hop, trace: ConnectionTrace, host: string): Promise<ProbeOutcome> {
-  let scan: ScanResult = { found: false, sample: '', bytes: 0, capped: false };
-  let readError = '';
-  if (def.match_string !== '' || run.sampleChars > 0) {
-    const scanner = createTextScanner({
-      matchString: def.match_string,
-      matchMode: def.match_mode,
-      sampleChars: run.sampleChars,
-      maxBytes: probeDefaults.maxBodyBytes,
-    });
-    try {
-      for await (const chunk of hop.body as AsyncIterable<Buffer>) if (scanner.push(chunk)) break;
-    } catch (err) {
-      readError = run.reason(err, host);
-    }
-    scan = scanner.finish();
-  }
+async function evaluate(
+  def: CheckDefinition,
+  run: Run,
+  hop: Hop,
+  trace: ConnectionTrace,
+  host: string,
+  certs: CertJudgement,
+): Promise<ProbeOutcome> {
+  const codings = contentCodings(hop.contentEncoding);
+  const body = await readBody(def, run, hop, codings, host);
   await hop.close();
-  const sample = capDetail(scan.sample, run.sampleChars);
-  if (run.cancelled()) return answered(run, hop, trace, cancelledError, sample);
-  // A body that could not be read only matters when the verdict depends on it.
-  if (readError !== '' && def.match_string !== '') {
-    return answered(run, hop, trace, `${readError} while reading the body`, sample);
-  }
+  const sample = capDetail(body.scan.sample, run.sampleChars);
+  if (run.cancelled()) return answered(run, hop, trace, cancelledError, 'cancelled', sample);
+  // A body that could not be read or decoded only matters when the verdict depends on it.
+  if (body.error !== '' && def.match_string !== '') return answered(run, hop, trace, body.error, 'body', sample);
   const latencyMs = run.latencyAt(hop.headersAt);
+  const decoded = codings.length === 0 ? 'body' : `body (decoded from ${codings.join(', ')})`;
   const verdict = firstFailure(
     statusVerdict(hop.status, def.status_code_op, def.status_code_value),
-    matchVerdict(scan.capped ? `first ${mib} MiB of the body` : 'body', def.match_string, def.match_mode, scan.found),
+    matchVerdict(body.scan.capped ? `first ${mib} MiB of the ${decoded}` : decoded, def.match_string, def.match_mode, body.scan.found),
     responseTimeVerdict(latencyMs, def.max_response_time_ms),
-    certExpiryVerdict(trace.certificate, def.cert_expiry_warn_days),
+    certs.verdict,
   );
-  return answered(run, hop, trace, verdict.reason, sample);
+  // The certificate shown is the one that failed the expiry rule, else the final connection's.
+  if (verdict.rule === 'certificate' && certs.certificate !== undefined) trace.certificate = certs.certificate;
+  else trace.certificate ??= certs.certificate;
+  return answered(run, hop, trace, verdict.reason, verdict.rule, sample);
+}
+
+interface BodyRead {
+  scan: ScanResult;
+  /** Why the body could not be read in full; '' when it could (or was not needed). */
+  error: string;
+}
+
+/**
+ * Reads what the verdict and the sample need of the body, decoded (Content-Encoding undone,
+ * then the charset) as a browser would. The byte cap applies to the decoded bytes.
+ */
+async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: string[], host: string): Promise<BodyRead> {
+  const empty: ScanResult = { found: false, sample: '', bytes: 0, capped: false };
+  if (def.match_string === '' && run.sampleChars === 0) return { scan: empty, error: '' };
+  const problem = codingProblem(codings);
+  if (problem !== '') return { scan: empty, error: problem };
+  const charset = charsetOf(hop.contentType);
+  const scanner = createTextScanner({
+    matchString: def.match_string,
+    matchMode: def.match_mode,
+    sampleChars: run.sampleChars,
+    maxBytes: probeDefaults.maxBodyBytes,
+    ...(charset === undefined ? {} : { charset }),
+  });
+  let error = '';
+  try {
+    for await (const chunk of decodedBody(hop.body as AsyncIterable<Buffer>, codings)) if (scanner.push(chunk)) break;
+  } catch (err) {
+    const reason = run.reason(err, host);
+    error = run.rule(err) === 'body' ? reason : `${reason} while reading the body`;
+  }
+  return { scan: scanner.finish(), error };
 }
 
 /** An outcome for a response that arrived; an empty error means success. */
-function answered(run: Run, hop: Hop, trace: ConnectionTrace, error: string, sample: string): ProbeOutcome {
+function answered(run: Run, hop: Hop, trace: ConnectionTrace, error: string, rule: DecidingRule, sample: string): ProbeOutcome {
   return outcomeOf(run, trace, {
     httpStatus: hop.status,
     latencyMs: run.latencyAt(hop.headersAt),
     error,
+    rule,
     responseSample: sample,
     sampleKind: 'body',
   });
-}
-
-/**
- * An outcome for a hop that produced no response. Latency stays 0 only if nothing came back at
- * all: a TLS handshake, stray bytes or an earlier redirect response are answers.
- */
-function noResponse(run: Run, trace: ConnectionTrace, error: string, previous: Hop | undefined): ProbeOutcome {
-  const at = answeredAt(trace) ?? previous?.headersAt;
-  return outcomeOf(run, trace, { latencyMs: at === undefined ? 0 : run.latencyAt(at), error });
 }

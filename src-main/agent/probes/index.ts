@@ -1,6 +1,8 @@
 // The entry the scheduler calls: picks the probe for the URL's scheme and applies
 // invert_result last, after every rule has spoken.
 import type { CheckDefinition } from '../wire/schemas.ts';
+import { probeDefaults } from './defaults.ts';
+import { capDetail } from './detail.ts';
 import { describeError } from './errors.ts';
 import { httpProbe } from './http.ts';
 import { invalidDefinition, parseTarget } from './run.ts';
@@ -9,8 +11,21 @@ import { tlsProbe } from './tls.ts';
 import type { Probe, ProbeContext, ProbeOutcome } from './types.ts';
 import { invertOutcome } from './verdict.ts';
 
-export type { CertificateInfo, Probe, ProbeContext, ProbeOutcome, ProbeTimings } from './types.ts';
+export type {
+  CertificateInfo,
+  CheckProxy,
+  DecidingRule,
+  EgressPolicy,
+  Probe,
+  ProbeContext,
+  ProbeOutcome,
+  ProbeTimings,
+  ResolvedAddress,
+  Resolver,
+} from './types.ts';
 export { capDetail } from './detail.ts';
+export { explain } from './explain.ts';
+export { egressRefusal } from './egress.ts';
 export { redactHeaders, redactUrl } from './redact.ts';
 export { probeDefaults } from './defaults.ts';
 export { effectiveTimeoutSec } from './run.ts';
@@ -37,7 +52,16 @@ export async function runProbe(def: CheckDefinition, ctx: ProbeContext = {}): Pr
     // A bug, not a verdict about the target: reported, and returned before invert can turn it
     // into a pass.
     const error = `probe failed unexpectedly: ${describeError(err, url.hostname)}`;
-    return { success: false, httpStatus: 0, latencyMs: 0, error, responseSample: '' };
+    return bounded({ success: false, httpStatus: 0, latencyMs: 0, answered: false, decidedBy: 'connection', error, responseSample: '' });
   }
-  return def.invert_result === true ? invertOutcome(outcome) : outcome;
+  return bounded(def.invert_result === true ? invertOutcome(outcome) : outcome);
+}
+
+/** The outcome with error and sample within their ceilings, so every result fits the wire. */
+function bounded(outcome: ProbeOutcome): ProbeOutcome {
+  return {
+    ...outcome,
+    error: capDetail(outcome.error, probeDefaults.maxErrorChars),
+    responseSample: capDetail(outcome.responseSample, probeDefaults.maxSampleChars),
+  };
 }

@@ -1,11 +1,13 @@
 // What every probe run shares: the deadline, the clocks, and how a failure becomes a reason.
 import { rootCertificates } from 'node:tls';
 import type { CheckDefinition } from '../wire/schemas.ts';
-import { timingsOf, type ConnectionTrace } from './trace.ts';
+import { answeredAt, timingsOf, type ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
-import { cancelledError, describeError, timedOut } from './errors.ts';
+import type { Resolver } from './dial.ts';
+import type { EgressPolicy } from './egress.ts';
+import { cancelledError, describeError, errorAnswered, errorRule, timedOut } from './errors.ts';
 import { redactUrl } from './redact.ts';
-import type { ProbeContext, ProbeOutcome, SampleKind } from './types.ts';
+import type { CheckProxy, DecidingRule, ProbeContext, ProbeOutcome, SampleKind } from './types.ts';
 
 export interface Run {
   /** Aborts at the deadline or on external cancellation. */
@@ -19,12 +21,18 @@ export interface Run {
   sampleChars: number;
   /** CA list for TLS connections; undefined keeps Node's default trust store. */
   ca: string[] | undefined;
+  egressPolicy: EgressPolicy;
+  /** Injected name resolution; undefined = let net.connect resolve (unless the policy is strict). */
+  resolver: Resolver | undefined;
+  proxy: CheckProxy | undefined;
   /** ms from the start to `t`, rounded up and at least 1: something came back. */
   latencyAt(t: number): number;
   /** ms the run has taken so far, rounded up. */
   elapsed(): number;
   /** The reason for a failure: cancellation and the deadline win over the error they caused. */
   reason(err: unknown, host: string): string;
+  /** The rule a failure belongs to, with the same precedence as reason(). */
+  rule(err: unknown): DecidingRule;
   cancelled(): boolean;
   /**
    * Releases the deadline timer and the link to the caller's signal. Without it each finished
@@ -64,15 +72,24 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
     now,
     wallClock: ctx.wallClock ?? (() => new Date()),
     startedAt,
-    sampleChars: Math.max(0, Math.floor(ctx.sampleChars ?? probeDefaults.sampleChars)),
+    // Whatever result_detail_max_chars says: one result must always fit one upload call.
+    sampleChars: Math.max(0, Math.floor(Math.min(ctx.sampleChars ?? probeDefaults.sampleChars, probeDefaults.maxSampleChars))),
     // Passing `ca` replaces the default roots, so the bundled ones are listed too.
     ca: ctx.ca === undefined || ctx.ca.length === 0 ? undefined : [...rootCertificates, ...ctx.ca],
+    egressPolicy: ctx.egressPolicy ?? 'open',
+    resolver: ctx.resolve,
+    proxy: ctx.proxy,
     latencyAt: (t) => Math.max(1, Math.ceil(t - startedAt)),
     elapsed: () => Math.max(0, Math.ceil(now() - startedAt)),
     reason(err, host) {
       if (cancelled()) return cancelledError;
       if (deadline.aborted) return timedOut(timeoutSec);
       return describeError(err, host);
+    },
+    rule(err) {
+      if (cancelled()) return 'cancelled';
+      if (deadline.aborted) return 'timeout';
+      return errorRule(err);
     },
     cancelled,
     finish() {
@@ -97,28 +114,47 @@ export interface Observed {
   latencyMs: number;
   /** Empty means success. */
   error: string;
+  /** The rule behind `error`; absent = 'all-rules' on success. */
+  rule?: DecidingRule;
   responseSample?: string;
   sampleKind?: SampleKind;
+  /** Set when the trace alone cannot tell (a refusal, an earlier redirect answer). */
+  answered?: boolean;
 }
 
 /** The outcome of a run that reached the network: what was observed plus the trace's facts. */
 export function outcomeOf(run: Run, trace: ConnectionTrace, observed: Observed): ProbeOutcome {
+  const cancelled = run.cancelled();
+  const answered = observed.answered === true || observed.latencyMs > 0 || trace.connectedAt !== undefined || answeredAt(trace) !== undefined;
   return {
     success: observed.error === '',
     httpStatus: observed.httpStatus ?? 0,
     latencyMs: observed.latencyMs,
+    answered,
+    decidedBy: cancelled ? 'cancelled' : observed.error === '' ? 'all-rules' : (observed.rule ?? 'connection'),
     error: observed.error,
     responseSample: observed.responseSample ?? '',
     ...(observed.sampleKind === undefined ? {} : { sampleKind: observed.sampleKind }),
     timings: timingsOf(trace, run.elapsed()),
     ...(trace.certificate === undefined ? {} : { certificate: trace.certificate }),
-    ...(run.cancelled() ? { cancelled: true } : {}),
+    ...(trace.viaProxy === undefined ? {} : { viaProxy: trace.viaProxy }),
+    ...(cancelled ? { cancelled: true } : {}),
   };
 }
 
-/** An outcome for a run that got nothing back from its connection. */
-export function failure(run: Run, error: string, trace: ConnectionTrace): ProbeOutcome {
-  return outcomeOf(run, trace, { latencyMs: 0, error });
+/**
+ * An outcome for a run whose connection failed with `err`. Latency stays 0 unless bytes came
+ * back (a plain service answering a TLS handshake); `answered` also counts a refusal, a reset
+ * and a "no such name" DNS answer, which prove the network works.
+ */
+export function failure(run: Run, err: unknown, host: string, trace: ConnectionTrace, earlier?: number): ProbeOutcome {
+  const at = answeredAt(trace) ?? earlier;
+  return outcomeOf(run, trace, {
+    latencyMs: at === undefined ? 0 : run.latencyAt(at),
+    error: run.reason(err, host),
+    rule: run.rule(err),
+    answered: !run.cancelled() && errorAnswered(err),
+  });
 }
 
 /** The check's URL, or why it is not one. Userinfo is redacted from the message. */
@@ -132,5 +168,14 @@ export function parseTarget(raw: string): URL | { problem: string } {
 
 /** An outcome for a check that cannot run as defined; no network traffic happened. */
 export function invalidDefinition(error: string): ProbeOutcome {
-  return { success: false, httpStatus: 0, latencyMs: 0, error, responseSample: '', invalidDefinition: true };
+  return {
+    success: false,
+    httpStatus: 0,
+    latencyMs: 0,
+    answered: false,
+    decidedBy: 'definition',
+    error,
+    responseSample: '',
+    invalidDefinition: true,
+  };
 }

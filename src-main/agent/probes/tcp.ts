@@ -1,43 +1,40 @@
 // The tcp probe: a connect, and when the check has a match string, the banner the service
 // volunteers (SSH, SMTP, FTP greet first). Latency is the connect time.
 //
-// Banner wait: the first byte may take until the run's deadline (timeout_sec), because some
-// services greet late on purpose; once bytes arrive, bannerIdleMs of silence, the peer closing,
-// maxBannerBytes, or a decided match ends the banner. Nothing is ever sent to the service.
-import { connect, type Socket } from 'node:net';
+// Banner wait (issue 10 §4): a banner may arrive late (SMTP tarpits greet late on purpose) and
+// in pieces, so reading ends only when the match is decided, the peer closes, maxBannerBytes
+// arrived, or the run's deadline (timeout_sec) passes. Nothing is ever sent to the service.
+import type { Socket } from 'node:net';
 import type { CheckDefinition } from '../wire/schemas.ts';
-import { traceConnect, type ConnectionTrace } from './trace.ts';
+import type { ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
 import { capDetail } from './detail.ts';
+import { dialTcp } from './dial.ts';
 import { cancelledError } from './errors.ts';
 import { failure, invalidDefinition, outcomeOf, withRun, type Run } from './run.ts';
-import { socketTarget, waitFor } from './socket-wait.ts';
+import { socketTarget } from './socket-wait.ts';
 import { createTextScanner, type ScanResult } from './text-scanner.ts';
 import type { Probe } from './types.ts';
 import { firstFailure, matchVerdict, responseTimeVerdict } from './verdict.ts';
 
-type BannerEnd = 'settled' | 'idle' | 'closed' | 'deadline';
+type BannerEnd = 'settled' | 'closed' | 'deadline';
 
 export const tcpProbe: Probe = async (def, ctx) => {
   const endpoint = socketTarget(def);
   if ('problem' in endpoint) return invalidDefinition(endpoint.problem);
   return withRun(def, ctx, async (run) => {
     const trace: ConnectionTrace = { startedAt: run.now() };
-    const socket = connect({ host: endpoint.host, port: endpoint.port });
-    // Errors after the connect (a reset while reading the banner) end the banner; without a
-    // listener they would crash the process.
-    socket.on('error', () => undefined);
-    traceConnect(socket, trace, run.now);
+    let socket: Socket;
     try {
-      await waitFor(socket, 'connect', run.signal);
+      socket = await dialTcp(run, endpoint.host, endpoint.port, trace);
     } catch (err) {
-      socket.destroy();
-      return failure(run, run.reason(err, endpoint.host), trace);
+      return failure(run, err, endpoint.host, trace);
     }
     const latencyMs = run.latencyAt(trace.connectedAt ?? run.now());
     if (def.match_string === '') {
       socket.destroy();
-      return outcomeOf(run, trace, { latencyMs, error: responseTimeVerdict(latencyMs, def.max_response_time_ms).reason });
+      const verdict = responseTimeVerdict(latencyMs, def.max_response_time_ms);
+      return outcomeOf(run, trace, { latencyMs, error: verdict.reason, rule: verdict.rule });
     }
     const { scan, end } = await readBanner(socket, def, run, trace);
     socket.destroy();
@@ -48,15 +45,22 @@ export const tcpProbe: Probe = async (def, ctx) => {
       responseTimeVerdict(latencyMs, def.max_response_time_ms),
     );
     const error = verdict.reason + (verdict.pass ? '' : why(scan, end, run));
-    return outcomeOf(run, trace, { latencyMs, error, responseSample: sample, sampleKind: 'banner' });
+    return outcomeOf(run, trace, { latencyMs, error, rule: verdict.rule, responseSample: sample, sampleKind: 'banner' });
   });
 };
 
-/** Why a banner may be missing, appended to a failed match so "not there" is not a mystery. */
+/**
+ * Why a banner may be missing or incomplete, appended to a failed match so "not there" is not
+ * a mystery: nothing came, or the banner was cut (size limit, deadline) before it ended.
+ */
 function why(scan: ScanResult, end: BannerEnd, run: Run): string {
-  if (scan.bytes > 0) return '';
-  if (end === 'closed') return ' (the connection closed without a banner)';
-  if (end === 'deadline') return ` (nothing received within ${run.timeoutSec} s)`;
+  if (scan.capped && !scan.found) return ` (banner cut at ${probeDefaults.maxBannerBytes} bytes)`;
+  if (end === 'closed') return scan.bytes === 0 ? ' (the connection closed without a banner)' : '';
+  if (end === 'deadline') {
+    return scan.bytes === 0
+      ? ` (nothing received within ${run.timeoutSec} s)`
+      : ` (banner cut at the ${run.timeoutSec} s timeout after ${scan.bytes} bytes)`;
+  }
   return '';
 }
 
@@ -73,21 +77,14 @@ function readBanner(
     maxBytes: probeDefaults.maxBannerBytes,
   });
   return new Promise((resolve) => {
-    let idle: NodeJS.Timeout | undefined;
     const finish = (end: BannerEnd): void => {
-      clearTimeout(idle);
       socket.off('data', onData).off('close', onClose);
       run.signal.removeEventListener('abort', onAbort);
       resolve({ scan: scanner.finish(), end });
     };
     const onData = (chunk: Buffer): void => {
       trace.firstByteAt ??= run.now();
-      if (scanner.push(chunk)) {
-        finish('settled');
-        return;
-      }
-      clearTimeout(idle);
-      idle = setTimeout(() => finish('idle'), probeDefaults.bannerIdleMs);
+      if (scanner.push(chunk)) finish('settled');
     };
     const onClose = (): void => finish('closed');
     const onAbort = (): void => finish('deadline');

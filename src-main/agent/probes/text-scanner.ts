@@ -1,6 +1,7 @@
 // Reads a stream of bytes (an HTTP body, a tcp banner) incrementally: looks for the match
 // string across chunk boundaries and keeps a leading sample, holding only a bounded amount of
 // text in memory and saying as soon as nothing more needs to be read.
+import { bomUndecided, textDecoderFor } from './body-decoding.ts';
 import { matchSettled } from './verdict.ts';
 
 export interface ScanOptions {
@@ -10,6 +11,8 @@ export interface ScanOptions {
   sampleChars: number;
   /** Hard cap on bytes examined; the rest of the stream is never read. */
   maxBytes: number;
+  /** Charset label (e.g. from Content-Type); a BOM wins; unknown or absent = UTF-8. */
+  charset?: string;
 }
 
 export interface ScanResult {
@@ -28,8 +31,10 @@ export interface TextScanner {
 }
 
 export function createTextScanner(options: ScanOptions): TextScanner {
-  const { matchString, matchMode, sampleChars, maxBytes } = options;
-  const decoder = new TextDecoder('utf-8', { fatal: false });
+  const { matchString, matchMode, sampleChars, maxBytes, charset } = options;
+  // Chosen once the first bytes show whether there is a byte order mark.
+  let decoder: TextDecoder | undefined;
+  let head = new Uint8Array(0);
   // Two UTF-16 units per code point guarantee enough text for the sample before cleaning.
   const sampleUnits = sampleChars * 2;
   let sample = '';
@@ -58,11 +63,19 @@ export function createTextScanner(options: ScanOptions): TextScanner {
       const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
       bytes += part.length;
       capped = bytes >= maxBytes;
-      take(decoder.decode(part, { stream: true }));
+      if (decoder === undefined) {
+        head = Buffer.concat([head, part]);
+        if (bomUndecided(head) && !capped) return false;
+        decoder = textDecoderFor(head, charset);
+        take(decoder.decode(head, { stream: true }));
+      } else {
+        take(decoder.decode(part, { stream: true }));
+      }
       return done();
     },
     finish() {
-      take(decoder.decode());
+      // A stream shorter than a BOM is decoded whole here; otherwise the decoder is flushed.
+      take(decoder === undefined ? textDecoderFor(head, charset).decode(head) : decoder.decode());
       return { found, sample, bytes, capped };
     },
   };

@@ -1,14 +1,15 @@
 // The tls probe: a bare TLS handshake (nothing sent on top), for services that expect TLS as
 // the first bytes on the wire. Latency is the handshake done; the sample is a one-line
 // certificate summary, which is also what match_string is matched against.
-import { isIP } from 'node:net';
-import { connect } from 'node:tls';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { certificateSummary, peerCertificate, rejection } from './certificate.ts';
 import { capDetail } from './detail.ts';
+import { dialTcp, serverNameOf, upgradeTls } from './dial.ts';
 import { cancelledError, describeError } from './errors.ts';
 import { failure, invalidDefinition, outcomeOf, withRun } from './run.ts';
-import { closeGracefully, socketTarget, waitFor } from './socket-wait.ts';
-import { traceConnect, type ConnectionTrace } from './trace.ts';
+import { closeGracefully, socketTarget } from './socket-wait.ts';
+import type { ConnectionTrace } from './trace.ts';
 import type { Probe } from './types.ts';
 import { certExpiryVerdict, firstFailure, matchVerdict, responseTimeVerdict } from './verdict.ts';
 
@@ -18,40 +19,32 @@ export const tlsProbe: Probe = async (def, ctx) => {
   return withRun(def, ctx, async (run) => {
     const trace: ConnectionTrace = { startedAt: run.now() };
     const { host, port } = endpoint;
-    const socket = connect({
-      host,
-      port,
+    let socket: TLSSocket;
+    try {
+      const raw: Socket = await dialTcp(run, host, port, trace);
       // SNI carries host names only (RFC 6066); for an IP literal the certificate is still
       // checked against the address.
-      ...(isIP(host) === 0 ? { servername: host } : {}),
-      // Verified below from the handshake's own result, so a refused certificate can be named.
-      rejectUnauthorized: false,
-      ...(run.ca === undefined ? {} : { ca: run.ca }),
-    });
-    socket.on('error', () => undefined); // reported through waitFor; later errors do not matter
-    traceConnect(socket, trace, run.now);
-    try {
-      await waitFor(socket, 'secureConnect', run.signal);
+      socket = await upgradeTls(run, raw, trace, { servername: serverNameOf(host) });
     } catch (err) {
-      socket.destroy();
-      return failure(run, run.reason(err, host), trace);
+      return failure(run, err, host, trace);
     }
-    trace.secureAt = run.now();
     const certificate = peerCertificate(socket, run.wallClock);
     if (certificate !== undefined) trace.certificate = certificate;
     const refused = rejection(socket, host, def.insecure_skip_verify === true, certificate);
     closeGracefully(socket);
-    const latencyMs = run.latencyAt(trace.secureAt);
+    const latencyMs = run.latencyAt(trace.secureAt ?? run.now());
     const summary = certificate === undefined ? '' : certificateSummary(certificate);
     const sample = capDetail(summary, run.sampleChars);
     const observed = { latencyMs, responseSample: sample, sampleKind: 'certificate' as const };
     if (run.cancelled()) return outcomeOf(run, trace, { ...observed, error: cancelledError });
-    if (refused !== undefined) return outcomeOf(run, trace, { ...observed, error: describeError(refused, host) });
+    if (refused !== undefined) {
+      return outcomeOf(run, trace, { ...observed, error: describeError(refused, host), rule: 'certificate' });
+    }
     const verdict = firstFailure(
       matchVerdict('certificate summary', def.match_string, def.match_mode, summary.includes(def.match_string)),
       responseTimeVerdict(latencyMs, def.max_response_time_ms),
       certExpiryVerdict(certificate, def.cert_expiry_warn_days),
     );
-    return outcomeOf(run, trace, { ...observed, error: verdict.reason });
+    return outcomeOf(run, trace, { ...observed, error: verdict.reason, rule: verdict.rule });
   });
 };

@@ -10,6 +10,8 @@ export interface ConnectionTrace {
   secureAt?: number;
   firstByteAt?: number;
   certificate?: CertificateInfo;
+  /** The connection went through this proxy (credentials masked). */
+  viaProxy?: string;
 }
 
 /** Phase durations of a traced connection, each rounded up; `totalMs` is the caller's. */
@@ -40,9 +42,8 @@ export function traceConnect(socket: Socket, trace: ConnectionTrace, now: () => 
   socket.once('connect', () => (trace.connectedAt ??= now()));
 }
 
-/** traceConnect plus the first byte, for a socket that someone else reads (undici). */
-export function traceSocket(socket: Socket, trace: ConnectionTrace, now: () => number): void {
-  traceConnect(socket, trace, now);
+/** Records the first byte of a connected socket that someone else reads (undici). */
+export function traceFirstByte(socket: Socket, trace: ConnectionTrace, now: () => number): void {
   // 'readable' rather than 'data': undici reads with read() on 'readable', and a 'data'
   // listener would switch the socket to flowing mode under it. A bare end of stream also
   // emits 'readable'; only buffered bytes count as an answer.

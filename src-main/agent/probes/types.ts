@@ -1,5 +1,18 @@
 // The one signature every probe implements, and the typed outcome it returns.
 import type { CheckDefinition } from '../wire/schemas.ts';
+import type { Resolver } from './dial.ts';
+import type { EgressPolicy } from './egress.ts';
+
+export type { EgressPolicy } from './egress.ts';
+export type { ResolvedAddress, Resolver } from './dial.ts';
+
+/** A proxy the user opted checks into; `noProxy` lists targets that still dial directly. */
+export interface CheckProxy {
+  /** http:// or https:// proxy URL, optionally with basic credentials. */
+  url: string;
+  /** NO_PROXY syntax: host names, domain suffixes, IPs, optional :port, or "*". */
+  noProxy?: string;
+}
 
 export interface ProbeContext {
   /** External cancellation (agent stop). A cancelled run returns `cancelled: true`. */
@@ -16,7 +29,35 @@ export interface ProbeContext {
    * Absent means probeDefaults.sampleChars.
    */
   sampleChars?: number;
+  /**
+   * 'strict' refuses loopback, private, link-local, CGNAT, multicast and unspecified addresses
+   * after resolution, pinning each connection to the checked addresses. Absent = 'open'.
+   */
+  egressPolicy?: EgressPolicy;
+  /** Name resolution for targets; absent = the system resolver. Injectable for tests. */
+  resolve?: Resolver;
+  /** Send checks through this proxy (CONNECT tunnel for every scheme); absent = dial directly. */
+  proxy?: CheckProxy;
 }
+
+/**
+ * The rule that decided the verdict. 'all-rules' is a pass with every rule satisfied; the
+ * others name what failed (or, with 'inverted', that invert_result flipped the verdict).
+ */
+export type DecidingRule =
+  | 'all-rules'
+  | 'status'
+  | 'match'
+  | 'response-time'
+  | 'certificate'
+  | 'inverted'
+  | 'connection'
+  | 'timeout'
+  | 'redirect'
+  | 'body'
+  | 'egress-policy'
+  | 'definition'
+  | 'cancelled';
 
 /** Phase timings in ms, each rounded up. Absent phases did not happen (e.g. dns for an IP). */
 export interface ProbeTimings {
@@ -48,14 +89,28 @@ export interface ProbeOutcome {
   httpStatus: number;
   /** Start to response headers (tcp: connect, tls: handshake), rounded up; 0 = nothing came back. */
   latencyMs: number;
-  /** Empty on success. Uncapped: the caller applies capDetail with result_detail_max_chars. */
+  /**
+   * The target sent anything back: a completed TCP connect (even if it then hangs or resets), a
+   * refusal, an HTTP status, a TLS alert, a banner, or a DNS "no such name" answer. False only
+   * for failures before any answer (connect timeout, unreachable, DNS without an answer, a run
+   * refused before any traffic), which alone may be blamed on this machine being offline.
+   */
+  answered: boolean;
+  /** Which rule decided the verdict. */
+  decidedBy: DecidingRule;
+  /** Empty on success. Bounded (probeDefaults.maxErrorChars); the caller caps it further. */
   error: string;
-  /** Leading body or banner text (tls: certificate summary), cleaned, at most sampleChars. */
+  /**
+   * Leading body or banner text (tls: certificate summary), decoded and cleaned, at most
+   * min(sampleChars, probeDefaults.maxSampleChars) code points.
+   */
   responseSample: string;
   /** What responseSample holds; privacy rules depend on it (a banner describes the target). */
   sampleKind?: SampleKind;
   timings?: ProbeTimings;
   certificate?: CertificateInfo;
+  /** Local detail, never uploaded: the run went through this proxy (credentials masked). */
+  viaProxy?: string;
   /**
    * The check itself is unusable (bad URL, unknown operator, too many headers...). Such an
    * outcome always fails, even with invert_result: a broken check must never pass silently.

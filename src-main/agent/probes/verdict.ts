@@ -1,15 +1,17 @@
 // The pure rules that turn what a probe observed into pass/fail with a reason. Every probe
 // uses the same rules, so a check means the same thing whichever scheme it targets.
-import type { CertificateInfo, ProbeOutcome } from './types.ts';
+import type { CertificateInfo, DecidingRule, ProbeOutcome } from './types.ts';
 
 export interface Verdict {
   pass: boolean;
   /** Empty when passed; otherwise says what was seen and what was expected. */
   reason: string;
+  /** The rule that gave this verdict ('all-rules' when passed). */
+  rule: DecidingRule;
 }
 
-export const passed: Verdict = { pass: true, reason: '' };
-const failed = (reason: string): Verdict => ({ pass: false, reason });
+export const passed: Verdict = { pass: true, reason: '', rule: 'all-rules' };
+const failed = (reason: string, rule: DecidingRule): Verdict => ({ pass: false, reason, rule });
 
 const statusOps = ['eq', 'lt', 'gt'] as const;
 const matchModes = ['contains', 'not_contains'] as const;
@@ -33,13 +35,13 @@ export function statusRuleProblem(op: string | undefined, value: number | undefi
 /** Absent op: the built-in rule "status >= 400 fails"; else a comparison with `value`. */
 export function statusVerdict(status: number, op: string | undefined, value: number | undefined): Verdict {
   const problem = statusRuleProblem(op, value);
-  if (problem !== '') return failed(problem);
+  if (problem !== '') return failed(problem, 'definition');
   if (isUnset(op) || value === undefined) {
-    return status < 400 ? passed : failed(`status ${status}, expected less than 400`);
+    return status < 400 ? passed : failed(`status ${status}, expected less than 400`, 'status');
   }
-  if (op === 'eq') return status === value ? passed : failed(`status ${status}, expected ${value}`);
-  if (op === 'lt') return status < value ? passed : failed(`status ${status}, expected less than ${value}`);
-  return status > value ? passed : failed(`status ${status}, expected greater than ${value}`);
+  if (op === 'eq') return status === value ? passed : failed(`status ${status}, expected ${value}`, 'status');
+  if (op === 'lt') return status < value ? passed : failed(`status ${status}, expected less than ${value}`, 'status');
+  return status > value ? passed : failed(`status ${status}, expected greater than ${value}`, 'status');
 }
 
 /** The match mode of a check; undefined when the value is unknown (which fails the check). */
@@ -69,16 +71,16 @@ export function matchSettled(matchString: string, mode: string | undefined, foun
 export function matchVerdict(subject: string, matchString: string, mode: string | undefined, found: boolean): Verdict {
   if (matchString === '') return passed;
   const known = matchModeOf(mode);
-  if (known === undefined) return failed(matchRuleProblem(mode));
+  if (known === undefined) return failed(matchRuleProblem(mode), 'definition');
   const quoted = JSON.stringify(matchString);
-  if (known === 'contains') return found ? passed : failed(`${subject} does not contain ${quoted}`);
-  return found ? failed(`${subject} contains ${quoted}`) : passed;
+  if (known === 'contains') return found ? passed : failed(`${subject} does not contain ${quoted}`, 'match');
+  return found ? failed(`${subject} contains ${quoted}`, 'match') : passed;
 }
 
 /** 0, negative or absent limit: no constraint. Equal to the limit still passes. */
 export function responseTimeVerdict(latencyMs: number, maxMs: number | undefined): Verdict {
   if (maxMs === undefined || maxMs <= 0 || latencyMs <= maxMs) return passed;
-  return failed(`response took ${latencyMs} ms, limit ${maxMs} ms`);
+  return failed(`response took ${latencyMs} ms, limit ${maxMs} ms`, 'response-time');
 }
 
 /**
@@ -89,10 +91,10 @@ export function certExpiryVerdict(cert: CertificateInfo | undefined, warnDays: n
   if (cert === undefined || warnDays === undefined || warnDays <= 0 || cert.daysLeft > warnDays) return passed;
   const day = cert.validTo.slice(0, 10);
   const warning = `warning at ${warnDays}`;
-  if (cert.daysLeft < 0) return failed(`TLS certificate expired on ${day}, ${warning}`);
-  if (cert.daysLeft === 0) return failed(`TLS certificate expires today (${day}), ${warning}`);
+  if (cert.daysLeft < 0) return failed(`TLS certificate expired on ${day}, ${warning}`, 'certificate');
+  if (cert.daysLeft === 0) return failed(`TLS certificate expires today (${day}), ${warning}`, 'certificate');
   const days = cert.daysLeft === 1 ? '1 day' : `${cert.daysLeft} days`;
-  return failed(`TLS certificate expires in ${days} (${day}), ${warning}`);
+  return failed(`TLS certificate expires in ${days} (${day}), ${warning}`, 'certificate');
 }
 
 /** The first failing verdict, in the order given, or `passed`. */
@@ -110,6 +112,6 @@ export const invertedSuccessError = 'inverted: target answered successfully';
 export function invertOutcome(outcome: ProbeOutcome): ProbeOutcome {
   if (outcome.invalidDefinition === true || outcome.cancelled === true) return outcome;
   return outcome.success
-    ? { ...outcome, success: false, error: invertedSuccessError }
-    : { ...outcome, success: true, error: '' };
+    ? { ...outcome, success: false, error: invertedSuccessError, decidedBy: 'inverted' }
+    : { ...outcome, success: true, error: '', decidedBy: 'inverted' };
 }

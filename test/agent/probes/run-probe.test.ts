@@ -32,7 +32,16 @@ describe('runProbe dispatch', () => {
     { name: 'unsupported scheme udp', url: 'udp://example.test:53', error: 'unsupported scheme udp: (use http, https, tcp or tls)' },
   ])('fails closed: $name', async ({ url, error }) => {
     const out = await runProbe(definition({ url }));
-    expect(out).toEqual({ success: false, httpStatus: 0, latencyMs: 0, error, responseSample: '', invalidDefinition: true });
+    expect(out).toEqual({
+      success: false,
+      httpStatus: 0,
+      latencyMs: 0,
+      answered: false,
+      decidedBy: 'definition',
+      error,
+      responseSample: '',
+      invalidDefinition: true,
+    });
   });
 });
 

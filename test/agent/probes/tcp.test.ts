@@ -37,7 +37,8 @@ describe('tcp probe', () => {
 
   it.each([
     { name: 'banner contains', options: { banner: ssh }, fields: { match_string: 'SSH-2.0' }, success: true, error: '', sample: ssh },
-    { name: 'banner does not contain', options: { banner: ssh }, fields: { match_string: '220 ' }, success: false, error: 'banner does not contain "220 "', sample: ssh },
+    { name: 'banner does not contain: read until the timeout, which the error names', options: { banner: ssh }, fields: { match_string: '220 ', timeout_sec: 1 }, success: false, error: 'banner does not contain "220 " (banner cut at the 1 s timeout after 21 bytes)', sample: ssh },
+    { name: 'banner does not contain, service hung up after it', options: { banner: ssh, hangUp: true }, fields: { match_string: '220 ' }, success: false, error: 'banner does not contain "220 "', sample: ssh },
     { name: 'not_contains passes', options: { banner: ssh }, fields: { match_string: 'Dropbear', match_mode: 'not_contains' }, success: true, error: '', sample: ssh },
     { name: 'not_contains fails', options: { banner: ssh }, fields: { match_string: 'OpenSSH', match_mode: 'not_contains' }, success: false, error: 'banner contains "OpenSSH"', sample: ssh },
     { name: 'late banner is waited for', options: { banner: ssh, bannerDelayMs: 300 }, fields: { match_string: 'SSH-' }, success: true, error: '', sample: ssh },
@@ -62,8 +63,20 @@ describe('tcp probe', () => {
 
   it('banner reading stops at 4 KiB', async () => {
     const out = await probe({ banner: 'x'.repeat(64 * 1024) }, { match_string: 'y' }, 10_000);
-    expect(out).toMatchObject({ success: false, error: 'banner does not contain "y"' });
+    expect(out).toMatchObject({ success: false, error: 'banner does not contain "y" (banner cut at 4096 bytes)' });
     expect(out.responseSample).toBe('x'.repeat(4096));
+  });
+
+  // Issue 10 §4: pieces 300-600 ms apart were cut after 500 ms of silence.
+  it('a banner arriving in slow pieces is read until the match', async () => {
+    const pieces = [
+      { afterMs: 50, text: '220-mail.test ESMTP\r\n' },
+      { afterMs: 600, text: '220-please wait\r\n' },
+      { afterMs: 600, text: '220 ready\r\n' },
+    ];
+    const out = await probe({ pieces }, { match_string: '220 ready', timeout_sec: 5 });
+    expect(out).toMatchObject({ success: true, error: '', answered: true, decidedBy: 'all-rules' });
+    expect(out.responseSample).toBe('220-mail.test ESMTP\r\n220-please wait\r\n220 ready\r\n');
   });
 
   it('sample is capped to sampleChars', async () => {
@@ -78,14 +91,15 @@ describe('tcp probe', () => {
     expect(await runProbe(definition({ url }))).toMatchObject({ success: false, error, invalidDefinition: true, latencyMs: 0 });
   });
 
+  // A refusal proves the network works (design.md "Connectivity"): answered, though no data.
   it('connection refused', async () => {
     const out = await runProbe(definition({ url: `tcp://127.0.0.1:${await closedPort()}` }));
-    expect(out).toMatchObject({ success: false, latencyMs: 0, error: 'connection refused' });
+    expect(out).toMatchObject({ success: false, latencyMs: 0, answered: true, decidedBy: 'connection', error: 'connection refused' });
   });
 
-  it('DNS failure', async () => {
+  it('DNS "no such name" is an answer', async () => {
     const out = await runProbe(definition({ url: 'tcp://nosuch.invalid:22' }));
-    expect(out).toMatchObject({ success: false, latencyMs: 0, error: 'DNS lookup failed for nosuch.invalid' });
+    expect(out).toMatchObject({ success: false, latencyMs: 0, answered: true, error: 'DNS lookup failed for nosuch.invalid' });
   });
 
   it('connects by host name and reports the lookup', async () => {

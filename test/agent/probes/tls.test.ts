@@ -106,9 +106,10 @@ describe('tls probe', () => {
     if (!success) expect(out.error).toMatch(/^TLS certificate expires in 3 days \(\d{4}-\d\d-\d\d\), warning at 7$/);
   });
 
-  it('a plain TCP service that talks first is not TLS', async () => {
+  it('a plain TCP service that talks first is not TLS, but it answered', async () => {
     const out = await probe('plainBanner', {}, {});
-    expect(out).toMatchObject({ success: false, latencyMs: 0, error: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)' });
+    expect(out).toMatchObject({ success: false, answered: true, error: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)' });
+    expect(out.latencyMs).toBeGreaterThanOrEqual(1);
   });
 
   it('a silent plain TCP service times out', async () => {

@@ -31,7 +31,7 @@ describe('statusVerdict', () => {
     { name: 'unknown op fails closed', status: 200, op: 'ge', value: 200, reason: 'unknown status_code_op "ge" (known: eq, lt, gt)' },
     { name: 'op without value fails closed', status: 200, op: 'eq', value: undefined, reason: 'status_code_op "eq" needs a status_code_value' },
   ])('$name', ({ status, op, value, reason }) => {
-    expect(statusVerdict(status, op, value)).toEqual({ pass: reason === '', reason });
+    expect(statusVerdict(status, op, value)).toMatchObject({ pass: reason === '', reason });
     expect(statusRuleProblem(op, value)).toBe(reason.startsWith('status ') ? '' : reason);
   });
 });
@@ -48,7 +48,7 @@ describe('matchVerdict', () => {
     { name: 'quotes are escaped', match: 'say "hi"', mode: 'contains', found: false, reason: 'body does not contain "say \\"hi\\""' },
     { name: 'unknown mode fails closed', match: 'foo', mode: 'regex', found: true, reason: 'unknown match_mode "regex" (known: contains, not_contains)' },
   ])('$name', ({ match, mode, found, reason }) => {
-    expect(matchVerdict('body', match, mode, found)).toEqual({ pass: reason === '', reason });
+    expect(matchVerdict('body', match, mode, found)).toMatchObject({ pass: reason === '', reason });
   });
 
   it('names the unknown mode as a definition problem', () => {
@@ -76,7 +76,7 @@ describe('responseTimeVerdict', () => {
     { name: 'at the limit', latency: 500, max: 500, reason: '' },
     { name: 'over the limit', latency: 812, max: 500, reason: 'response took 812 ms, limit 500 ms' },
   ])('$name', ({ latency, max, reason }) => {
-    expect(responseTimeVerdict(latency, max)).toEqual({ pass: reason === '', reason });
+    expect(responseTimeVerdict(latency, max)).toMatchObject({ pass: reason === '', reason });
   });
 });
 
@@ -97,7 +97,7 @@ describe('certExpiryVerdict', () => {
     { name: 'today', days: 0, warn: 7, reason: 'TLS certificate expires today (2026-11-24), warning at 7' },
     { name: 'already expired', days: -2, warn: 7, reason: 'TLS certificate expired on 2026-11-24, warning at 7' },
   ])('$name', ({ days, warn, reason }) => {
-    expect(certExpiryVerdict(cert(days), warn)).toEqual({ pass: reason === '', reason });
+    expect(certExpiryVerdict(cert(days), warn)).toMatchObject({ pass: reason === '', reason });
   });
 
   it('passes when there is no certificate (plain http)', () => {
@@ -107,15 +107,15 @@ describe('certExpiryVerdict', () => {
 
 describe('firstFailure', () => {
   it('keeps the order of the rules', () => {
-    const a = { pass: false, reason: 'a' };
-    const b = { pass: false, reason: 'b' };
+    const a = { pass: false, reason: 'a', rule: 'status' } as const;
+    const b = { pass: false, reason: 'b', rule: 'match' } as const;
     expect(firstFailure(passed, a, b)).toBe(a);
     expect(firstFailure(passed, passed)).toBe(passed);
   });
 });
 
 describe('invertOutcome', () => {
-  const base: ProbeOutcome = { success: true, httpStatus: 200, latencyMs: 5, error: '', responseSample: 'ok' };
+  const base: ProbeOutcome = { success: true, httpStatus: 200, latencyMs: 5, answered: true, decidedBy: 'all-rules', error: '', responseSample: 'ok' };
   it.each([
     { name: 'success becomes a failure that says why', input: base, success: false, error: invertedSuccessError },
     { name: 'failure becomes a success with empty error', input: { ...base, success: false, error: 'status 503, expected less than 400' }, success: true, error: '' },

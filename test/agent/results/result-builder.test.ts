@@ -7,6 +7,8 @@ const outcome = (o: Partial<ProbeOutcome>): ProbeOutcome => ({
   success: false,
   httpStatus: 0,
   latencyMs: 0,
+  answered: true,
+  decidedBy: 'connection',
   error: '',
   responseSample: '',
   ...o,
