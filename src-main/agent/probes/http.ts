@@ -86,10 +86,14 @@ async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, fi
   }
 }
 
-/** Adds one hop's certificate to the judgement; the first failure stays the one reported. */
+/**
+ * Adds one hop's certificate to the judgement: the first failing certificate is the one reported,
+ * else the first https hop's (the URL the check names, when it is https).
+ */
 function judgeCertificate(so: CertJudgement, cert: CertificateInfo | undefined, warnDays: number | undefined): CertJudgement {
   if (cert === undefined || !so.verdict.pass) return so;
-  return { verdict: certExpiryVerdict(cert, warnDays), certificate: so.certificate ?? cert };
+  const verdict = certExpiryVerdict(cert, warnDays);
+  return { verdict, certificate: verdict.pass ? (so.certificate ?? cert) : cert };
 }
 
 /** Reads what the verdict and the sample need of the body, then applies every rule. */
@@ -109,10 +113,13 @@ async function evaluate(
   // A body that could not be read or decoded only matters when the verdict depends on it.
   if (body.error !== '' && def.match_string !== '') return answered(run, hop, trace, body.error, 'body', sample);
   const latencyMs = run.latencyAt(hop.headersAt);
-  const decoded = codings.length === 0 ? 'body' : `body (decoded from ${codings.join(', ')})`;
+  // At the cap, say that the rest was not examined and, for a compressed body, that the limit
+  // applies to the decoded bytes (a compression bomb shows up here, not as exhausted memory).
+  const decoded = codings.length === 0 ? '' : ` (decoded from ${codings.join(', ')})`;
+  const subject = body.scan.capped ? `first ${mib} MiB of the body${decoded}` : 'body';
   const verdict = firstFailure(
     statusVerdict(hop.status, def.status_code_op, def.status_code_value),
-    matchVerdict(body.scan.capped ? `first ${mib} MiB of the ${decoded}` : decoded, def.match_string, def.match_mode, body.scan.found),
+    matchVerdict(subject, def.match_string, def.match_mode, body.scan.found),
     responseTimeVerdict(latencyMs, def.max_response_time_ms),
     certs.verdict,
   );

@@ -109,7 +109,8 @@ describe('https probe', () => {
     const plain = await startHttpTarget();
     try {
       const out = await runProbe(definition({ url: `https://127.0.0.1:${plain.port}/` }));
-      expect(out).toMatchObject({ success: false, httpStatus: 0, error: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)' });
+      expect(out).toMatchObject({ success: false, httpStatus: 0, answered: true, error: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)' });
+      expect(out.latencyMs).toBeGreaterThanOrEqual(1); // the plain port answered
     } finally {
       await plain.close();
     }
@@ -122,6 +123,40 @@ describe('https probe', () => {
       expect(out).toMatchObject({ success: false, latencyMs: 0, error: 'TLS handshake failed: the target closed the connection' });
     } finally {
       await rude.close();
+    }
+  });
+});
+
+// Issue 10 §4: a 301 from the https URL to http skipped the expiry judgement, so a check with a
+// certificate 3 days from expiry and a 7-day warning passed.
+describe('cert_expiry_warn_days over a redirect chain', () => {
+  const chain: HttpTarget[] = [];
+  afterAll(async () => {
+    await Promise.all(chain.map((t) => t.close()));
+  });
+  const start = async (...args: Parameters<typeof startHttpTarget>): Promise<HttpTarget> => {
+    const t = await startHttpTarget(...args);
+    chain.push(t);
+    return t;
+  };
+
+  it.each([
+    { name: 'https (expiring) → http', first: 'expiring', second: 'plain', warn: 7, success: false },
+    { name: 'https (good) → https (expiring)', first: 'good', second: 'expiring', warn: 7, success: false },
+    { name: 'http → https (expiring)', first: 'plain', second: 'expiring', warn: 7, success: false },
+    { name: 'https (expiring) → http, warning not reached', first: 'expiring', second: 'plain', warn: 2, success: true },
+    { name: 'https (good) → http', first: 'good', second: 'plain', warn: 7, success: true },
+  ])('$name', async ({ first, second, warn, success }) => {
+    const leaf = async (kind: string): Promise<KeyPair | undefined> =>
+      kind === 'plain' ? undefined : makeLeaf({ ca, ...(kind === 'expiring' ? { notAfter: daysFromNow(3 + 1 / 24) } : {}) });
+    const [firstTls, secondTls] = await Promise.all([leaf(first), leaf(second)]);
+    const end = await start({ '/end': { body: 'landed' } }, secondTls === undefined ? {} : { tls: secondTls });
+    const hop = await start({ '/': { status: 301, redirect: `${end.url}/end` } }, firstTls === undefined ? {} : { tls: firstTls });
+    const out = await runProbe(definition({ url: `${hop.url}/`, cert_expiry_warn_days: warn }), trusted());
+    expect(out).toMatchObject({ success, httpStatus: 200, decidedBy: success ? 'all-rules' : 'certificate' });
+    if (!success) {
+      expect(out.error).toMatch(/^TLS certificate expires in 3 days \(\d{4}-\d\d-\d\d\), warning at 7$/);
+      expect(out.certificate?.daysLeft).toBe(3);
     }
   });
 });
