@@ -9,6 +9,7 @@ import { exitCodes } from './exit-codes.ts';
 import { processIo, type CliIo } from './io.ts';
 import { runCommand } from './run-command.ts';
 import { statusCommand } from './status-command.ts';
+import { testCheckCommand } from './test-check-command.ts';
 import { usageText } from './usage.ts';
 
 /** stopSignal is called only by `run`, so other commands keep the default Ctrl-C behaviour. */
@@ -21,6 +22,8 @@ export async function main(argv: string[], io: CliIo, stopSignal: () => Promise<
       return runCommand(rest, io, stopSignal());
     case 'status':
       return statusCommand(rest, io);
+    case 'test-check':
+      return testCheckCommand(rest, io);
     case '--version':
       io.stdout(agentVersion);
       return exitCodes.ok;

@@ -9,6 +9,8 @@ Usage:
                       [--status-interval S] [--ping-interval S]
                       [--dashboard [--dashboard-port P]]
   uptime-agent status [--json]
+  uptime-agent test-check (--file F [--guid G] | --guid G [--private-checks FILE])
+                      [--checks-ca FILE] [--egress-policy open|strict]
 
 Every command takes --data-dir DIR (else env UPTIME_AGENT_DATA_DIR, else the app-data folder).
 Intervals are in seconds; fractions are fine. Flags left out of run come from settings.json in
@@ -17,6 +19,10 @@ the data folder (saved by the dashboard's Settings), else the defaults.
 run --dashboard serves the agent's window on http://127.0.0.1 (a free port, or P) and prints
 "dashboard: URL" with a per-run access token; open that URL in a browser on this machine. With
 --dashboard, run also starts when the agent is not enrolled yet: enroll from the page.
+
+test-check runs one check once and explains the verdict: a definition from a file in the
+private-definitions format (nothing enrolled needed), or a synced check by guid. Nothing is
+uploaded. Exit codes: 0 pass, 1 fail, 2 bad definition or usage.
 
 Exit codes of enroll: 0 enrolled (last stdout line = monitor id), 2 usage (nothing sent),
 3 token refused (401), 4 no such monitor to reclaim (404), 5 monitor still enrolled (409),

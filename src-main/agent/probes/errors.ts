@@ -4,7 +4,7 @@ import { BodyDecodeError } from './body-decoding.ts';
 import { CertificateRejectedError } from './certificate.ts';
 import { probeDefaults } from './defaults.ts';
 import { EgressBlockedError } from './egress.ts';
-import { ProxyRefusedError } from './proxy-tunnel.ts';
+import { ProxyRefusedError, ProxyUnreachableError } from './proxy-tunnel.ts';
 import type { DecidingRule } from './types.ts';
 
 export const cancelledError = 'cancelled: the agent is stopping';
@@ -80,6 +80,10 @@ export function describeError(err: unknown, host: string): string {
     (e) => e instanceof EgressBlockedError || e instanceof ProxyRefusedError || e instanceof BodyDecodeError,
   );
   if (own instanceof ProxyRefusedError) return describeProxyRefusal(own);
+  const unreachable = errors.find((e) => e instanceof ProxyUnreachableError);
+  if (unreachable instanceof ProxyUnreachableError) {
+    return `proxy ${unreachable.proxy} could not be reached (${describeError(unreachable.cause, host)}): check the proxy setting`;
+  }
   if (own instanceof Error) return own.message;
   for (const e of errors) {
     // Node reports a peer that hangs up mid-handshake as a plain ECONNRESET; only the message

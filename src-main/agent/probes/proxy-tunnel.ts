@@ -25,6 +25,17 @@ export class ProxyRefusedError extends Error {
   }
 }
 
+/** The proxy itself could not be reached; `cause` says how (refused, timed out, DNS). */
+export class ProxyUnreachableError extends Error {
+  readonly proxy: string;
+
+  constructor(proxy: string, cause: unknown) {
+    super(`proxy ${proxy} could not be reached`, { cause });
+    this.name = 'ProxyUnreachableError';
+    this.proxy = proxy;
+  }
+}
+
 /** The proxy URL as it may be shown: credentials masked. */
 export function shownProxy(proxyUrl: string): string {
   return redactUrl(proxyUrl).replace(/\/$/, '');
@@ -49,7 +60,12 @@ export async function openTunnel(run: Run, proxyUrl: string, host: string, port:
         })
       : netConnect({ host: proxyHost, port: proxyPort });
   socket.on('error', () => undefined); // reported through waitFor and readAnswer
-  await waitFor(socket, proxy.protocol === 'https:' ? 'secureConnect' : 'connect', run.signal);
+  try {
+    await waitFor(socket, proxy.protocol === 'https:' ? 'secureConnect' : 'connect', run.signal);
+  } catch (err) {
+    socket.destroy();
+    throw run.signal.aborted ? err : new ProxyUnreachableError(shown, err);
+  }
   const authority = isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
   const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
   if (proxy.username !== '' || proxy.password !== '') {

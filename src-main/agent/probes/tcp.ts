@@ -93,6 +93,8 @@ function readBanner(
       return;
     }
     socket.on('data', onData).once('close', onClose);
+    // A tunnel through the proxy arrives paused (its CONNECT answer was read first).
+    socket.resume();
     run.signal.addEventListener('abort', onAbort, { once: true });
   });
 }
