@@ -13,5 +13,4 @@ export {
 export { closedPort, listen, loopback } from './ports.ts';
 export { startSilentPort, type SilentPort } from './silent-port.ts';
 export { startTcpTarget, startTlsTarget, type SocketTarget, type TcpTargetOptions } from './socket-targets.ts';
-export { startSilentListener, type SilentListener } from './silent-listener.ts';
 export { startForwardProxy, type ForwardProxy, type ForwardProxyOptions } from './forward-proxy.ts';

@@ -6,15 +6,15 @@ import type { ProbeContext } from '../../../src-main/agent/probes/types.ts';
 import {
   closedPort,
   startHttpTarget,
-  startSilentListener,
+  startSilentPort,
   startTcpTarget,
   type HttpTarget,
-  type SilentListener,
+  type SilentPort,
   type SocketTarget,
 } from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
-let silent: SilentListener;
+let silent: SilentPort;
 let mute: SocketTarget;
 let hangUp: SocketTarget;
 let ssh: SocketTarget;
@@ -22,7 +22,7 @@ let web: HttpTarget;
 let refusedPort: number;
 beforeAll(async () => {
   [silent, mute, hangUp, ssh, web, refusedPort] = await Promise.all([
-    startSilentListener(),
+    startSilentPort(),
     startTcpTarget(),
     startTcpTarget({ hangUp: true }),
     startTcpTarget({ banner: 'SSH-2.0-OpenSSH_9.6\r\n' }),

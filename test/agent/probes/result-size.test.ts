@@ -42,8 +42,8 @@ describe('one result always fits the wire', () => {
     const stored = await eventually(() => server.results(h?.monitorId).find((r) => r.checkGuid === check.guid), 15_000, 'the result on the server');
     expect(stored.success).toBe(true);
     expect(codePoints(stored.responseSample ?? '')).toBe(probeDefaults.maxSampleChars);
-    const agent = h.agent;
-    await eventually(() => agent.outbox.count() === 0, 5_000, 'the outbox to drain');
+    const store = h.store;
+    await eventually(() => store.outbox.count() === 0, 5_000, 'the outbox to drain');
     expect(h.server.requests({ endpoint: 'results' }).every((call) => call.status !== 413)).toBe(true);
   });
 });
