@@ -1,8 +1,7 @@
 // Desktop notifications from agent events, as the planner decides them; a click opens the
 // window on what the notification is about.
 import type { Logger } from '../agent/log.ts';
-import type { EventPayloads } from '../ipc/contract.ts';
-import type { EventHub } from '../ipc/events.ts';
+import { onEvent, type EventHub } from '../ipc/events.ts';
 import { createNotificationPlanner, type Note, type PlannerOptions } from './notification-planner.ts';
 import { shellDefaults } from './shell-defaults.ts';
 import type { WindowController } from './window.ts';
@@ -56,17 +55,14 @@ export function setupNotifications(deps: NotificationDeps): () => void {
     }, Math.max(0, at - Date.now()));
   }
 
-  // The sink is generic over the event name, so the payload is narrowed by hand after the name.
-  const unsubscribe = deps.hub.subscribe((event, payload) => {
-    if (event === 'checks:transition') {
-      show(planner.transitions(payload as EventPayloads['checks:transition'], Date.now()));
-      scheduleDue();
-    } else if (event === 'agent:state-changed') {
-      show(planner.snapshot(payload as EventPayloads['agent:state-changed']));
-    }
+  const offTransitions = onEvent(deps.hub, 'checks:transition', (transitions) => {
+    show(planner.transitions(transitions, Date.now()));
+    scheduleDue();
   });
+  const offSnapshots = onEvent(deps.hub, 'agent:state-changed', (snapshot) => show(planner.snapshot(snapshot)));
   return () => {
-    unsubscribe();
+    offTransitions();
+    offSnapshots();
     clearTimeout(timer);
     live.clear();
   };

@@ -2,8 +2,8 @@
 // menu (on Linux a click on the icon may never arrive, and GNOME shows only the menu).
 import type { MenuItemConstructorOptions } from 'electron';
 import type { Logger } from '../agent/log.ts';
-import type { AgentSnapshot, EventPayloads, RunResult } from '../ipc/contract.ts';
-import type { EventHub } from '../ipc/events.ts';
+import type { AgentSnapshot, RunResult } from '../ipc/contract.ts';
+import { onEvent, type EventHub } from '../ipc/events.ts';
 import type { InvokeHandler } from '../ipc/handlers.ts';
 import { summarizeAgent } from '../ipc/agent-summary.ts';
 import type { TrayState } from './tray-state.ts';
@@ -104,9 +104,8 @@ export function setupTray(deps: TrayDeps): TrayController {
 
   tray.on('click', () => deps.window.show());
   apply();
-  const unsubscribe = deps.hub.subscribe((event, payload) => {
-    if (event !== 'agent:state-changed') return;
-    snapshot = payload as EventPayloads['agent:state-changed'];
+  const unsubscribe = onEvent(deps.hub, 'agent:state-changed', (next) => {
+    snapshot = next;
     apply();
   });
 

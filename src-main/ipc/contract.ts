@@ -4,6 +4,7 @@
 // the agent (type imports are erased, so the renderer bundles none of the agent's code).
 import { z } from 'zod';
 import type { AgentSnapshot } from '../agent/snapshot.ts';
+import type { EnrollOutcome } from '../agent/enrollment.ts';
 import type { CheckTransition } from '../agent/transitions.ts';
 import type { HistoryEntry } from '../agent/store/history.ts';
 import type { OutageRecord } from '../agent/store/results-view.ts';
@@ -87,9 +88,8 @@ export type InvokeChannel = keyof typeof invokeArgs;
 export type InvokeArgs<C extends InvokeChannel> = z.input<(typeof invokeArgs)[C]>;
 export type ParsedArgs<C extends InvokeChannel> = z.output<(typeof invokeArgs)[C]>;
 
-export type EnrollResult =
-  | { ok: true; monitorId: string; server: string }
-  | { ok: false; kind: 'usage' | 'token-rejected' | 'no-such-monitor' | 'still-enrolled' | 'bad-request' | 'unreachable'; message: string };
+/** The agent's own enrollment outcome: one failure kind per answer the user acts on differently. */
+export type EnrollResult = EnrollOutcome;
 
 /** A sync or upload run, in words for the UI. */
 export interface RunResult {
@@ -140,20 +140,27 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: string }
 export const viewNames = ['overview', 'checks', 'unsent', 'outages', 'private', 'settings', 'enroll'] as const;
 export type ViewName = (typeof viewNames)[number];
 
-/** Events from main to the renderer. */
-export interface EventPayloads {
+/** A payload type carried as a value, so that event names come from the same map as their payloads. */
+type Payload<T> = { readonly payload?: T };
+const payload = <T>(): Payload<T> => ({});
+
+/** Events from main to the renderer, each with its payload. */
+const eventPayloads = {
   /** Throttled: at most a few a second, always ending with the latest state. */
-  'agent:state-changed': AgentSnapshot;
-  'checks:transition': CheckTransition[];
-  'app:navigate': { view: ViewName; guid?: string };
-}
+  'agent:state-changed': payload<AgentSnapshot>(),
+  'checks:transition': payload<CheckTransition[]>(),
+  'app:navigate': payload<{ view: ViewName; guid?: string }>(),
+};
+export type EventPayloads = { [E in keyof typeof eventPayloads]: NonNullable<(typeof eventPayloads)[E]['payload']> };
 export type EventName = keyof EventPayloads;
-export const eventNames: readonly EventName[] = ['agent:state-changed', 'checks:transition', 'app:navigate'];
+export const eventNames = Object.keys(eventPayloads) as EventName[];
+/** A listener for one event, typed from the map: no payload is cast. */
+export type EventListener<E extends EventName> = (payload: EventPayloads[E]) => void;
 
 /** What the preload (and the web bridge) put on `window.agent`, and nothing else. */
 export interface AgentBridge {
   invoke<C extends InvokeChannel>(channel: C, args: InvokeArgs<C>): Promise<IpcResult<InvokeResults[C]>>;
-  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+  on<E extends EventName>(event: E, listener: EventListener<E>): () => void;
 }
 
 export const isInvokeChannel = (value: unknown): value is InvokeChannel => typeof value === 'string' && Object.hasOwn(invokeArgs, value);

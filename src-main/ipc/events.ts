@@ -3,7 +3,7 @@
 // many checks change at once.
 import type { Agent } from '../agent/agent.ts';
 import type { CheckTransition } from '../agent/transitions.ts';
-import type { EventName, EventPayloads } from './contract.ts';
+import type { EventListener, EventName, EventPayloads } from './contract.ts';
 
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -17,10 +17,20 @@ export interface EventHubOptions {
 export const eventHubDefaults: EventHubOptions = { snapshotThrottleMs: 250, transitionWindowMs: 500 };
 
 export interface EventHub {
+  /** Every event (a transport: the window, the dashboard's event stream); see onEvent for one. */
   subscribe(sink: EventSink): () => void;
   /** Sends a fresh snapshot now (a window that just opened). */
   refresh(): void;
   close(): void;
+}
+
+/** Listens to one event of a hub, its payload typed from the contract; returns the undo. */
+export function onEvent<E extends EventName>(hub: Pick<EventHub, 'subscribe'>, event: E, listener: EventListener<E>): () => void {
+  const wanted: EventName = event;
+  return hub.subscribe((name, payload) => {
+    // Same name, same payload type: the contract's map ties them.
+    if (name === wanted) (listener as EventListener<EventName>)(payload);
+  });
 }
 
 export function createEventHub(agent: Agent, options: EventHubOptions = eventHubDefaults): EventHub {
@@ -62,6 +72,7 @@ export function createEventHub(agent: Agent, options: EventHubOptions = eventHub
       sinks.add(sink);
       return () => sinks.delete(sink);
     },
+
     refresh: sendSnapshot,
     close() {
       offChange();

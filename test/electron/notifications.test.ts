@@ -173,11 +173,12 @@ describe('wiring', () => {
   });
 
   it('tells a flapping check’s final state after the quiet window, by timer', async () => {
-    let sink: EventSink | undefined;
-    const hub: EventHub = { subscribe: (s) => ((sink = s), () => (sink = undefined)), refresh: () => undefined, close: () => undefined };
+    const sinks = new Set<EventSink>();
+    const sink: EventSink = (event, payload) => sinks.forEach((s) => s(event, payload));
+    const hub: EventHub = { subscribe: (s) => (sinks.add(s), () => sinks.delete(s)), refresh: () => undefined, close: () => undefined };
     wire(hub, () => true, 80);
-    sink?.('checks:transition', [down('A', Date.now())]);
-    sink?.('checks:transition', [recovered('A', Date.now())]);
+    sink('checks:transition', [down('A', Date.now())]);
+    sink('checks:transition', [recovered('A', Date.now())]);
     expect(FakeNotification.shown.map((n) => n.options.title)).toEqual(['A is down']);
     await eventually(() => FakeNotification.shown.length === 2, 2_000, 'the trailing notification');
     expect(FakeNotification.shown.map((n) => n.options.title)).toEqual(['A is down', 'A recovered']);
