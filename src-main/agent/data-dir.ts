@@ -6,15 +6,19 @@ import { join } from 'node:path';
 
 export const appFolderName = 'Uptime Agent';
 
+/** The per-user configuration folder of the OS (Electron's appData): APPDATA, Application Support, XDG. */
+export function configFolder(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string): string {
+  if (platform === 'win32') return env.APPDATA ?? join(home, 'AppData', 'Roaming');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support');
+  return env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(home, '.config');
+}
+
 export function defaultDataDir(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
   home: string = homedir(),
 ): string {
-  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), appFolderName);
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', appFolderName);
-  const config = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(home, '.config');
-  return join(config, appFolderName);
+  return join(configFolder(platform, env, home), appFolderName);
 }
 
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

@@ -1,6 +1,7 @@
 // Enrollment and reclaim: turns an enrollment token into this agent's monitor id and API key.
 import { z } from 'zod';
 import type { ApiClient } from './wire/api-client.ts';
+import { monitorIdPattern } from './wire/schemas.ts';
 import type { KeyVault } from './key-vault.ts';
 import { parseServerUrl } from './server-url.ts';
 import type { Database } from './store/database.ts';
@@ -40,8 +41,6 @@ export type EnrollFailureKind =
 export type EnrollOutcome =
   | { ok: true; monitorId: string; server: string }
   | { ok: false; kind: EnrollFailureKind; message: string };
-
-const monitorIdPattern = /^[0-9a-hjkmnp-tv-z]{12}$/;
 
 const field = (label: string) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(200, `${label} is longer than 200 characters`);

@@ -2,6 +2,7 @@
 // store and the in-memory per-check figures. Secrets never enter it: targets are redacted, a
 // private check's target is not shown at all, and the API key is not part of it.
 import type { CheckFigures } from './check-stats.ts';
+import { checkSchemeOf, type CheckScheme } from './check-schemes.ts';
 import { countChecks, healthOf, type CheckCounts, type CheckHealth } from './check-health.ts';
 import type { EnrollmentDetails } from './enrollment.ts';
 import type { PrivateDefinitionsSummary } from './private-definitions/index.ts';
@@ -16,7 +17,7 @@ import type { Outbox, RejectedResult } from './store/outbox.ts';
 
 export type { CheckCounts, CheckHealth } from './check-health.ts';
 
-export type CheckType = 'http' | 'https' | 'tcp' | 'tls' | 'private' | 'unknown';
+export type CheckType = CheckScheme | 'private' | 'unknown';
 
 export interface CheckView {
   guid: string;
@@ -85,8 +86,8 @@ export interface AgentSnapshot {
 
 export function checkType(url: string, privateDefinition: boolean): CheckType {
   if (privateDefinition) return 'private';
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
-  return scheme === 'http' || scheme === 'https' || scheme === 'tcp' || scheme === 'tls' ? scheme : 'unknown';
+  const protocol = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1];
+  return (protocol === undefined ? undefined : checkSchemeOf(protocol)) ?? 'unknown';
 }
 
 /** Rejected results listed in a snapshot, newest first; the rest are counted. */

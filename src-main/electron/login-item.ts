@@ -4,6 +4,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../agent/log.ts';
+import { configFolder } from '../agent/data-dir.ts';
 
 /** Passed when started at login, so the app starts in the tray without opening its window. */
 export const hiddenFlag = '--hidden';
@@ -25,9 +26,9 @@ export interface LoginItem {
   setEnabled(enabled: boolean): Promise<void>;
 }
 
+/** XDG autostart entries live in the (Linux) config folder. */
 export function autostartFile(env: NodeJS.ProcessEnv, home: string): string {
-  const config = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(home, '.config');
-  return join(config, 'autostart', 'uptime-agent.desktop');
+  return join(configFolder('linux', env, home), 'autostart', 'uptime-agent.desktop');
 }
 
 /**

@@ -5,6 +5,8 @@
 // No message below may quote a value from the file: header values, post_data, match_string and
 // URL passwords are secrets. Field names, header names that are valid tokens and guids are not.
 import { z } from 'zod';
+import { checkSchemeList, checkSchemeOf } from '../check-schemes.ts';
+import { headerNamePattern } from '../probes/http-request.ts';
 import { definitionShape, wireLimits } from '../wire/schemas.ts';
 
 /** Null is read as absent, as on the wire. */
@@ -13,7 +15,6 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 const int = () => z.number().int();
 
-const schemes = new Set(['http:', 'https:', 'tcp:', 'tls:']);
 const urlForms = 'http://…, https://…, tcp://host:port or tls://host:port';
 
 /** Why `url` cannot be used, or undefined when it can. Never quotes the URL (it may hold a password). */
@@ -25,7 +26,7 @@ export function urlProblem(url: string): string | undefined {
   } catch {
     return `is not a valid URL; write it as ${urlForms}`;
   }
-  if (!schemes.has(parsed.protocol)) return `must start with http://, https://, tcp:// or tls://`;
+  if (checkSchemeOf(parsed.protocol) === undefined) return `must start with ${checkSchemeList('://')}`;
   if (parsed.protocol === 'tcp:' || parsed.protocol === 'tls:') {
     if (parsed.hostname === '') return `needs a host: write it as ${parsed.protocol}//host:port`;
     if (parsed.port === '' || parsed.port === '0') return `needs a port from 1 to 65535: write it as ${parsed.protocol}//host:port`;
@@ -33,8 +34,6 @@ export function urlProblem(url: string): string | undefined {
   return undefined;
 }
 
-// RFC 9110 token: what undici accepts as a header name.
-const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // undici refuses these in a value; catching them here names the header instead of failing later.
 const badValueChar = /[\r\n\0]/;
 
@@ -48,7 +47,7 @@ const headersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx
   }
   names.forEach((name, i) => {
     // An invalid name is not quoted: a common slip is "Authorization: Bearer …" as the name.
-    if (!headerName.test(name)) {
+    if (!headerNamePattern.test(name)) {
       ctx.addIssue({
         code: 'custom',
         message: `entry ${i + 1} has a name that is not a valid HTTP header name (letters, digits and -, no ':' or spaces) — write the name alone as the key and the value after it, like "Authorization": "Bearer …"`,

@@ -11,7 +11,7 @@ export interface RequestPlan {
 }
 
 // RFC 9110 token characters; anything else would be refused by undici with a vaguer message.
-const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const headerNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // eslint-disable-next-line no-control-regex -- line breaks and NUL would split or end the header
 const badHeaderValue = /[\r\n\u0000]/;
 
@@ -33,7 +33,7 @@ export function planRequest(def: CheckDefinition): RequestPlan | { problem: stri
     return { problem: `check has ${names.length} headers, at most ${probeDefaults.maxHeaders} are allowed` };
   }
   for (const name of names) {
-    if (!headerName.test(name)) return { problem: `header name ${JSON.stringify(name)} is not valid` };
+    if (!headerNamePattern.test(name)) return { problem: `header name ${JSON.stringify(name)} is not valid` };
     if (badHeaderValue.test(userHeaders[name] ?? '')) {
       return { problem: `header ${name} has a line break or NUL in its value` };
     }

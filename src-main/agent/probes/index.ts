@@ -1,5 +1,6 @@
 // The entry the scheduler calls: picks the probe for the URL's scheme and applies
 // invert_result last, after every rule has spoken.
+import { checkSchemeList, checkSchemeOf, type CheckScheme } from '../check-schemes.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { probeDefaults } from './defaults.ts';
 import { capDetail } from './detail.ts';
@@ -30,21 +31,20 @@ export { redactHeaders, redactUrl } from './redact.ts';
 export { probeDefaults } from './defaults.ts';
 export { effectiveTimeoutSec } from './run.ts';
 
-const probesByScheme: Partial<Record<string, Probe>> = {
-  'http:': httpProbe,
-  'https:': httpProbe,
-  'tcp:': tcpProbe,
-  'tls:': tlsProbe,
+const probesByScheme: Record<CheckScheme, Probe> = {
+  http: httpProbe,
+  https: httpProbe,
+  tcp: tcpProbe,
+  tls: tlsProbe,
 };
 
 /** Runs one check once. Never throws: every problem is a failed outcome with a reason. */
 export async function runProbe(def: CheckDefinition, ctx: ProbeContext = {}): Promise<ProbeOutcome> {
   const url = parseTarget(def.url);
   if ('problem' in url) return invalidDefinition(url.problem);
-  const probe = probesByScheme[url.protocol];
-  if (probe === undefined) {
-    return invalidDefinition(`unsupported scheme ${url.protocol} (use http, https, tcp or tls)`);
-  }
+  const scheme = checkSchemeOf(url.protocol);
+  if (scheme === undefined) return invalidDefinition(`unsupported scheme ${url.protocol} (use ${checkSchemeList()})`);
+  const probe = probesByScheme[scheme];
   let outcome: ProbeOutcome;
   try {
     outcome = await probe(def, ctx);

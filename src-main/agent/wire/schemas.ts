@@ -71,9 +71,12 @@ export interface EnrollRequest {
   id?: string;
 }
 
+/** A monitor id: twelve lowercase Crockford base32 characters. */
+export const monitorIdPattern = /^[0-9a-hjkmnp-tv-z]{12}$/;
+
 export const enrollResponseSchema = z.object({
   api_key: z.string().min(1),
-  monitor_id: z.string().regex(/^[0-9a-hjkmnp-tv-z]{12}$/, 'twelve lowercase Crockford base32 characters'),
+  monitor_id: z.string().regex(monitorIdPattern, 'twelve lowercase Crockford base32 characters'),
 });
 export type EnrollResponse = z.infer<typeof enrollResponseSchema>;
 
