@@ -135,6 +135,5 @@ export function setAsideFile(file: string, now = Date.now()): string | undefined
   }
 }
 
-/** The agent's tunables from the settings: only what the user set overrides the defaults. */
-/** Shared with the headless command: one mapping from settings to agent tunables. */
+/** The agent's tunables from the settings (only what the user set overrides the defaults), one mapping shared with the headless command. */
 export { tunablesFrom } from '../ipc/settings-tunables.ts';

@@ -1,5 +1,5 @@
-import { chmod, mkdtemp, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readFile, stat } from 'node:fs/promises';
+import { tempDir } from '../support/temp-dir.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
@@ -8,7 +8,7 @@ const mode = async (file: string): Promise<number> => (await stat(file)).mode & 
 
 describe('fileKeyVault', () => {
   it('keeps the key in a file only the user can read', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'vault-'));
+    const dir = (await tempDir('vault-')).path;
     const vault = fileKeyVault(dir);
     expect(await vault.load()).toBeUndefined();
     await vault.save('secret-key');
@@ -20,7 +20,7 @@ describe('fileKeyVault', () => {
   });
 
   it('narrows a key file that others can read, and says so', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'vault-'));
+    const dir = (await tempDir('vault-')).path;
     const warnings: string[] = [];
     const vault = fileKeyVault(dir, (w) => warnings.push(w));
     await vault.save('k');
@@ -32,7 +32,7 @@ describe('fileKeyVault', () => {
   });
 
   it('clear removes the key', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'vault-'));
+    const dir = (await tempDir('vault-')).path;
     const vault = fileKeyVault(dir);
     await vault.save('k');
     await vault.clear();

@@ -1,16 +1,11 @@
 // Shared pieces of the shell tests: a snapshot to vary, an in-memory store, temp folders.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAgent } from '../../src-main/agent/agent.ts';
 import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
 import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
 import type { StoreBacking } from '../../src-main/electron/settings.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-export async function tempDir(prefix = 'shell-'): Promise<{ path: string; remove(): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
-}
+export { tempDir };
 
 /** The snapshot of a fresh, not enrolled agent: the base that table cases vary. */
 export async function baseSnapshot(): Promise<AgentSnapshot> {

@@ -1,9 +1,7 @@
 // Runs the real `uptime-agent` command as a child process, as users and external tests do.
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 
 export const cliEntry = resolve(import.meta.dirname, '../../src-main/cli/main.ts');
 
@@ -43,6 +41,6 @@ export function collect(child: ChildProcess): Promise<CliResult> {
 
 export const runCli = (args: string[], options: CliOptions = {}): Promise<CliResult> => collect(spawnCli(args, options));
 
-export const tempDataDir = (): Promise<string> => mkdtemp(join(tmpdir(), 'uptime-agent-test-'));
+export { tempDataDir } from './temp-dir.ts';
 
 export const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';

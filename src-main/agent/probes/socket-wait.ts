@@ -32,8 +32,7 @@ export function waitFor(socket: Socket, event: 'connect' | 'secureConnect', sign
   });
 }
 
-/** host:port of a tcp:// or tls:// URL, or why there is none. IPv6 brackets are removed. */
-/** A tcp:// or tls:// check's endpoint, or why the check cannot run (url, port, match mode). */
+/** A tcp:// or tls:// check's host:port (IPv6 brackets removed), or why the check cannot run (url, port, match mode). */
 export function socketTarget(def: CheckDefinition): { host: string; port: number } | { problem: string } {
   const url = parseTarget(def.url);
   if ('problem' in url) return url;

@@ -34,10 +34,6 @@ export function kindForStatus(status: number): ApiErrorKind {
   return 'invalid-answer';
 }
 
-/** Errors that a retry may cure, as opposed to ones that need the user or a changed payload. */
-export const isTransient = (error: ApiError): boolean =>
-  error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server' || error.kind === 'invalid-answer';
-
 const codeMessages: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',

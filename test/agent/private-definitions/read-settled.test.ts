@@ -1,5 +1,5 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tempDir } from '../../support/temp-dir.ts';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileSignature, readSettled } from '../../../src-main/agent/private-definitions/read-settled.ts';
@@ -8,7 +8,7 @@ const options = { settleMs: 5, attempts: 3, maxBytes: 1024 };
 let dir: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'private-read-'));
+  dir = (await tempDir('private-read-')).path;
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

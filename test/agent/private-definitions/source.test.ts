@@ -1,7 +1,7 @@
 // The source against real files in a temporary folder: real fs.watch events, real renames, real
 // permission bits. Waits are for a state to arrive (bounded by a generous timeout), never sleeps.
-import { chmod, mkdir, mkdtemp, open, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, open, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { tempDir } from '../../support/temp-dir.ts';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, silentLogger } from '../../../src-main/agent/log.ts';
@@ -19,7 +19,7 @@ const sources: PrivateDefinitionsSource[] = [];
 const extraDirs: string[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'private-defs-'));
+  dir = (await tempDir('private-defs-')).path;
   file = join(dir, 'private-checks.json');
 });
 afterEach(async () => {
@@ -206,7 +206,7 @@ describe('private definitions source: live changes', () => {
   });
 
   it('follows a symlink and notices a save to its target', async () => {
-    const elsewhere = await mkdtemp(join(tmpdir(), 'private-defs-target-'));
+    const elsewhere = (await tempDir('private-defs-target-')).path;
     extraDirs.push(elsewhere);
     const target = join(elsewhere, 'real.json');
     await writeFile(target, defs('a'));
