@@ -9,23 +9,23 @@ import { transaction } from './store/database.ts';
 import { clearChecks } from './store/checks.ts';
 import { deleteMeta, getMeta, setMeta } from './store/meta.ts';
 
-export interface EnrollInput {
-  server: string;
-  token: string;
+/** Where the monitor is, as the server's Monitors page shows it. */
+export interface MonitorPlace {
   name: string;
   region: string;
   country: string;
   city: string;
+}
+
+export interface EnrollInput extends MonitorPlace {
+  server: string;
+  token: string;
   /** Set to reclaim a monitor by id after its enrollment was reset on the server. */
   reclaimId?: string | undefined;
   allowInsecureHttp?: boolean | undefined;
 }
 
-export interface EnrollmentDetails {
-  name: string;
-  region: string;
-  country: string;
-  city: string;
+export interface EnrollmentDetails extends MonitorPlace {
   enrolled_at: string;
 }
 

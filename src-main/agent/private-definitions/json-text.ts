@@ -87,11 +87,8 @@ export function locateJsonError(text: string): JsonErrorLocation | undefined {
       pos++;
       const badValue = value();
       if (badValue !== undefined) return badValue;
-      skipSpace();
-      if (text.charAt(pos) === '}') return close();
-      if (text.charAt(pos) !== ',') return expect("',' or '}' was expected after the property value");
-      const badComma = trailingComma('}');
-      if (badComma !== undefined) return badComma;
+      const after = separator('}', 'property value');
+      if (after !== undefined) return after.end;
     }
   }
 
@@ -102,12 +99,18 @@ export function locateJsonError(text: string): JsonErrorLocation | undefined {
     for (;;) {
       const bad = value();
       if (bad !== undefined) return bad;
-      skipSpace();
-      if (text.charAt(pos) === ']') return close();
-      if (text.charAt(pos) !== ',') return expect("',' or ']' was expected after the array element");
-      const badComma = trailingComma(']');
-      if (badComma !== undefined) return badComma;
+      const after = separator(']', 'array element');
+      if (after !== undefined) return after.end;
     }
+  }
+
+  /** After a member or an element: the closer ends the container (with its result), a comma goes on (undefined). */
+  function separator(closer: '}' | ']', what: string): { end: string | undefined } | undefined {
+    skipSpace();
+    if (text.charAt(pos) === closer) return { end: close() };
+    if (text.charAt(pos) !== ',') return { end: expect(`',' or '${closer}' was expected after the ${what}`) };
+    const badComma = trailingComma(closer);
+    return badComma === undefined ? undefined : { end: badComma };
   }
 
   function string(): string | undefined {
