@@ -16,18 +16,14 @@ import type { KeyVault } from './key-vault.ts';
 import { silentLogger, type Logger } from './log.ts';
 import { startLoop, type Loop } from './loop.ts';
 import { createProbing } from './probing.ts';
+import { createReadModel, type ReadModel } from './read-model.ts';
 import { createResultSink } from './results/result-sink.ts';
 import type { RunnableSet } from './runnable-checks.ts';
 import { createServiceCalls } from './service-calls.ts';
-import { buildSnapshot, outboxFigures, type AgentSnapshot } from './snapshot.ts';
 import { createLiveState, initialState, type AgentState } from './state.ts';
-import type { HistoryEntry } from './store/history.ts';
-import { getMeta } from './store/meta.ts';
-import { outageHistory, type OutageRecord } from './store/results-view.ts';
 import type { SyncOutcome } from './sync.ts';
 import type { CheckTransition } from './transitions.ts';
 import { createUploadLoop } from './upload-loop.ts';
-import { agentVersion } from './version.ts';
 import { wireLimits, type CheckDefinition } from './wire/schemas.ts';
 
 export interface AgentOptions {
@@ -46,7 +42,8 @@ export interface AgentOptions {
 
 export type { CallFailure } from './identity.ts';
 
-export interface Agent {
+/** The running agent; what it shows comes from its read model (read-model.ts). */
+export interface Agent extends ReadModel {
   /** Starts the loops when enrolled; an agent that is not enrolled waits for enroll(). */
   start(): Promise<void>;
   /** Stops scheduling, lets runs in flight finish, tries a last upload, closes the store. */
@@ -70,11 +67,6 @@ export interface Agent {
   privateDefinition(guid: string): CheckDefinition | undefined;
   /** Forgets this monitor: key, identity and check set. Unsent results stay for a reclaim. */
   forget(): Promise<void>;
-  snapshot(): AgentSnapshot;
-  /** The newest kept runs of a check, newest first. */
-  checkHistory(guid: string, limit: number): HistoryEntry[];
-  /** Connectivity outages, newest first; the current one has ended_at null. */
-  outages(): OutageRecord[];
   state(): AgentState;
   /** Calls listener after every state change; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
@@ -190,6 +182,8 @@ export function createAgent(options: AgentOptions): Agent {
     },
   });
 
+  const view = createReadModel({ store, live, identity, checkSet, schedulerStats: () => probing.stats(), keyProtection: options.vault.protection, now });
+
   function startAll(): void {
     probing.start();
     const loop = (name: string, run: (signal: AbortSignal) => Promise<number>, initialDelayMs = 0): Loop =>
@@ -271,27 +265,9 @@ export function createAgent(options: AgentOptions): Agent {
       log.info('this agent forgot its monitor; enroll it again to resume');
       resetState();
     },
-    snapshot() {
-      const schedulerStats = probing.stats();
-      const identityView = identity.view();
-      const cursor = getMeta(db, 'sync_cursor');
-      return buildSnapshot({
-        version: agentVersion,
-        now: now(),
-        state: live.get(),
-        ...(identityView === undefined ? {} : { identity: identityView }),
-        keyProtection: options.vault.protection,
-        ...(cursor === undefined ? {} : { cursor }),
-        checks: checkSet.stored(),
-        figures: (guid) => stats.figures(guid),
-        outbox: outboxFigures(outbox),
-        unsentPerCheck: outbox.perCheck(),
-        privateDefinitions: checkSet.privateSummary(),
-        ...(schedulerStats === undefined ? {} : { scheduler: schedulerStats }),
-      });
-    },
-    checkHistory: (guid, limit) => history.recent(guid, limit),
-    outages: () => outageHistory(db),
+    snapshot: view.snapshot,
+    checkHistory: view.checkHistory,
+    outages: view.outages,
     state: live.get,
     onChange: live.onChange,
     onTransition(listener) {

@@ -1,0 +1,58 @@
+// What the UI, the tray, the IPC handlers and the CLI read of a running agent: its snapshot, a
+// check's recent runs and the outages. The store and the live parts behind them stay inside.
+import type { AgentStore } from './agent-store.ts';
+import type { CheckSet } from './check-set.ts';
+import type { IdentityHolder } from './identity.ts';
+import type { KeyVault } from './key-vault.ts';
+import type { SchedulerStats } from './schedule/scheduler.ts';
+import { buildSnapshot, outboxFigures, type AgentSnapshot } from './snapshot.ts';
+import type { LiveState } from './state.ts';
+import type { HistoryEntry } from './store/history.ts';
+import { getMeta } from './store/meta.ts';
+import { outageHistory, type OutageRecord } from './store/results-view.ts';
+import { agentVersion } from './version.ts';
+
+export interface ReadModel {
+  readonly snapshot: () => AgentSnapshot;
+  /** The newest kept runs of a check, newest first. */
+  readonly checkHistory: (guid: string, limit: number) => HistoryEntry[];
+  /** Connectivity outages, newest first; the current one has ended_at null. */
+  readonly outages: () => OutageRecord[];
+}
+
+export interface ReadModelDeps {
+  store: AgentStore;
+  live: LiveState;
+  identity: Pick<IdentityHolder, 'view'>;
+  checkSet: Pick<CheckSet, 'stored' | 'privateSummary'>;
+  schedulerStats: () => SchedulerStats | undefined;
+  keyProtection: KeyVault['protection'];
+  now: () => Date;
+}
+
+export function createReadModel(deps: ReadModelDeps): ReadModel {
+  const { db, outbox, history, stats } = deps.store;
+  return {
+    snapshot() {
+      const scheduler = deps.schedulerStats();
+      const identity = deps.identity.view();
+      const cursor = getMeta(db, 'sync_cursor');
+      return buildSnapshot({
+        version: agentVersion,
+        now: deps.now(),
+        state: deps.live.get(),
+        ...(identity === undefined ? {} : { identity }),
+        keyProtection: deps.keyProtection,
+        ...(cursor === undefined ? {} : { cursor }),
+        checks: deps.checkSet.stored(),
+        figures: (guid) => stats.figures(guid),
+        outbox: outboxFigures(outbox),
+        unsentPerCheck: outbox.perCheck(),
+        privateDefinitions: deps.checkSet.privateSummary(),
+        ...(scheduler === undefined ? {} : { scheduler }),
+      });
+    },
+    checkHistory: (guid, limit) => history.recent(guid, limit),
+    outages: () => outageHistory(db),
+  };
+}
