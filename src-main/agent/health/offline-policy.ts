@@ -48,18 +48,6 @@ export interface OfflinePolicy {
   watch(): Promise<number>;
 }
 
-/** Probe failures that still carry an answer from the target or its name server. */
-const answeredErrors = [/^connection refused/, /^connection reset/, /^DNS lookup failed for (?!.*\(temporary DNS failure\))/];
-
-/**
- * Whether the target answered anything in this run: a completed TCP connection, a status, a TLS
- * alert, a banner, a refusal, a "no such name". The one place that decides it.
- */
-export function targetAnswered(outcome: ProbeOutcome): boolean {
-  if (outcome.latencyMs > 0 || outcome.timings?.connectMs !== undefined) return true;
-  return answeredErrors.some((pattern) => pattern.test(outcome.error));
-}
-
 /** Idle wait of the connectivity watch while online: wentOffline() wakes it. */
 const idleMs = 3_600_000;
 
@@ -104,7 +92,8 @@ export function createOfflinePolicy(deps: OfflinePolicyDeps): OfflinePolicy {
       return outages.lastCompleted;
     },
     async skipsRun(outcome) {
-      if (outcome.success || outcome.invalidDefinition === true || targetAnswered(outcome)) return false;
+      // outcome.answered: the probe saw the target (or its name server) send anything back.
+      if (outcome.success || outcome.invalidDefinition === true || outcome.answered) return false;
       if (deps.inWakeGrace?.() !== true && (await onlineNow())) return false;
       deps.live.update((s) => ({ ...s, skippedOffline: s.skippedOffline + 1 }));
       return true;
