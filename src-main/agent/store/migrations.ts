@@ -64,4 +64,54 @@ export const migrations: readonly string[] = [
     ended_at   TEXT
   );
   `,
+  `
+  -- Rollups per check (store/rollups.ts): one row per minute and per hour, so uptime and latency
+  -- over 1 h / 24 h / 7 d are read from a few rows. Checks get a small integer key: the rows are
+  -- many, a guid in each would double the table.
+  CREATE TABLE rollup_keys (
+    id   INTEGER PRIMARY KEY,
+    guid TEXT NOT NULL UNIQUE
+  );
+  CREATE TABLE rollups_minute (
+    check_id   INTEGER NOT NULL,
+    bucket     INTEGER NOT NULL, -- minutes since the epoch
+    runs       INTEGER NOT NULL,
+    failures   INTEGER NOT NULL,
+    skipped    INTEGER NOT NULL,
+    lat_min    INTEGER,
+    lat_median INTEGER,
+    lat_p95    INTEGER,
+    lat_max    INTEGER,
+    lat_count  INTEGER NOT NULL,
+    PRIMARY KEY (check_id, bucket)
+  ) WITHOUT ROWID;
+  CREATE TABLE rollups_hour (
+    check_id   INTEGER NOT NULL,
+    bucket     INTEGER NOT NULL, -- hours since the epoch
+    runs       INTEGER NOT NULL,
+    failures   INTEGER NOT NULL,
+    skipped    INTEGER NOT NULL,
+    lat_min    INTEGER,
+    lat_median INTEGER,
+    lat_p95    INTEGER,
+    lat_max    INTEGER,
+    lat_count  INTEGER NOT NULL,
+    PRIMARY KEY (check_id, bucket)
+  ) WITHOUT ROWID;
+
+  -- State changes (store/events.ts): one row per episode; ended_at NULL while it lasts.
+  -- check_guid '' = an event of the agent itself.
+  CREATE TABLE events (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind       TEXT NOT NULL,
+    check_guid TEXT NOT NULL,
+    check_name TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    ended_at   TEXT,
+    reason     TEXT NOT NULL,
+    end_reason TEXT NOT NULL
+  );
+  CREATE INDEX events_by_check ON events (check_guid, id);
+  CREATE INDEX events_open ON events (kind, check_guid) WHERE ended_at IS NULL;
+  `,
 ];

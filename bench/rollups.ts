@@ -1,0 +1,76 @@
+// npm run bench:rollups — what the 1 h / 24 h / 7 d figures cost at 5,000 checks (BENCH_CHECKS):
+// a store filled with a full day of minute rows and eight days of hour rows per check (as a 60 s
+// interval leaves them), then the queries the window makes. Prints figures; asserts nothing.
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openDatabase, transaction } from '../src-main/agent/store/database.ts';
+import { createRollups, type RollupRun } from '../src-main/agent/store/rollups.ts';
+import { fixed, percentile, printTable } from './support.ts';
+
+const checks = Number(process.env.BENCH_CHECKS ?? '5000');
+const dir = mkdtempSync(join(tmpdir(), 'bench-rollups-'));
+const file = join(dir, 'agent.db');
+const db = openDatabase(file);
+const rollups = createRollups(db);
+const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+const minute = now / 60_000;
+const hour = now / 3_600_000;
+
+// The bulk of the rows goes in with plain SQL (a day of record() calls would take a day); the
+// rows have the shape record() writes, and record() itself is timed below.
+const fillStart = performance.now();
+transaction(db, () => {
+  const key = db.prepare('INSERT INTO rollup_keys (id, guid) VALUES (?, ?)');
+  for (let i = 1; i <= checks; i++) key.run(i, `check-${i}`);
+  db.exec(`
+    WITH RECURSIVE m(b) AS (SELECT ${minute - 1440} UNION ALL SELECT b + 1 FROM m WHERE b < ${minute - 1})
+    INSERT INTO rollups_minute SELECT k.id, m.b, 1, (m.b % 97 = 0), 0, 12, 12, 12, 12, 1 FROM rollup_keys k, m;
+    WITH RECURSIVE h(b) AS (SELECT ${hour - 192} UNION ALL SELECT b + 1 FROM h WHERE b < ${hour - 1})
+    INSERT INTO rollups_hour SELECT k.id, h.b, 60, (h.b % 5), 0, 9, 12, 20, 80, 60 FROM rollup_keys k, h;`);
+});
+const fillMs = performance.now() - fillStart;
+
+function time(label: string, repeat: number, fn: (i: number) => unknown): Record<string, string | number> {
+  const samples: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const start = performance.now();
+    fn(i);
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { query: label, runs: repeat, 'median ms': fixed(percentile(samples, 50), 3), 'p95 ms': fixed(percentile(samples, 95), 3) };
+}
+
+const guid = (i: number): string => `check-${(i % checks) + 1}`;
+const day = 86_400_000;
+const rows = [
+  time('uptime 1 h, one check (minute rows)', 200, (i) => rollups.counts(guid(i), 'minute', now - 3_600_000, now)),
+  time('uptime 24 h, one check (minute rows)', 200, (i) => rollups.counts(guid(i), 'minute', now - day, now)),
+  time('uptime 7 d, one check (hour rows)', 200, (i) => rollups.counts(guid(i), 'hour', now - 7 * day, now)),
+  time('chart 24 h, one check (1,440 points)', 100, (i) => rollups.series(guid(i), 'minute', now - day, now)),
+  time('chart 7 d, one check (168 points)', 200, (i) => rollups.series(guid(i), 'hour', now - 7 * day, now)),
+  time(`uptime 24 h, all ${checks} checks (hour rows)`, 5, () => rollups.countsAll('hour', now - day, now)),
+  time(`uptime 7 d, all ${checks} checks (hour rows)`, 5, () => rollups.countsAll('hour', now - 7 * day, now)),
+];
+printTable(`Rollup queries at ${checks} checks (filled in ${fixed(fillMs / 1000)} s)`, rows);
+
+// record(): one commit of 500 runs (a full result batch) into the open buckets.
+const batch = (b: number): RollupRun[] =>
+  Array.from({ length: 500 }, (_, i) => ({ guid: guid(b * 500 + i), ranAtMs: now + b * 10, success: i % 50 !== 0, skipped: false, latencyMs: 5 + (i % 40) }));
+const first = time('record() 500 runs, first run of each check since start', 10, (b) => transaction(db, () => rollups.record(batch(b))));
+// Steady state: every check's next run lands in its next minute bucket (60 s interval).
+const next = (b: number): RollupRun[] => batch(b).map((r) => ({ ...r, ranAtMs: r.ranAtMs + 60_000 }));
+const steady = time('record() 500 runs, steady state (next minute)', 10, (b) => transaction(db, () => rollups.record(next(b))));
+printTable('Recording (per run: divide by 500)', [first, steady]);
+const pruneStart = performance.now();
+const pruned = rollups.prune(now + day);
+printTable('Size and pruning', [{
+  'minute rows': (db.prepare('SELECT COUNT(*) AS n FROM rollups_minute').get() as { n: number }).n,
+  'hour rows': (db.prepare('SELECT COUNT(*) AS n FROM rollups_hour').get() as { n: number }).n,
+  'db MB (before prune)': fixed(statSync(file).size / 1024 / 1024),
+  'prune one day later ms': fixed(performance.now() - pruneStart),
+  'rows pruned': pruned,
+}]);
+db.close();
