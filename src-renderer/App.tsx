@@ -1,13 +1,15 @@
 // The window: a bar with the agent's state, the view list, and the open view. Before the first
 // snapshot it says it is connecting; when the agent cannot be reached it says what to do.
-import { useEffect, useMemo, useState } from 'react';
-import type { ViewName } from '../src-main/ipc/contract.ts';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Notice } from './components/Notice.tsx';
 import { Spinner } from './components/Spinner.tsx';
 import { EnrollView } from './enroll/EnrollView.tsx';
 import { StatusPill } from './components/StatusPill.tsx';
 import { useAgent } from './state/agent-context.tsx';
-import { NavigationContext, type Navigation, type Place } from './state/navigation.tsx';
+import { hashOf, placeFromHash } from './state/hash-route.ts';
+import { NavigationContext, type Navigation, type Place, type RouteView } from './state/navigation.tsx';
+import { backlogNeedsAttention, windowTitle } from './state/signals.ts';
+import { useNow } from './state/use-now.ts';
 import { ChecksView } from './views/ChecksView.tsx';
 import { OutagesView } from './views/OutagesView.tsx';
 import { OverviewView } from './views/OverviewView.tsx';
@@ -15,7 +17,7 @@ import { PrivateView } from './views/PrivateView.tsx';
 import { SettingsView } from './views/SettingsView.tsx';
 import { UnsentView } from './views/UnsentView.tsx';
 
-const menu: { view: Exclude<ViewName, 'enroll'>; label: string }[] = [
+const menu: { view: Exclude<RouteView, 'enroll'>; label: string }[] = [
   { view: 'overview', label: 'Overview' },
   { view: 'checks', label: 'Checks' },
   { view: 'unsent', label: 'Unsent results' },
@@ -25,14 +27,16 @@ const menu: { view: Exclude<ViewName, 'enroll'>; label: string }[] = [
 ];
 
 /** What a view's count means, for screen readers. */
-const badgeMeaning: Partial<Record<ViewName, string>> = { checks: 'down', unsent: 'waiting', private: 'need attention' };
+const badgeMeaning: Partial<Record<RouteView, string>> = { checks: 'down', unsent: 'waiting', private: 'need attention' };
 
 function CurrentView({ place }: { place: Place }) {
   switch (place.view) {
     case 'overview':
       return <OverviewView />;
     case 'checks':
-      return <ChecksView initialGuid={place.guid} />;
+      return <ChecksView selected={place.guid} />;
+    case 'events':
+      return <OverviewView />;
     case 'unsent':
       return <UnsentView />;
     case 'outages':
@@ -46,29 +50,55 @@ function CurrentView({ place }: { place: Place }) {
   }
 }
 
+/** Where the window opens: the place in the address (a reload, a link), else the overview. */
+const initialPlace = (): Place => placeFromHash(window.location.hash) ?? { view: 'overview' };
+
 export function App() {
-  const { bridge, snapshot, loadError, connection, retry } = useAgent();
-  const [place, setPlace] = useState<Place>({ view: 'overview' });
+  const { bridge, snapshot, loadError, connection, disconnectedAt, retry } = useAgent();
+  const [place, setPlace] = useState<Place>(initialPlace);
   const [flash, setFlash] = useState<string | undefined>();
   const [sentToEnroll, setSentToEnroll] = useState(false);
+  const now = useNow();
 
-  useEffect(() => bridge.on('app:navigate', (target) => setPlace({ view: target.view, ...(target.guid === undefined ? {} : { guid: target.guid }) })), [bridge]);
+  // The place lives in the hash: navigating adds a history entry, so Back returns to the view
+  // before; Back and Forward (hashchange) move the window.
+  const navigate = useCallback((next: Place) => {
+    setPlace(next);
+    const hash = hashOf(next);
+    if (window.location.hash !== hash) window.history.pushState(null, '', hash);
+  }, []);
+  useEffect(() => {
+    const follow = (): void => setPlace(initialPlace());
+    window.addEventListener('popstate', follow);
+    window.addEventListener('hashchange', follow);
+    return () => {
+      window.removeEventListener('popstate', follow);
+      window.removeEventListener('hashchange', follow);
+    };
+  }, []);
+
+  useEffect(() => bridge.on('app:navigate', (target) => navigate({ view: target.view, ...(target.guid === undefined ? {} : { guid: target.guid }) })), [bridge, navigate]);
 
   // First run: an agent that is not enrolled opens on the enrollment form, once.
   useEffect(() => {
     if (snapshot !== undefined && !snapshot.enrolled && !sentToEnroll) {
       setSentToEnroll(true);
-      setPlace({ view: 'enroll' });
+      if (place.view !== 'enroll') navigate({ view: 'enroll' });
     }
-  }, [snapshot, sentToEnroll]);
+  }, [snapshot, sentToEnroll, place.view, navigate]);
 
-  const navigation = useMemo<Navigation>(() => ({ place, navigate: setPlace, flash, setFlash }), [place, flash]);
+  useEffect(() => {
+    document.title = windowTitle(snapshot, connection);
+  }, [snapshot, connection]);
 
-  const badges: Partial<Record<ViewName, number>> = snapshot === undefined ? {} : {
+  const navigation = useMemo<Navigation>(() => ({ place, navigate, flash, setFlash }), [place, navigate, flash]);
+
+  const badges: Partial<Record<RouteView, number>> = snapshot === undefined ? {} : {
     checks: snapshot.counts.down,
-    unsent: snapshot.outbox.unsent,
+    unsent: backlogNeedsAttention(snapshot, now) ? snapshot.outbox.unsent + snapshot.outbox.rejectedCount : 0,
     private: snapshot.privateDefinitions.missing.length + snapshot.privateDefinitions.problems.filter((p) => p.severity === 'error').length,
   };
+  const stale = connection !== 'connected' && snapshot !== undefined;
 
   return (
     <NavigationContext.Provider value={navigation}>
@@ -91,7 +121,7 @@ export function App() {
                   type="button"
                   className="nav-item"
                   aria-current={place.view === item.view ? 'page' : undefined}
-                  onClick={() => setPlace({ view: item.view })}
+                  onClick={() => navigate({ view: item.view })}
                 >
                   <span>{item.label}</span>
                   {(badges[item.view] ?? 0) > 0 ? (
@@ -105,27 +135,29 @@ export function App() {
             ))}
           </ul>
         </nav>
-        <main id="main" className="content" tabIndex={-1}>
+        <main id="main" className={stale ? 'content stale' : 'content'} tabIndex={-1}>
           {connection === 'reconnecting' ? (
-            <Notice tone="warning" title="Lost the connection to the agent">
-              Reconnecting… If uptime-agent was stopped, start it again; this page picks it up by itself.
+            <Notice tone="warning" title={`Disconnected from the agent${disconnectedAt === undefined ? '' : ` since ${new Date(disconnectedAt).toLocaleTimeString()}`}`}>
+              Reconnecting… What you see below is how things were then. If uptime-agent was stopped, start it again; this page picks it up by itself.
             </Notice>
           ) : null}
           {connection === 'unauthorized' ? (
             <Notice tone="error" title="This page’s access link is no longer valid">
-              The agent was restarted, so it has a new access token. Open the newest “dashboard:” URL that uptime-agent printed.
+              The agent no longer accepts this page’s access token (it was restarted with a new one). Open the link it printed as “dashboard:”, or run “uptime-agent dashboard-url” to print it again.
             </Notice>
           ) : null}
           {snapshot === undefined ? (
-            loadError === undefined ? (
-              <div className="loading"><Spinner label="Connecting to the agent…" /></div>
+            loadError === undefined || connection === 'unauthorized' ? (
+              connection === 'unauthorized' ? null : <div className="loading"><Spinner label="Connecting to the agent…" /></div>
             ) : (
               <Notice tone="error" title="The agent’s state could not be loaded" actions={<button type="button" onClick={retry}>Try again</button>}>
                 <p>{loadError}</p>
               </Notice>
             )
           ) : (
-            <CurrentView key={`${place.view}:${place.guid ?? ''}:${place.reclaimId ?? ''}`} place={place} />
+            <div className="view-host">
+              <CurrentView key={`${place.view}:${place.view === 'checks' ? '' : (place.guid ?? '')}:${place.reclaimId ?? ''}`} place={place} />
+            </div>
           )}
         </main>
       </div>

@@ -1,18 +1,29 @@
-// One check in full: what it is, why it does not run (if so), and its recent results with
-// their errors, read from the agent's history on demand and again after every new result.
-import { useEffect, useState } from 'react';
+// One check in full: its state and since when, its last runs as a heartbeat, what it is, why it
+// does not run (if so), and its recent results with their errors, read from the agent's history
+// on demand and again after every new result. In a narrow window it is a full-width sheet that
+// takes the focus; Escape closes it wherever the focus is.
+import { useEffect, useRef, useState } from 'react';
 import type { CheckView, HistoryEntry } from '../../src-main/ipc/contract.ts';
 import { HealthBadge } from '../components/HealthBadge.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
+import { sinceWhen } from '../events/event-text.ts';
 import { dateTime, interval, milliseconds, percent, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
+import { useNow } from '../state/use-now.ts';
+import { beatsOfHistory, HeartbeatBar } from './HeartbeatBar.tsx';
+import { downSinceOf } from './check-extras.ts';
 
 type HistoryState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; entries: HistoryEntry[] };
 
+/** The pane is a sheet over the list below this width (keep in step with parts.css). */
+const sheetQuery = '(max-width: 760px)';
+
 export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () => void }) {
   const { bridge } = useAgent();
+  const now = useNow();
   const [history, setHistory] = useState<HistoryState>({ kind: 'loading' });
+  const heading = useRef<HTMLHeadingElement>(null);
   const lastRun = check.lastResult?.ran_at;
 
   useEffect(() => {
@@ -26,29 +37,51 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
     };
   }, [bridge, check.guid, lastRun]);
 
+  useEffect(() => {
+    const close = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape' && !event.defaultPrevented) onClose();
+    };
+    document.addEventListener('keydown', close);
+    return () => document.removeEventListener('keydown', close);
+  }, [onClose]);
+
+  // As a sheet it covers the list: the focus moves into it, else keyboard users are left behind.
+  useEffect(() => {
+    if (window.matchMedia(sheetQuery).matches) heading.current?.focus();
+  }, []);
+
+  const downSince = downSinceOf(check);
+
   return (
     <aside className="detail card" aria-labelledby="detail-title">
       <div className="detail-head">
-        <h2 id="detail-title">{check.name}</h2>
-        <button type="button" className="ghost" onClick={onClose} aria-label={`Close the details of ${check.name}`}>Close</button>
+        <h2 id="detail-title" ref={heading} tabIndex={-1}>{check.name}</h2>
+        <button type="button" className="ghost" onClick={onClose} aria-label={`Close the details of ${check.name}`} aria-keyshortcuts="Escape">Close</button>
       </div>
+      <p className="detail-state">
+        <HealthBadge health={check.health} />
+        {check.health === 'down' && downSince !== undefined ? <span className="bad-text"> {`Down ${sinceWhen(downSince, now)}`}</span> : null}
+        {check.uptimePct === undefined ? null : <span className="muted"> · {percent(check.uptimePct)} of recent runs passed</span>}
+      </p>
+      {check.health === 'down' && check.lastResult?.error !== undefined && check.lastResult.error !== '' ? (
+        <p className="bad-text detail-reason">{sentence(check.lastResult.error)}</p>
+      ) : null}
+      {history.kind === 'ready' && history.entries.length > 0 ? (
+        <HeartbeatBar beats={beatsOfHistory(history.entries)} name={check.name} />
+      ) : null}
+      {check.notRunReason === undefined ? null : <Notice tone="warning" title="Not run">{sentence(check.notRunReason)}</Notice>}
       <dl className="facts">
-        <dt>State</dt>
-        <dd><HealthBadge health={check.health} /></dd>
         <dt>Type</dt>
         <dd>{check.type}</dd>
         <dt>Target</dt>
         <dd className="wrap">{check.privateDefinition ? 'private — defined in the local definitions file, never shown here' : check.target}</dd>
         <dt>Interval</dt>
         <dd>{interval(check.intervalSec)}</dd>
-        <dt>Uptime</dt>
-        <dd>{percent(check.uptimePct)}</dd>
         <dt>Unsent</dt>
         <dd>{check.unsent}</dd>
         <dt>Guid</dt>
         <dd><code>{check.guid}</code></dd>
       </dl>
-      {check.notRunReason === undefined ? null : <Notice tone="warning" title="Not run">{sentence(check.notRunReason)}</Notice>}
       <h3>Recent results</h3>
       {history.kind === 'loading' ? <Spinner label="Loading recent results…" /> : null}
       {history.kind === 'error' ? <Notice tone="error" title="Recent results could not be loaded">{sentence(history.message)} Select the check again to retry.</Notice> : null}

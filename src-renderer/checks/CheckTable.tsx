@@ -1,10 +1,13 @@
 // The checks table: sortable columns (aria-sort on the header), one button per row to select
 // it, and arrow keys to move between rows.
-import { useRef, type KeyboardEvent } from 'react';
-import type { CheckView } from '../../src-main/ipc/contract.ts';
+import { useCallback, useRef, useState, type KeyboardEvent } from 'react';
+import type { CheckView, HistoryEntry } from '../../src-main/ipc/contract.ts';
 import { HealthBadge } from '../components/HealthBadge.tsx';
 import { Sparkline } from '../components/Sparkline.tsx';
 import { ago, interval, milliseconds, percent } from '../format.ts';
+import { useAgent } from '../state/agent-context.tsx';
+import { beatStatesOf } from './check-extras.ts';
+import { beatsOfHistory, beatsOfStates, HeartbeatBar, type Beat } from './HeartbeatBar.tsx';
 import type { Sort, SortKey } from './table-model.ts';
 
 const columns: { key: SortKey; label: string; className?: string }[] = [
@@ -35,8 +38,38 @@ function lastResultText(check: CheckView, now: number): string {
   return `${what}${status}, ${ago(last.ran_at, now)}`;
 }
 
+/**
+ * A row's heartbeat: the states come with the snapshot; the details (time, latency, error) of
+ * each run are loaded from the history the first time someone hovers or focuses the bar.
+ */
+function RowHeartbeat({ check, details, onWant }: { check: CheckView; details: HistoryEntry[] | undefined; onWant: (guid: string) => void }) {
+  const states = beatStatesOf(check);
+  if (states === undefined) return null;
+  let beats: Beat[] = beatsOfStates(states);
+  if (details !== undefined) {
+    // The loaded runs replace the bare states from the newest end.
+    const loaded = beatsOfHistory(details).slice(-beats.length);
+    beats = [...beats.slice(0, beats.length - loaded.length), ...loaded];
+  }
+  return <HeartbeatBar beats={beats} name={check.name} compact onWantDetails={() => onWant(check.guid)} />;
+}
+
 export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: CheckTableProps) {
   const body = useRef<HTMLTableSectionElement>(null);
+  const { bridge } = useAgent();
+  const [details, setDetails] = useState<Record<string, { lastRun: string | undefined; entries: HistoryEntry[] }>>({});
+  const lastRuns = new Map(checks.map((c) => [c.guid, c.lastResult?.ran_at]));
+  const want = useCallback(
+    (guid: string) => {
+      const lastRun = lastRuns.get(guid);
+      if (details[guid]?.lastRun === lastRun && details[guid] !== undefined) return;
+      void bridge.invoke('checks:history', { guid, limit: 50 }).then((result) => {
+        if (result.ok) setDetails((d) => ({ ...d, [guid]: { lastRun, entries: result.value } }));
+      });
+    },
+    [bridge, checks, details],
+  );
+  const showBeats = checks.some((c) => beatStatesOf(c) !== undefined);
 
   const moveFocus = (event: KeyboardEvent<HTMLButtonElement>, index: number): void => {
     const delta = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
@@ -63,6 +96,7 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
                 </button>
               </th>
             ))}
+            {showBeats ? <th scope="col" className="col-beats">Recent runs</th> : null}
           </tr>
         </thead>
         <tbody ref={body}>
@@ -95,6 +129,7 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
               </td>
               <td className="col-uptime num">{percent(check.uptimePct)}</td>
               <td><HealthBadge health={check.health} /></td>
+              {showBeats ? <td className="col-beats"><RowHeartbeat check={check} details={details[check.guid]?.entries} onWant={want} /></td> : null}
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,5 @@
-// The agent's state in one phrase, always visible in the top bar.
+// The agent's state in one phrase, always visible in the top bar: red when any check is down or
+// the agent cannot do its job, amber when degraded (paused, results waiting too long).
 import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
 import { summarizeAgent } from '../../src-main/ipc/agent-summary.ts';
 

@@ -1,7 +1,7 @@
 // Enrollment (and reclaim): the token is pasted, trimmed, masked unless shown, held only in this
 // form's memory and never stored. A failed attempt keeps everything typed, so one fix and one
 // click retries it.
-import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import type { EnrollResult, InvokeArgs } from '../../src-main/ipc/contract.ts';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -10,7 +10,7 @@ import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation } from '../state/navigation.tsx';
-import { describeFailure, type EnrollFailure } from './enroll-outcome.ts';
+import { describeFailure, type EnrollFailure, type EnrollField, type FailureText } from './enroll-outcome.ts';
 import { TokenField } from './TokenField.tsx';
 
 interface Form {
@@ -31,6 +31,13 @@ const placeFields: { key: Place; label: string; placeholder: string }[] = [
   { key: 'country', label: 'Country', placeholder: 'e.g. DE' },
   { key: 'city', label: 'City', placeholder: 'e.g. Berlin' },
 ];
+
+/** What the form needs to attach a failure to one field. */
+interface FieldError {
+  field: EnrollField | undefined;
+  props: (field: EnrollField) => { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string };
+  notice: (field: EnrollField | undefined) => ReactNode;
+}
 
 export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
   const { bridge, snapshot, info } = useAgent();
@@ -110,26 +117,76 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
     void send('');
   };
 
-  const text = failure === undefined ? undefined : describeFailure(failure.failure, failure.server, failure.reclaimId);
+  const text: FailureText | undefined = failure === undefined ? undefined : describeFailure(failure.failure, failure.server, failure.reclaimId);
   const reclaiming = form.reclaimId.trim() !== '';
+  const form_ = useRef<HTMLFormElement>(null);
+
+  // The focus goes to the field the failure is about (or the message, when none is).
+  useEffect(() => {
+    if (text === undefined) return;
+    if (text.field === 'reclaimId') setAdvancedOpen(true);
+    const target = form_.current?.querySelector<HTMLElement>(text.field === undefined ? '#enroll-failure' : `#enroll-${text.field}`);
+    target?.focus();
+  }, [failure]);
+
+  const allowInsecureAndRetry = (): void => {
+    setForm((f) => ({ ...f, allowInsecureHttp: true }));
+    setAdvancedOpen(true);
+  };
+
+  const failureNotice = (shownAt: EnrollField | undefined): ReactNode =>
+    text === undefined || text.field !== shownAt ? null : (
+      <div id="enroll-failure" tabIndex={-1}>
+        <Notice
+          tone="error"
+          title={text.title}
+          actions={
+            text.offerNewMonitor ? (
+              <button type="button" onClick={enrollAsNew} disabled={enroll.pending}>Enroll as a new monitor</button>
+            ) : text.offerInsecureHttp && !form.allowInsecureHttp ? (
+              <button type="button" onClick={allowInsecureAndRetry}>Allow plain http for this server</button>
+            ) : undefined
+          }
+        >
+          <p>{text.detail}</p>
+          <p>{text.advice}</p>
+        </Notice>
+      </div>
+    );
+  const errors: FieldError = {
+    field: text?.field,
+    props: (field) => ({
+      id: `enroll-${field}`,
+      ...(text?.field === field ? { 'aria-invalid': true as const, 'aria-describedby': 'enroll-failure' } : {}),
+    }),
+    notice: failureNotice,
+  };
 
   return (
     <ViewFrame
       title={reclaiming ? 'Reclaim a monitor' : 'Enroll this agent'}
       intro="Paste the enrollment token from your uptime server’s “Add a monitor” page. The token is used once and never stored; the agent keeps only the API key the server returns."
     >
-      <form className="card enroll-form" onSubmit={submit} aria-describedby={text === undefined ? undefined : 'enroll-failure'}>
+      <form ref={form_} className="card enroll-form" onSubmit={submit} noValidate>
         <label className="field">
           <span>Server URL</span>
-          <input type="url" required value={form.server} placeholder="https://uptime.example.com" autoComplete="url" spellCheck={false} onChange={(e) => set({ server: e.target.value })} />
+          <input type="url" required value={form.server} placeholder="https://uptime.example.com" autoComplete="url" spellCheck={false} onChange={(e) => set({ server: e.target.value })} {...errors.props('server')} />
         </label>
-        <TokenField value={form.token} onChange={(token) => set({ token })} />
+        {errors.notice('server')}
+        {text?.offerInsecureHttp === true && form.allowInsecureHttp ? (
+          <p className="hint" role="status">Plain http is allowed for this server: press Enroll again.</p>
+        ) : null}
+        <TokenField value={form.token} onChange={(token) => set({ token })} inputProps={errors.props('token')} />
+        {errors.notice('token')}
         <div className="grid-2">
           {placeFields.map((field) => (
-            <label key={field.key} className="field">
-              <span>{field.label}</span>
-              <input type="text" required value={form[field.key]} placeholder={field.placeholder} onChange={(e) => set({ [field.key]: e.target.value })} />
-            </label>
+            <div key={field.key}>
+              <label className="field">
+                <span>{field.label}</span>
+                <input type="text" required value={form[field.key]} placeholder={field.placeholder} onChange={(e) => set({ [field.key]: e.target.value })} {...errors.props(field.key)} />
+              </label>
+              {errors.notice(field.key)}
+            </div>
           ))}
         </div>
         <details open={advancedOpen} onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}>
@@ -140,26 +197,16 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
           </p>
           <label className="field">
             <span>Reclaim monitor id</span>
-            <input type="text" value={form.reclaimId} placeholder="12 characters, e.g. 0h3k5m7p9r1t" spellCheck={false} autoComplete="off" onChange={(e) => set({ reclaimId: e.target.value })} />
+            <input type="text" value={form.reclaimId} placeholder="12 characters, e.g. 0h3k5m7p9r1t" spellCheck={false} autoComplete="off" onChange={(e) => set({ reclaimId: e.target.value })} {...errors.props('reclaimId')} />
           </label>
+          {errors.notice('reclaimId')}
           <label className="check">
             <input type="checkbox" checked={form.allowInsecureHttp} onChange={(e) => set({ allowInsecureHttp: e.target.checked })} />
             <span>Allow a plain http:// server that is not on this machine (the API key would cross the network unencrypted)</span>
           </label>
         </details>
 
-        {text === undefined ? null : (
-          <div id="enroll-failure">
-            <Notice
-              tone="error"
-              title={text.title}
-              actions={text.offerNewMonitor ? <button type="button" onClick={enrollAsNew} disabled={enroll.pending}>Enroll as a new monitor</button> : undefined}
-            >
-              <p>{text.detail}</p>
-              <p>{text.advice}</p>
-            </Notice>
-          </div>
-        )}
+        {errors.notice(undefined)}
         {enroll.error === undefined ? null : <Notice tone="error" title="Enrollment did not run">{sentence(enroll.error)}</Notice>}
 
         <div className="button-row">

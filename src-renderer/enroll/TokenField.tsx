@@ -2,15 +2,15 @@
 // whitespace from a copy is removed as it is pasted. Browsers must not offer to save it.
 import { useId, useState } from 'react';
 
-export function TokenField({ value, onChange }: { value: string; onChange: (token: string) => void }) {
+export function TokenField({ value, onChange, inputProps }: { value: string; onChange: (token: string) => void; inputProps?: { id?: string; 'aria-invalid'?: true; 'aria-describedby'?: string } }) {
   const [visible, setVisible] = useState(false);
-  const id = useId();
+  const generated = useId();
+  const id = inputProps?.id ?? generated;
   return (
     <div className="field">
       <label htmlFor={id}>Enrollment token</label>
       <div className="input-with-button">
         <input
-          id={id}
           type={visible ? 'text' : 'password'}
           required
           value={value}
@@ -18,6 +18,8 @@ export function TokenField({ value, onChange }: { value: string; onChange: (toke
           autoComplete="off"
           spellCheck={false}
           data-1p-ignore=""
+          {...inputProps}
+          id={id}
           onChange={(e) => onChange(e.target.value)}
           onPaste={(e) => {
             e.preventDefault();

@@ -11,6 +11,8 @@ export interface AgentContextValue {
   /** Why the first snapshot could not be loaded. */
   loadError: string | undefined;
   connection: ConnectionState;
+  /** When the link to the agent dropped (ms), while it is down: what is shown is from then. */
+  disconnectedAt: number | undefined;
   /** Commands that answer with a snapshot (pause, forget...) hand it in here at once. */
   acceptSnapshot: (snapshot: AgentSnapshot) => void;
   retry: () => void;
@@ -27,11 +29,19 @@ export function AgentProvider({ bridge, children }: { bridge: AgentBridge; child
   const [info, setInfo] = useState<AppInfo | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
   const [connection, setConnection] = useState<ConnectionState>('connected');
+  const [disconnectedAt, setDisconnectedAt] = useState<number | undefined>();
   const [attempt, setAttempt] = useState(0);
 
   const acceptSnapshot = useCallback((next: AgentSnapshot) => setSnapshot((current) => newer(current, next)), []);
 
-  useEffect(() => onConnection(setConnection), []);
+  useEffect(
+    () =>
+      onConnection((next) => {
+        setConnection(next);
+        setDisconnectedAt((since) => (next === 'connected' ? undefined : (since ?? Date.now())));
+      }),
+    [],
+  );
 
   useEffect(() => {
     let live = true;
@@ -54,8 +64,8 @@ export function AgentProvider({ bridge, children }: { bridge: AgentBridge; child
   }, [bridge, acceptSnapshot, attempt]);
 
   const value = useMemo<AgentContextValue>(
-    () => ({ bridge, snapshot, info, loadError, connection, acceptSnapshot, retry: () => setAttempt((n) => n + 1) }),
-    [bridge, snapshot, info, loadError, connection, acceptSnapshot],
+    () => ({ bridge, snapshot, info, loadError, connection, disconnectedAt, acceptSnapshot, retry: () => setAttempt((n) => n + 1) }),
+    [bridge, snapshot, info, loadError, connection, disconnectedAt, acceptSnapshot],
   );
   return <AgentContext.Provider value={value}>{children}</AgentContext.Provider>;
 }

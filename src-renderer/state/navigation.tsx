@@ -3,8 +3,11 @@
 import { createContext, useContext } from 'react';
 import type { ViewName } from '../../src-main/ipc/contract.ts';
 
+/** 'events' is the renderer's own view until the contract's view list names it. */
+export type RouteView = ViewName | 'events';
+
 export interface Place {
-  view: ViewName;
+  view: RouteView;
   /** Checks: the check to select. */
   guid?: string;
   /** Enroll: start with the reclaim section open and this id filled in. */

@@ -6,7 +6,7 @@ import { filterChecks, nextSort, sortChecks, type HealthFilter, type Sort } from
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
-import { count, sentence } from '../format.ts';
+import { countsSentence, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation } from '../state/navigation.tsx';
@@ -24,17 +24,18 @@ const healthFilters: { value: HealthFilter; label: string }[] = [
   { value: 'disabled', label: 'Disabled' },
 ];
 
-export function ChecksView({ initialGuid }: { initialGuid?: string | undefined }) {
+/** The selected check comes from the place (the URL hash), so Back and reload keep it. */
+export function ChecksView({ selected }: { selected?: string | undefined }) {
   const { bridge, snapshot } = useAgent();
   const { navigate } = useNavigation();
   const now = useNow();
   const [text, setText] = useState('');
   const [health, setHealth] = useState<HealthFilter>('all');
   const [sort, setSort] = useState<Sort>({ key: 'health', direction: 'ascending' });
-  const [selected, setSelected] = useState<string | undefined>(initialGuid);
   const sync = useCommand(useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]));
   const checks = snapshot?.checks;
   const shown = useMemo(() => sortChecks(filterChecks(checks ?? [], text, health), sort), [checks, text, health, sort]);
+  const select = useCallback((guid: string | undefined) => navigate(guid === undefined ? { view: 'checks' } : { view: 'checks', guid }), [navigate]);
   if (snapshot === undefined) return null;
   const selectedCheck = snapshot.checks.find((c) => c.guid === selected);
 
@@ -58,8 +59,14 @@ export function ChecksView({ initialGuid }: { initialGuid?: string | undefined }
     );
   }
 
+  /** Closing puts the focus back on the row the pane was opened from. */
+  function closeDetail(guid: string): void {
+    select(undefined);
+    requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`button.row-select[data-guid="${CSS.escape(guid)}"]`)?.focus());
+  }
+
   return (
-    <ViewFrame title="Checks" intro={`${count(snapshot.counts.total, 'check')}: ${snapshot.counts.up} up, ${snapshot.counts.down} down, ${snapshot.counts.pending} pending.`}>
+    <ViewFrame title="Checks" intro={countsSentence(snapshot.counts)}>
       <div className="toolbar" role="search">
         <label className="field inline">
           <span>Filter</span>
@@ -80,9 +87,9 @@ export function ChecksView({ initialGuid }: { initialGuid?: string | undefined }
             action={<button type="button" onClick={() => { setText(''); setHealth('all'); }}>Clear the filter</button>}
           />
         ) : (
-          <CheckTable checks={shown} sort={sort} onSort={(key) => setSort((s) => nextSort(s, key))} selected={selected} onSelect={setSelected} now={now} />
+          <CheckTable checks={shown} sort={sort} onSort={(key) => setSort((s) => nextSort(s, key))} selected={selected} onSelect={select} now={now} />
         )}
-        {selectedCheck === undefined ? null : <CheckDetail key={selectedCheck.guid} check={selectedCheck} onClose={() => setSelected(undefined)} />}
+        {selectedCheck === undefined ? null : <CheckDetail key={selectedCheck.guid} check={selectedCheck} onClose={() => closeDetail(selectedCheck.guid)} />}
       </div>
     </ViewFrame>
   );

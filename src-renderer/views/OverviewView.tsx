@@ -1,22 +1,27 @@
-// Overview: who this agent is, whether it reaches the server, what waits to be sent, and the
-// problems that need the user, each with the button that fixes it.
+// Overview: leads with what is broken — the checks that are down (since when, and why), then
+// the agent's problems, each with the button that fixes it — and then who this agent is,
+// whether it reaches the server and what waits to be sent.
 import { useCallback } from 'react';
-import type { Problem } from '../../src-main/ipc/contract.ts';
 import { countsLine } from '../../src-main/ipc/agent-summary.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
+import { sinceWhen } from '../events/event-text.ts';
 import { ago, count, dateTime, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation, type Place } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
+import { agentProblems, downChecks, type OverviewAction } from './overview-model.ts';
 
-const problemTarget: Record<Problem['action'], Place | undefined> = {
+const problemTarget: Record<OverviewAction, Place | undefined> = {
   enroll: { view: 'enroll' },
   'private-definitions': { view: 'private' },
   unsent: { view: 'unsent' },
+  outages: { view: 'outages' },
+  'sync-now': undefined,
+  'upload-now': undefined,
   none: undefined,
 };
 
@@ -26,8 +31,11 @@ export function OverviewView() {
   const now = useNow();
   const pause = useCommand(useCallback(() => bridge.invoke(snapshot?.paused === true ? 'agent:resume' : 'agent:pause', {}), [bridge, snapshot?.paused]));
   const sync = useCommand(useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]));
+  const upload = useCommand(useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]));
   if (snapshot === undefined) return null;
-  const { identity, connectivity, outbox, problems, counts } = snapshot;
+  const { identity, connectivity, outbox, counts } = snapshot;
+  const down = downChecks(snapshot);
+  const problems = agentProblems(snapshot, now);
 
   const togglePause = async (): Promise<void> => {
     const next = await pause.run();
@@ -37,6 +45,19 @@ export function OverviewView() {
     setFlash(undefined);
     const result = await sync.run();
     if (result !== undefined) setFlash(sentence(result.message));
+  };
+  const uploadResult = async (): Promise<void> => {
+    setFlash(undefined);
+    const result = await upload.run();
+    if (result !== undefined) setFlash(sentence(result.message));
+  };
+  const act = (action: OverviewAction): void => {
+    if (action === 'sync-now') void syncResult();
+    else if (action === 'upload-now') void uploadResult();
+    else {
+      const target = problemTarget[action];
+      if (target !== undefined) navigate(target);
+    }
   };
 
   if (!snapshot.enrolled || identity === undefined) {
@@ -68,8 +89,46 @@ export function OverviewView() {
     >
       {flash === undefined ? null : <Notice tone="success">{flash}</Notice>}
       {sync.error === undefined ? null : <Notice tone="error" title="Sync failed">{sentence(sync.error)}</Notice>}
+      {upload.error === undefined ? null : <Notice tone="error" title="Sending failed">{sentence(upload.error)}</Notice>}
       {pause.error === undefined ? null : <Notice tone="error" title="The agent did not change its paused state">{sentence(pause.error)} Try again.</Notice>}
       {sync.pending ? <Spinner label="Asking the server for check changes…" /> : null}
+
+      {down.length === 0 ? null : (
+        <section className="card down-card" aria-labelledby="down-title">
+          <h2 id="down-title">{down.length === 1 ? '1 check is down' : `${down.length} checks are down`}</h2>
+          <ul className="down-list">
+            {down.map(({ check, since, reason }) => (
+              <li key={check.guid} className="down-item">
+                <button type="button" className="link down-name" onClick={() => navigate({ view: 'checks', guid: check.guid })}>{check.name}</button>
+                <span className="down-since">{since === undefined ? 'down' : `down ${sinceWhen(since, now)}`}</span>
+                <span className="down-reason">{sentence(reason)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section className="card" aria-labelledby="problems-title">
+        <h2 id="problems-title">{problems.length === 0 ? 'The agent' : 'Problems of the agent'}</h2>
+        {problems.length === 0 ? (
+          down.length === 0 ? (
+            <p className="ok-text">No problems: every check that runs is up, and this agent has everything it needs.</p>
+          ) : (
+            <p className="muted">The agent itself is fine: it reaches the server and runs its checks. The checks above are down.</p>
+          )
+        ) : (
+          <ul className="problems">
+            {problems.map((problem) => (
+              <li key={problem.kind} className={`problem problem-${problem.severity} problem-${problem.kind}`}>
+                <span>{problem.message}</span>
+                {problem.action === 'none' ? null : (
+                  <button type="button" onClick={() => act(problem.action)} disabled={(problem.action === 'sync-now' && sync.pending) || (problem.action === 'upload-now' && upload.pending)}>{problem.actionLabel}</button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
 
       <div className="cards">
         <article className="card" aria-labelledby="card-monitor">
@@ -113,26 +172,6 @@ export function OverviewView() {
         </article>
       </div>
 
-      <section className="card" aria-labelledby="problems-title">
-        <h2 id="problems-title">Problems</h2>
-        {problems.length === 0 ? (
-          <p className="muted">No problems: this agent has everything it needs and is running its checks.</p>
-        ) : (
-          <ul className="problems">
-            {problems.map((problem) => {
-              const target = problemTarget[problem.action];
-              return (
-                <li key={problem.kind} className={`problem problem-${problem.kind}`}>
-                  <span>{problem.message}</span>
-                  {target === undefined ? null : (
-                    <button type="button" onClick={() => navigate(target)}>{problem.actionLabel}</button>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </section>
     </ViewFrame>
   );
 }

@@ -10,7 +10,10 @@ import { AgentProvider } from '../../src-renderer/state/agent-context.tsx';
 import { createFakeBridge, deferred, fail, ok, type FakeBridge } from './fake-bridge.ts';
 import { checkOf, notEnrolled, snapshotOf } from './fixtures.ts';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  window.history.replaceState(null, '', '/');
+});
 
 const renderApp = (bridge: FakeBridge) =>
   render(
@@ -81,10 +84,47 @@ describe('App', () => {
     renderApp(createFakeBridge());
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     act(() => announceConnection('reconnecting'));
-    expect(screen.getByText('Lost the connection to the agent')).toBeTruthy();
+    expect(screen.getByText(/^Disconnected from the agent since/)).toBeTruthy();
     act(() => announceConnection('unauthorized'));
-    expect(screen.getByText(/Open the newest “dashboard:” URL/)).toBeTruthy();
+    expect(screen.getByText(/uptime-agent dashboard-url/)).toBeTruthy();
     act(() => announceConnection('connected'));
-    expect(screen.queryByText('Lost the connection to the agent')).toBeNull();
+    expect(screen.queryByText(/^Disconnected from the agent/)).toBeNull();
+  });
+
+  it('keeps the view and the selected check in the URL hash: Back returns, a reload stays', async () => {
+    const bridge = createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ checks: [checkOf({ guid: 'g1', name: 'Shop', health: 'down' })] })) });
+    const first = renderApp(bridge);
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Views' })).getByRole('button', { name: /^Checks/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Shop', pressed: false }));
+    expect(window.location.hash).toBe('#/checks/g1');
+    expect(await screen.findByRole('complementary', { name: 'Shop' })).toBeTruthy();
+    expect(document.title).toBe('1 down · Uptime Agent');
+
+    // Back: the pane closes, the checks view stays.
+    window.history.back();
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(window.location.hash).toBe('#/checks');
+    expect(screen.queryByRole('complementary', { name: 'Shop' })).toBeNull();
+
+    // A reload opens where the address points.
+    window.history.replaceState(null, '', '#/checks/g1');
+    first.unmount();
+    renderApp(bridge);
+    expect(await screen.findByRole('complementary', { name: 'Shop' })).toBeTruthy();
+    // Escape closes the pane.
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('complementary', { name: 'Shop' })).toBeNull();
+    expect(window.location.hash).toBe('#/checks');
+  });
+
+  it('a refused access token shows one message, not a second contradicting one', async () => {
+    const bridge = createFakeBridge({ 'agent:snapshot': () => fail('The agent refused this page’s access token: open the newest URL that uptime-agent printed.') });
+    renderApp(bridge);
+    act(() => announceConnection('unauthorized'));
+    await screen.findByText('This page’s access link is no longer valid');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
   });
 });

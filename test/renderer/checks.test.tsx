@@ -39,7 +39,7 @@ describe('table model', () => {
 
 describe('Checks view', () => {
   it('when not enrolled: explains where checks come from', async () => {
-    const { navigate } = renderView(<ChecksView />, createFakeBridge({ 'agent:snapshot': () => ok(notEnrolled()) }));
+    const { navigate } = renderView((place) => <ChecksView selected={place.guid} />, createFakeBridge({ 'agent:snapshot': () => ok(notEnrolled()) }));
     expect(await screen.findByText('No checks yet')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Enroll this agent' }));
     expect(navigate).toHaveBeenCalledWith({ view: 'enroll' });
@@ -47,14 +47,14 @@ describe('Checks view', () => {
 
   it('when enrolled without checks: says to assign some, and can sync now', async () => {
     const bridge = createFakeBridge({ 'agent:sync-now': () => ok({ ok: true, message: 'Checks are up to date.' }) });
-    renderView(<ChecksView />, bridge);
+    renderView((place) => <ChecksView selected={place.guid} />, bridge);
     expect(await screen.findByText(/Assign checks to it on the server/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Sync now' }));
     expect(bridge.callsTo('agent:sync-now')).toHaveLength(1);
   });
 
   it('shows every check, private targets hidden, sortable with aria-sort', async () => {
-    renderView(<ChecksView />, withChecks());
+    renderView((place) => <ChecksView selected={place.guid} />, withChecks());
     await screen.findByRole('table');
     expect(rowNames()).toEqual(['Shop', 'Payroll', 'Website']);
     expect(screen.getByRole('row', { name: /Payroll/ }).textContent).toContain('private');
@@ -70,7 +70,7 @@ describe('Checks view', () => {
   });
 
   it('filters, and offers to clear a filter that matches nothing', async () => {
-    renderView(<ChecksView />, withChecks());
+    renderView((place) => <ChecksView selected={place.guid} />, withChecks());
     fireEvent.change(await screen.findByLabelText('Filter'), { target: { value: 'zzz' } });
     expect(screen.getByText('No check matches the filter')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Clear the filter' }));
@@ -83,7 +83,7 @@ describe('Checks view', () => {
     const history = deferred<IpcResult<HistoryEntry[]>>();
     const bridge = withChecks();
     bridge.answer('checks:history', () => history.promise);
-    renderView(<ChecksView />, bridge);
+    renderView((place) => <ChecksView selected={place.guid} />, bridge);
     fireEvent.click(await screen.findByRole('button', { name: 'Shop' }));
     const pane = screen.getByRole('complementary', { name: 'Shop' });
     expect(within(pane).getByText('Loading recent results…')).toBeTruthy();
@@ -97,14 +97,14 @@ describe('Checks view', () => {
   it('says why a check is not run, and when its history cannot be read', async () => {
     const bridge = withChecks();
     bridge.answer('checks:history', () => fail('checks:history failed: database is locked'));
-    renderView(<ChecksView initialGuid="c" />, bridge);
+    renderView((place) => <ChecksView selected={place.guid} />, bridge, { view: 'checks', guid: 'c' });
     const pane = await screen.findByRole('complementary', { name: 'Payroll' });
     expect(within(pane).getByText(/add it to the private definitions file/)).toBeTruthy();
     expect((await within(pane).findByRole('alert')).textContent).toContain('database is locked');
   });
 
   it('moves the selection with the arrow keys', async () => {
-    renderView(<ChecksView />, withChecks());
+    renderView((place) => <ChecksView selected={place.guid} />, withChecks());
     const first = await screen.findByRole('button', { name: 'Shop' });
     fireEvent.click(first);
     fireEvent.keyDown(first, { key: 'ArrowDown' });

@@ -60,7 +60,7 @@ describe('Enroll', () => {
   it.each([
     { kind: 'token-rejected' as const, message: 'the server refused the enrollment token', says: ['The server refused the enrollment token', 'Mint a new token'] },
     { kind: 'bad-request' as const, message: 'the server refused the enrollment request: name: too long', says: ['The server refused the request', 'name: too long'] },
-    { kind: 'unreachable' as const, message: 'could not enroll: connect ECONNREFUSED 127.0.0.1:9', says: ['The server could not be reached', 'Tried https://uptime.example/api/enroll', 'ECONNREFUSED'] },
+    { kind: 'unreachable' as const, message: 'could not enroll: connect ECONNREFUSED 127.0.0.1:9', says: ['The server could not be reached', 'Tried https://uptime.example/api/enroll', 'Nothing answers at that address'] },
     { kind: 'usage' as const, message: 'city is required', says: ['Some fields need attention', 'City is required', 'nothing was sent'] },
   ])('says in words what $kind means, keeping what was typed', async ({ kind, message, says }) => {
     setup({ 'agent:enroll': refused(kind, message) });
@@ -101,5 +101,47 @@ describe('Enroll', () => {
     const token = await screen.findByLabelText<HTMLInputElement>('Enrollment token');
     fireEvent.paste(token, { clipboardData: { getData: () => '\n  uet_abc  \n' } });
     expect(token.value).toBe('uet_abc');
+  });
+
+  it('a 404 on a plain enroll says the address is not the API base and marks the server field', async () => {
+    setup({ 'agent:enroll': refused('no-such-monitor', 'no monitor with id ? exists in this token\'s organisation') });
+    await fillAndSubmit();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('This address does not look like the uptime server’s API');
+    expect(alert.textContent).toContain('Tried https://uptime.example/api/enroll');
+    expect(alert.textContent).not.toContain('no monitor with id');
+    const server = screen.getByLabelText('Server URL');
+    expect(server.getAttribute('aria-invalid')).toBe('true');
+    expect(server.getAttribute('aria-describedby')).toBe('enroll-failure');
+    expect(document.activeElement).toBe(server);
+  });
+
+  it('an https address of a plain-http server says so, without OpenSSL text', async () => {
+    setup({ 'agent:enroll': refused('unreachable', 'could not enroll: could not reach https://uptime.example/api/enroll: C0A7F8D2:error:0A00010B:SSL routines:ssl3_get_record:wrong version number') });
+    await fillAndSubmit();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('This server speaks plain http');
+    expect(alert.textContent).not.toMatch(/SSL routines|0A00010B/);
+  });
+
+  it('offers to allow plain http where the error about it appears, without naming a flag', async () => {
+    const { bridge } = setup({ 'agent:enroll': refused('usage', 'plain http to uptime.example:8080 would send the API key in clear; use https://, or pass --allow-insecure-http if you accept that') });
+    await fillAndSubmit();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('This address uses plain http');
+    expect(alert.textContent).not.toContain('--allow-insecure-http');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Allow plain http for this server' }));
+    expect(screen.getByLabelText<HTMLInputElement>(/Allow a plain http/).checked).toBe(true);
+    bridge.answer('agent:enroll', () => ok({ ok: true, monitorId: 'abcdefghjkmn', server: 'http://uptime.example:8080' }));
+    fireEvent.submit(screen.getByRole('button', { name: 'Enroll' }).closest('form') as HTMLFormElement);
+    await screen.findByRole('button', { name: 'Enroll' });
+    expect(bridge.callsTo('agent:enroll').at(-1)).toMatchObject({ allowInsecureHttp: true });
+  });
+
+  it('a refused token marks the token field', async () => {
+    setup({ 'agent:enroll': refused('token-rejected', 'the server refused the enrollment token') });
+    await fillAndSubmit();
+    await screen.findByRole('alert');
+    expect(screen.getByLabelText('Enrollment token').getAttribute('aria-invalid')).toBe('true');
   });
 });

@@ -1,12 +1,19 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OverviewView } from '../../src-renderer/views/OverviewView.tsx';
 import { createFakeBridge, fail, ok } from './fake-bridge.ts';
-import { notEnrolled, snapshotOf } from './fixtures.ts';
+import { checkOf, notEnrolled, snapshotOf } from './fixtures.ts';
 import { renderView } from './render.tsx';
 
-afterEach(cleanup);
+// The fixtures' snapshots are taken at 10:00 on 2026-11-21: the window's clock says the same.
+beforeEach(() => {
+  vi.useFakeTimers({ now: Date.parse('2026-11-21T10:00:00.000Z'), toFake: ['Date'] });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 describe('Overview', () => {
   it('when not enrolled: says so and offers to enroll', async () => {
@@ -55,5 +62,51 @@ describe('Overview', () => {
     bridge.answer('agent:sync-now', () => fail('agent:sync-now failed: not enrolled'));
     fireEvent.click(screen.getByRole('button', { name: 'Sync now' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Sync failed');
+  });
+
+  it('leads with the checks that are down: since when, why, and a link to each', async () => {
+    const failed = (guid: string, at: string, error: string) => ({ check_guid: guid, ran_at: at, success: false, skipped: false, http_status: 503, latency_ms: 20, error });
+    const checks = [
+      checkOf({ guid: 'w', name: 'Website' }),
+      checkOf({ guid: 's', name: 'Shop', health: 'down', lastResult: failed('s', '2026-11-21T09:59:50.000Z', 'status 503, expected 200'), ...{ downSince: '2026-11-21T09:53:00.000Z' } }),
+      checkOf({ guid: 'm', name: 'Mail', health: 'down', lastResult: failed('m', '2026-11-21T09:59:40.000Z', '') }),
+    ];
+    const { navigate } = renderView(<OverviewView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ checks })) }));
+    const down = await screen.findByRole('region', { name: '2 checks are down' });
+    const items = within(down).getAllByRole('listitem');
+    // The longest down comes first.
+    expect(items[0]?.textContent).toMatch(/^Shopdown for 7 min \(since .+\)Status 503, expected 200\.$/);
+    expect(items[1]?.textContent).toContain('The last run failed.');
+    fireEvent.click(within(down).getByRole('button', { name: 'Shop' }));
+    expect(navigate).toHaveBeenCalledWith({ view: 'checks', guid: 's' });
+    // Something is red, so the overview never says "No problems".
+    expect(screen.queryByText(/No problems/)).toBeNull();
+    expect(screen.getByText(/The agent itself is fine/)).toBeTruthy();
+    expect(screen.getByRole('article', { name: 'Connection' }).textContent).toContain('3 checks: 1 up, 2 down, 0 pending, 0 skipped, 0 not run.');
+  });
+
+  it('offline, a failing server and a late backlog are problems with their actions', async () => {
+    const bridge = createFakeBridge({
+      'agent:snapshot': () => ok(snapshotOf({ connectivity: { online: false, offlineSince: '2026-11-21T09:50:00.000Z' } })),
+      'agent:upload-now': () => ok({ ok: true, message: '40 results sent' }),
+      'agent:sync-now': () => ok({ ok: true, message: 'checks are up to date' }),
+    });
+    const { navigate, unmount } = renderView(<OverviewView />, bridge);
+    const offline = await screen.findByText(/This machine is offline since/);
+    fireEvent.click(within(offline.closest('li') as HTMLElement).getByRole('button', { name: 'See outages' }));
+    expect(navigate).toHaveBeenCalledWith({ view: 'outages' });
+    unmount();
+
+    bridge.answer('agent:snapshot', () => ok(snapshotOf({
+      sync: { failures: 3, lastError: 'the server answered 503', lastOkAt: '2026-11-21T09:40:00.000Z' },
+      outbox: { unsent: 40, bytes: 12_000, dropped: 0, rejectedCount: 0, rejected: [], oldestRanAt: '2026-11-21T09:50:00.000Z' },
+    })));
+    renderView(<OverviewView />, bridge);
+    const problems = await screen.findByRole('region', { name: 'Problems of the agent' });
+    expect(within(problems).getByText(/The server is not answering as it should/)).toBeTruthy();
+    fireEvent.click(within(problems).getByRole('button', { name: 'Send now' }));
+    expect(bridge.callsTo('agent:upload-now')).toHaveLength(1);
+    fireEvent.click(within(problems).getByRole('button', { name: 'Try again now' }));
+    expect(bridge.callsTo('agent:sync-now')).toHaveLength(1);
   });
 });

@@ -1,19 +1,35 @@
 // Renders a view the way the window does: inside the agent provider and a navigation context
-// whose navigate() the test can inspect.
+// whose navigate() the test can inspect. navigate() also moves the place, so a view that reads
+// its selection from the place (the checks view) behaves as in the window.
 import { render, type RenderResult } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { vi } from 'vitest';
 import { AgentProvider } from '../../src-renderer/state/agent-context.tsx';
-import { NavigationContext, type Navigation } from '../../src-renderer/state/navigation.tsx';
+import { NavigationContext, type Navigation, type Place } from '../../src-renderer/state/navigation.tsx';
 import type { FakeBridge } from './fake-bridge.ts';
 
-export function renderView(ui: ReactElement, bridge: FakeBridge): RenderResult & { navigate: ReturnType<typeof vi.fn>; setFlash: ReturnType<typeof vi.fn> } {
+type Ui = ReactElement | ((place: Place) => ReactElement);
+
+function Host({ ui, navigate, setFlash, start }: { ui: Ui; navigate: (place: Place) => void; setFlash: (message: string | undefined) => void; start: Place }) {
+  const [place, setPlace] = useState<Place>(start);
+  const navigation: Navigation = {
+    place,
+    navigate: (next) => {
+      navigate(next);
+      setPlace(next);
+    },
+    flash: undefined,
+    setFlash,
+  };
+  return <NavigationContext.Provider value={navigation}>{typeof ui === 'function' ? ui(place) : ui}</NavigationContext.Provider>;
+}
+
+export function renderView(ui: Ui, bridge: FakeBridge, start: Place = { view: 'overview' }): RenderResult & { navigate: ReturnType<typeof vi.fn>; setFlash: ReturnType<typeof vi.fn> } {
   const navigate = vi.fn();
   const setFlash = vi.fn();
-  const navigation: Navigation = { place: { view: 'overview' }, navigate, flash: undefined, setFlash };
   const result = render(
     <AgentProvider bridge={bridge}>
-      <NavigationContext.Provider value={navigation}>{ui}</NavigationContext.Provider>
+      <Host ui={ui} navigate={navigate} setFlash={setFlash} start={start} />
     </AgentProvider>,
   );
   return { ...result, navigate, setFlash };

@@ -1,0 +1,59 @@
+// An event of the log in words, the same way in the detail pane, the Events view and the
+// overview: "Shop down 10:28 — status 503 → up 10:41, down for 13 min".
+import { duration, sentence } from '../format.ts';
+
+/** Structurally the agent's AgentEvent. */
+export interface EventItem {
+  id: number;
+  kind: string;
+  checkGuid: string;
+  checkName: string;
+  startedAt: string;
+  endedAt?: string;
+  reason: string;
+  endReason?: string;
+}
+
+const agentWords: Record<string, { what: string; ongoing: string }> = {
+  offline: { what: 'Offline', ongoing: 'offline' },
+  'server-unavailable': { what: 'Server unavailable', ongoing: 'the server is unavailable' },
+  'key-rejected': { what: 'API key refused by the server', ongoing: 'the key is refused' },
+  'monitor-disabled': { what: 'Monitor disabled on the server', ongoing: 'disabled' },
+  'clock-skew': { what: 'Clock off from the server', ongoing: 'the clock is off' },
+  'results-dropped': { what: 'Unsent results dropped', ongoing: 'dropping' },
+  'store-full': { what: 'Disk full', ongoing: 'the disk is full' },
+};
+
+export function clock(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+export function sinceWhen(iso: string, now: number): string {
+  const started = Date.parse(iso);
+  const sameDay = new Date(started).toDateString() === new Date(now).toDateString();
+  const at = sameDay ? clock(iso) : new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return `for ${duration((now - started) / 1000)} (since ${at})`;
+}
+
+export interface EventText {
+  title: string;
+  detail: string;
+  tone: 'bad' | 'ok' | 'warn' | 'info';
+}
+
+export function eventText(event: EventItem, now: number): EventText {
+  const lasted = event.endedAt === undefined ? undefined : duration((Date.parse(event.endedAt) - Date.parse(event.startedAt)) / 1000);
+  if (event.kind === 'down') {
+    const name = event.checkName === '' ? 'A check' : event.checkName;
+    if (event.endedAt === undefined) {
+      return { title: `${name} down ${sinceWhen(event.startedAt, now)}`, detail: sentence(event.reason), tone: 'bad' };
+    }
+    const back = event.endReason === undefined ? '' : ` (${event.endReason})`;
+    return { title: `${name} down ${clock(event.startedAt)} → up ${clock(event.endedAt)}, down for ${lasted ?? ''}`, detail: sentence(`${event.reason}; back${back}`), tone: 'ok' };
+  }
+  const words = agentWords[event.kind] ?? { what: event.kind, ongoing: event.kind };
+  if (event.endedAt === undefined) return { title: `${words.what} ${sinceWhen(event.startedAt, now)}`, detail: sentence(event.reason), tone: 'bad' };
+  if (event.endedAt === event.startedAt) return { title: `${words.what} at ${clock(event.startedAt)}`, detail: sentence(event.reason), tone: 'warn' };
+  return { title: `${words.what} ${clock(event.startedAt)}–${clock(event.endedAt)} (${lasted ?? ''})`, detail: sentence(event.reason), tone: 'info' };
+}

@@ -1,0 +1,67 @@
+// What the overview leads with, as pure functions of the snapshot: the checks that are down
+// (longest first) and the agent's problems, each with the one action that fixes it. "No
+// problems" is only said when neither list has anything.
+import type { AgentSnapshot, CheckView, Problem } from '../../src-main/ipc/contract.ts';
+import { downSinceOf } from '../checks/check-extras.ts';
+import { backlogNeedsAttention } from '../state/signals.ts';
+import { ago, count, dateTime } from '../format.ts';
+
+export interface DownCheck {
+  check: CheckView;
+  since: string | undefined;
+  /** The last failure in words. */
+  reason: string;
+}
+
+export type OverviewAction = Problem['action'] | 'outages' | 'sync-now' | 'upload-now';
+
+export interface OverviewProblem {
+  kind: string;
+  message: string;
+  action: OverviewAction;
+  actionLabel: string;
+  severity: 'bad' | 'warn';
+}
+
+export function downChecks(snapshot: AgentSnapshot): DownCheck[] {
+  return snapshot.checks
+    .filter((c) => c.health === 'down')
+    .map((check) => ({ check, since: downSinceOf(check), reason: check.lastResult?.error === undefined || check.lastResult.error === '' ? 'the last run failed' : check.lastResult.error }))
+    .sort((a, b) => (a.since ?? '').localeCompare(b.since ?? '') || a.check.name.localeCompare(b.check.name));
+}
+
+const severe = new Set(['key-rejected', 'monitor-disabled', 'results-dropped', 'private-file']);
+
+/** The snapshot's problems plus what its connection and backlog say, worst first. */
+export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewProblem[] {
+  const problems: OverviewProblem[] = [];
+  if (!snapshot.connectivity.online) {
+    problems.push({
+      kind: 'offline',
+      message: `This machine is offline since ${dateTime(snapshot.connectivity.offlineSince)}: neither the server nor any connectivity target answers. Checks that get no answer are kept as skipped; results are sent when the network is back.`,
+      action: 'outages',
+      actionLabel: 'See outages',
+      severity: 'bad',
+    });
+  } else if (snapshot.auth === 'ok' && snapshot.sync.failures > 0 && snapshot.sync.lastError !== undefined) {
+    problems.push({
+      kind: 'server-unavailable',
+      message: `The server is not answering as it should (last contact ${ago(snapshot.connectivity.lastContactAt, now)}); results wait here and checks go on. The last attempt said: ${snapshot.sync.lastError}.`,
+      action: 'sync-now',
+      actionLabel: 'Try again now',
+      severity: 'warn',
+    });
+  }
+  for (const p of snapshot.problems) problems.push({ ...p, severity: severe.has(p.kind) ? 'bad' : 'warn' });
+  const { outbox } = snapshot;
+  if (snapshot.connectivity.online && snapshot.auth === 'ok' && outbox.rejectedCount === 0 && outbox.dropped === 0 && backlogNeedsAttention(snapshot, now)) {
+    problems.push({
+      kind: 'backlog',
+      message: `${count(outbox.unsent, 'result')} wait to be sent, the oldest from ${ago(outbox.oldestRanAt, now)}.`,
+      action: 'upload-now',
+      actionLabel: 'Send now',
+      severity: 'warn',
+    });
+  }
+  return problems.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'bad' ? -1 : 1));
+}
