@@ -1,5 +1,5 @@
 // The shell's settings as a form: loaded from the agent, saved as one patch of what changed.
-import { useCallback, useState, type SubmitEvent } from 'react';
+import { useCallback, useRef, useState, type SubmitEvent } from 'react';
 import type { Settings, SettingsPatch } from '../../src-main/ipc/contract.ts';
 import { Notice } from '../components/Notice.tsx';
 import { sentence } from '../format.ts';
@@ -7,12 +7,18 @@ import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 
 type IntervalKey = keyof Settings['intervals'];
-const intervalFields: { key: IntervalKey; label: string; fallback: number }[] = [
-  { key: 'syncSec', label: 'Check sync', fallback: 60 },
-  { key: 'uploadSec', label: 'Result upload', fallback: 10 },
-  { key: 'statusSec', label: 'Status report', fallback: 60 },
-  { key: 'pingSec', label: 'Heartbeat', fallback: 30 },
+/**
+ * Each loop's floor: below it the agent would only load the server (a sync every 0.05 s asks
+ * for check changes twenty times a second) without telling anyone anything sooner.
+ */
+const intervalFields: { key: IntervalKey; label: string; fallback: number; min: number }[] = [
+  { key: 'syncSec', label: 'Check sync', fallback: 60, min: 10 },
+  { key: 'uploadSec', label: 'Result upload', fallback: 10, min: 1 },
+  { key: 'statusSec', label: 'Status report', fallback: 60, min: 10 },
+  { key: 'pingSec', label: 'Heartbeat', fallback: 30, min: 5 },
 ];
+
+type FieldName = IntervalKey | 'targets' | 'outboxResults' | 'outboxMegabytes';
 
 interface Draft {
   notifications: boolean;
@@ -37,35 +43,43 @@ const draftOf = (s: Settings): Draft => ({
   outboxMegabytes: s.outboxLimits.maxMegabytes?.toString() ?? '',
 });
 
-/** A whole number in [min, max], undefined for an empty field, or the sentence saying why not. */
-function wholeNumber(text: string, label: string, min: number, max: number): { ok: true; value: number | undefined } | { ok: false; message: string } {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: true, value: undefined };
-  const value = Number(trimmed);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    return { ok: false, message: `${label}: give a whole number between ${min.toLocaleString()} and ${max.toLocaleString()}, or leave it empty for the default.` };
-  }
-  return { ok: true, value };
+export interface FieldError {
+  field: FieldName;
+  message: string;
 }
 
-/** The patch, or the first field that is wrong, in words. */
-function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok: false; message: string } {
+/** A whole number in [min, max], undefined for an empty field, or the sentence saying why not. */
+function wholeNumber(text: string, label: string, min: number, max: number): { value: number | undefined; message?: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { value: undefined };
+  const value = Number(trimmed);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    return { value: undefined, message: `${label}: give a whole number between ${min.toLocaleString()} and ${max.toLocaleString()}, or leave it empty for the default.` };
+  }
+  return { value };
+}
+
+/** The patch, or every field that is wrong, each in words: one save shows all of them. */
+export function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = [];
   const intervals: Settings['intervals'] = {};
   for (const field of intervalFields) {
     const text = draft.intervals[field.key].trim();
     if (text === '') continue;
     const value = Number(text);
-    if (!Number.isFinite(value) || value < 0.05 || value > 86_400) return { ok: false, message: `${field.label}: give a number of seconds between 0.05 and 86400, or leave it empty for the default.` };
-    intervals[field.key] = value;
+    if (!Number.isFinite(value) || value < field.min || value > 86_400) {
+      errors.push({ field: field.key, message: `${field.label}: give a number of seconds between ${field.min} and 86400, or leave it empty for the default (${field.fallback} s).` });
+    } else intervals[field.key] = value;
   }
   const targets = draft.targets.split('\n').map((t) => t.trim()).filter((t) => t !== '');
-  const bad = targets.find((t) => !/^[^\s:]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/i.test(t));
-  if (bad !== undefined) return { ok: false, message: `Connectivity target "${bad}" is not host:port (for example 192.0.2.10:443).` };
-  if (targets.length > 20) return { ok: false, message: 'At most 20 connectivity targets.' };
+  const bad = targets.filter((t) => !/^[^\s:]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/i.test(t));
+  if (bad.length > 0) errors.push({ field: 'targets', message: `Connectivity targets: ${bad.map((b) => `"${b}"`).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not host:port (for example 192.0.2.10:443).` });
+  else if (targets.length > 20) errors.push({ field: 'targets', message: 'Connectivity targets: at most 20.' });
   const results = wholeNumber(draft.outboxResults, 'Unsent results kept', 1_000, 10_000_000);
-  if (!results.ok) return results;
+  if (results.message !== undefined) errors.push({ field: 'outboxResults', message: results.message });
   const megabytes = wholeNumber(draft.outboxMegabytes, 'Unsent results size', 10, 10_240);
-  if (!megabytes.ok) return megabytes;
+  if (megabytes.message !== undefined) errors.push({ field: 'outboxMegabytes', message: megabytes.message });
+  if (errors.length > 0) return { ok: false, errors };
   const outboxLimits: Settings['outboxLimits'] = {
     ...(results.value === undefined ? {} : { maxResults: results.value }),
     ...(megabytes.value === undefined ? {} : { maxMegabytes: megabytes.value }),
@@ -76,7 +90,17 @@ function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok: false
 export function SettingsForm({ settings, onSaved }: { settings: Settings; onSaved: (next: Settings) => void }) {
   const { bridge, info } = useAgent();
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
-  const [invalid, setInvalid] = useState<string | undefined>();
+  const [invalid, setInvalid] = useState<FieldError[]>([]);
+  const form = useRef<HTMLFormElement>(null);
+  const errorOf = (field: FieldName): FieldError | undefined => invalid.find((e) => e.field === field);
+  const fieldProps = (field: FieldName) => ({
+    id: `setting-${field}`,
+    ...(errorOf(field) === undefined ? {} : { 'aria-invalid': true as const, 'aria-describedby': `setting-${field}-error` }),
+  });
+  const fieldError = (field: FieldName) => {
+    const error = errorOf(field);
+    return error === undefined ? null : <span id={`setting-${field}-error`} className="field-error">{error.message}</span>;
+  };
   const [saved, setSaved] = useState(false);
   const save = useCommand(useCallback((patch: SettingsPatch) => bridge.invoke('settings:update', patch), [bridge]));
   const web = info?.host === 'web';
@@ -89,8 +113,12 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
   const submit = async (event: SubmitEvent): Promise<void> => {
     event.preventDefault();
     const outcome = patchOf(draft);
-    setInvalid(outcome.ok ? undefined : outcome.message);
-    if (!outcome.ok) return;
+    setInvalid(outcome.ok ? [] : outcome.errors);
+    if (!outcome.ok) {
+      const first = outcome.errors[0]?.field;
+      requestAnimationFrame(() => form.current?.querySelector<HTMLElement>(`#setting-${first ?? ''}`)?.focus());
+      return;
+    }
     const next = await save.run(outcome.patch);
     if (next !== undefined) {
       setSaved(true);
@@ -99,7 +127,7 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
   };
 
   return (
-    <form className="card settings-form" onSubmit={(e) => void submit(e)} aria-labelledby="settings-title" noValidate>
+    <form ref={form} className="card settings-form" onSubmit={(e) => void submit(e)} aria-labelledby="settings-title" noValidate>
       <h2 id="settings-title">Behaviour</h2>
       <fieldset>
         <legend>Desktop</legend>
@@ -111,50 +139,66 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
           <input type="checkbox" checked={draft.launchAtLogin} disabled={web} onChange={(e) => change({ launchAtLogin: e.target.checked })} />
           <span>Start the agent when I log in</span>
         </label>
-        {web ? <p className="hint">These apply to the desktop app; the web dashboard runs while <code>uptime-agent run</code> runs.</p> : null}
+        <p className="hint">{web ? 'These apply to the desktop app; the web dashboard runs while the agent runs.' : 'These apply at once.'}</p>
       </fieldset>
       <fieldset>
         <legend>Intervals (seconds; empty = default)</legend>
         <div className="grid-4">
           {intervalFields.map((field) => (
-            <label key={field.key} className="field">
-              <span>{field.label}</span>
-              <input
-                type="number"
-                inputMode="decimal"
-                min="0.05"
-                step="any"
-                placeholder={`${field.fallback}`}
-                value={draft.intervals[field.key]}
-                onChange={(e) => change({ intervals: { ...draft.intervals, [field.key]: e.target.value } })}
-              />
-            </label>
+            <div key={field.key}>
+              <label className="field">
+                <span>{field.label}</span>
+                <input
+                  type="number"
+                  inputMode="decimal"
+                  min={field.min}
+                  step="any"
+                  placeholder={`${field.fallback}`}
+                  value={draft.intervals[field.key]}
+                  onChange={(e) => change({ intervals: { ...draft.intervals, [field.key]: e.target.value } })}
+                  {...fieldProps(field.key)}
+                />
+              </label>
+              {fieldError(field.key)}
+            </div>
           ))}
         </div>
-        {web ? <p className="hint">Interval and connectivity changes apply the next time <code>uptime-agent run</code> starts.</p> : null}
+        <p className="hint">Applies when the agent next starts{web ? '' : ' (quit and reopen the app)'}. At least {intervalFields.map((f) => `${f.min} s for ${f.label.toLowerCase()}`).join(', ')}.</p>
       </fieldset>
       <fieldset>
         <legend>Connectivity targets</legend>
         <label className="field">
           <span>Extra host:port addresses to try before calling this machine offline, one per line (the server is always tried)</span>
-          <textarea rows={3} value={draft.targets} spellCheck={false} placeholder="192.0.2.10:443" onChange={(e) => change({ targets: e.target.value })} />
+          <textarea rows={3} value={draft.targets} spellCheck={false} placeholder="192.0.2.10:443" onChange={(e) => change({ targets: e.target.value })} {...fieldProps('targets')} />
         </label>
+        {fieldError('targets')}
+        <p className="hint">Applies when the agent next starts.</p>
       </fieldset>
       <fieldset>
         <legend>Unsent results buffer (empty = default)</legend>
         <div className="grid-4">
-          <label className="field">
-            <span>Results kept at most</span>
-            <input type="number" inputMode="numeric" min="1000" step="1" placeholder="500000" value={draft.outboxResults} onChange={(e) => change({ outboxResults: e.target.value })} />
-          </label>
-          <label className="field">
-            <span>Size at most (MB)</span>
-            <input type="number" inputMode="numeric" min="10" step="1" placeholder="256" value={draft.outboxMegabytes} onChange={(e) => change({ outboxMegabytes: e.target.value })} />
-          </label>
+          <div>
+            <label className="field">
+              <span>Results kept at most</span>
+              <input type="number" inputMode="numeric" min="1000" step="1" placeholder="500000" value={draft.outboxResults} onChange={(e) => change({ outboxResults: e.target.value })} {...fieldProps('outboxResults')} />
+            </label>
+            {fieldError('outboxResults')}
+          </div>
+          <div>
+            <label className="field">
+              <span>Size at most (MB)</span>
+              <input type="number" inputMode="numeric" min="10" step="1" placeholder="256" value={draft.outboxMegabytes} onChange={(e) => change({ outboxMegabytes: e.target.value })} {...fieldProps('outboxMegabytes')} />
+            </label>
+            {fieldError('outboxMegabytes')}
+          </div>
         </div>
         <p className="hint">While the server cannot be reached, results wait here. Past either bound the oldest are dropped and counted on the Unsent results page. Applies from the next start.</p>
       </fieldset>
-      {invalid === undefined ? null : <Notice tone="error" title="Not saved">{invalid}</Notice>}
+      {invalid.length === 0 ? null : (
+        <Notice tone="error" title={invalid.length === 1 ? 'Not saved: one value needs attention' : `Not saved: ${invalid.length} values need attention`}>
+          <ul className="error-list">{invalid.map((e) => <li key={e.field}>{e.message}</li>)}</ul>
+        </Notice>
+      )}
       {save.error === undefined ? null : <Notice tone="error" title="Not saved">{sentence(save.error)} Correct it and save again.</Notice>}
       {saved ? <Notice tone="success">Settings saved.</Notice> : null}
       <div className="button-row">

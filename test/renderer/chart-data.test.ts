@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { chartData, chartSummary, uptimeSentence } from '../../src-renderer/checks/chart-data.ts';
+import { eventText } from '../../src-renderer/events/event-text.ts';
+
+const t0 = Date.parse('2026-11-21T10:00:00.000Z');
+const lat = (median: number, max: number) => ({ min: median, median, p95: max, max });
+
+describe('latency chart data', () => {
+  it('aligns time, median, p95 and failure marks; a bucket with nothing back is a gap', () => {
+    const data = chartData([
+      { startMs: t0, runs: 2, failures: 0, skipped: 0, latency: lat(10, 20) },
+      { startMs: t0 + 60_000, runs: 2, failures: 1, skipped: 0, latency: lat(12, 90) },
+      { startMs: t0 + 120_000, runs: 1, failures: 1, skipped: 0 },
+    ]);
+    expect(data).toEqual([[t0 / 1000, t0 / 1000 + 60, t0 / 1000 + 120], [10, 12, null], [20, 90, null], [null, 90, 0]]);
+  });
+
+  it('says the chart in words', () => {
+    expect(chartSummary([], 'the last hour', 60_000)).toBe('No runs over the last hour.');
+    expect(chartSummary([{ startMs: t0, runs: 1, failures: 0, skipped: 0, latency: lat(10, 30) }, { startMs: t0 + 60_000, runs: 1, failures: 1, skipped: 0 }], 'the last hour', 60_000))
+      .toBe('Latency over the last hour: typically 10 ms, at worst 30 ms; failed runs in 1 of 2 1 min periods.');
+  });
+
+  it('names the window of an uptime figure, leaving skipped runs out', () => {
+    expect(uptimeSentence({ runs: 1440, failures: 12, skipped: 0 }, 'the last 24 hours')).toBe('99.2 % over the last 24 hours (1,440 runs, 12 failed)');
+    expect(uptimeSentence({ runs: 10, failures: 0, skipped: 10 }, 'the last hour')).toBe('No runs over the last hour');
+  });
+});
+
+describe('events in words', () => {
+  const now = Date.parse('2026-11-21T10:45:00.000Z');
+  it.each([
+    { name: 'a check down, then up', event: { id: 1, kind: 'down', checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:28:00.000Z', endedAt: '2026-11-21T10:41:00.000Z', reason: 'status 503', endReason: 'status 200' }, title: /^Shop down .+ → up .+, down for 13 min$/, tone: 'ok' },
+    { name: 'a check still down', event: { id: 2, kind: 'down', checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:38:00.000Z', reason: 'status 503' }, title: /^Shop down for 7 min \(since .+\)$/, tone: 'bad' },
+    { name: 'an outage of the agent', event: { id: 3, kind: 'offline', checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:05:00.000Z', reason: 'no connectivity target answered' }, title: /^Offline .+–.+ \(3 min\)$/, tone: 'info' },
+    { name: 'a one-off', event: { id: 4, kind: 'key-rejected', checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'the server refused the API key' }, title: /^API key refused by the server at .+$/, tone: 'warn' },
+  ])('$name', ({ event, title, tone }) => {
+    const text = eventText(event, now);
+    expect(text.title).toMatch(title);
+    expect(text.tone).toBe(tone);
+  });
+});
