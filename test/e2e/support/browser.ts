@@ -67,7 +67,7 @@ export const screenshotDir = resolve(import.meta.dirname, '../../../test-artifac
 
 const layouts = [
   { name: 'wide', width: 1280, height: 800 },
-  { name: 'narrow', width: 420, height: 800 },
+  { name: 'narrow', width: 480, height: 800 },
 ] as const;
 const schemes = ['light', 'dark'] as const;
 
