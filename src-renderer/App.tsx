@@ -9,7 +9,6 @@ import { useAgent } from './state/agent-context.tsx';
 import { hashOf, placeFromHash } from './state/hash-route.ts';
 import { NavigationContext, type Navigation, type Place, type RouteView } from './state/navigation.tsx';
 import { backlogNeedsAttention, windowTitle } from './state/signals.ts';
-import { useNow } from './state/use-now.ts';
 import { ChecksView } from './views/ChecksView.tsx';
 import { OutagesView } from './views/OutagesView.tsx';
 import { OverviewView } from './views/OverviewView.tsx';
@@ -58,7 +57,6 @@ export function App() {
   const [place, setPlace] = useState<Place>(initialPlace);
   const [flash, setFlash] = useState<string | undefined>();
   const [sentToEnroll, setSentToEnroll] = useState(false);
-  const now = useNow();
 
   // The place lives in the hash: navigating adds a history entry, so Back returns to the view
   // before; Back and Forward (hashchange) move the window.
@@ -95,7 +93,7 @@ export function App() {
 
   const badges: Partial<Record<RouteView, number>> = snapshot === undefined ? {} : {
     checks: snapshot.counts.down,
-    unsent: backlogNeedsAttention(snapshot, now) ? snapshot.outbox.unsent + snapshot.outbox.rejectedCount : 0,
+    unsent: backlogNeedsAttention(snapshot) ? snapshot.outbox.unsent + snapshot.outbox.rejectedCount : 0,
     private: snapshot.privateDefinitions.missing.length + snapshot.privateDefinitions.problems.filter((p) => p.severity === 'error').length,
   };
   const stale = connection !== 'connected' && snapshot !== undefined;

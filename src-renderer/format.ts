@@ -51,19 +51,3 @@ export function sentence(text: string): string {
   return /[.!?)]$/.test(capital) ? capital : `${capital}.`;
 }
 
-/** The counts that add up: every check is in exactly one of up / down / pending / skipped / not run. */
-export interface Counts {
-  total: number;
-  up: number;
-  down: number;
-  pending: number;
-  skipped?: number;
-  notRun?: number;
-}
-
-/** "5 checks: 2 up, 1 down, 1 pending, 0 skipped, 1 not run." — the parts always add up to the total. */
-export function countsSentence(c: Counts): string {
-  const skipped = c.skipped ?? 0;
-  const notRun = c.notRun ?? Math.max(0, c.total - c.up - c.down - c.pending - skipped);
-  return `${count(c.total, 'check')}: ${c.up} up, ${c.down} down, ${c.pending} pending, ${skipped} skipped, ${notRun} not run.`;
-}

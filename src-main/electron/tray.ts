@@ -43,6 +43,9 @@ export interface TrayController {
   destroy(): void;
 }
 
+/** A menu is no place for a long list: past this many, the rest is one item. */
+const maxDownItems = 8;
+
 export function setupTray(deps: TrayDeps): TrayController {
   let snapshot = deps.snapshot();
   let shown: { state?: TrayState; tooltip?: string; menu?: string } = {};
@@ -59,10 +62,22 @@ export function setupTray(deps: TrayDeps): TrayController {
     };
   }
 
+  /** The checks that are down, each opening its detail; a long list ends in "and N more". */
+  function downItems(): MenuItemConstructorOptions[] {
+    const down = snapshot.checks.filter((c) => c.health === 'down');
+    const items: MenuItemConstructorOptions[] = down.slice(0, maxDownItems).map((check) => ({
+      label: `${check.name} is down`,
+      click: () => deps.window.show({ view: 'checks', guid: check.guid }),
+    }));
+    if (down.length > maxDownItems) items.push({ label: `and ${down.length - maxDownItems} more…`, click: () => deps.window.show({ view: 'checks' }) });
+    return items.length === 0 ? [] : [{ type: 'separator' }, ...items];
+  }
+
   function template(): MenuItemConstructorOptions[] {
     const enrolled = snapshot.enrolled;
     return [
       { label: summarizeAgent(snapshot).line, enabled: false },
+      ...downItems(),
       { type: 'separator' },
       { label: 'Open Uptime Agent', click: () => deps.window.show() },
       snapshot.paused

@@ -18,17 +18,18 @@ export interface AgentSummary {
 }
 
 /**
- * Unsent results older than this mean delivery is stuck, not busy (uploads run every few
- * seconds): the agent then needs attention.
+ * Unsent results older than this mean delivery is stuck, not busy: uploads run every few
+ * seconds, so a result still waiting after a dozen upload intervals is news. The status pill,
+ * the tray and the window's Unsent badge all use this one rule.
  */
-export const backlogWarnAfterMs = 5 * 60_000;
+export const backlogWarnAfterMs = 2 * 60_000;
 
 /** Problems that need the user but leave the checks running: attention, not an error. */
 const attentionProblems = new Set(['private-missing', 'private-file', 'rejected-results', 'results-dropped']);
 
 const plural = (n: number, one: string): string => `${n} ${n === 1 ? one : `${one}s`}`;
 
-function backlogStuck(snapshot: AgentSnapshot): boolean {
+export function backlogStuck(snapshot: AgentSnapshot): boolean {
   const oldest = snapshot.outbox.oldestRanAt;
   if (snapshot.outbox.unsent === 0 || oldest === undefined || oldest === '') return false;
   return Date.parse(snapshot.takenAt) - Date.parse(oldest) > backlogWarnAfterMs;
@@ -44,7 +45,8 @@ const toneOf: Record<AgentCondition, AgentSummary['tone']> = { 'not-enrolled': '
 export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   const { total, down } = snapshot.counts;
   const offline = !snapshot.connectivity.online;
-  const facts = [plural(total, 'check'), `${down} failing`, `${snapshot.outbox.unsent} unsent`];
+  // The worst state and its count lead ("2 down · 12 checks · …"): a glance at the tooltip says it.
+  const facts = [...(down > 0 ? [`${down} down`] : []), plural(total, 'check'), `${snapshot.outbox.unsent} unsent`];
   if (snapshot.auth === 'key-rejected') facts.push('key rejected: enroll again');
   if (snapshot.auth === 'monitor-disabled') facts.push('monitor disabled on the server');
   if (offline) facts.push('offline');
@@ -64,8 +66,9 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
       ? summary('paused', 'Paused · offline', `Checks paused (${total}) · ${offlineLine}`)
       : summary('paused', 'Paused', `Checks paused (${total})`);
   }
+  // Anything down is red, whatever else holds: that is what the user watches the agent for.
+  if (down > 0) return summary('error', offline ? `${down} down · offline` : `${down} down`, `${down} of ${plural(total, 'check')} down${offline ? ` · ${offlineLine}` : ''}`);
   if (offline) return summary('warning', 'Offline', offlineLine);
-  if (down > 0) return summary('warning', `${down} down`, `${down} of ${plural(total, 'check')} failing`);
   const passing = total === 0 ? 'No checks assigned yet' : `All ${plural(total, 'check')} passing`;
   if (backlogStuck(snapshot) || snapshot.problems.some((p) => attentionProblems.has(p.kind))) return summary('warning', 'Needs attention', passing);
   return summary('ok', 'Online', passing);

@@ -6,7 +6,8 @@ import { filterChecks, nextSort, sortChecks, type HealthFilter, type Sort } from
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
-import { countsSentence, sentence } from '../format.ts';
+import { countsLine } from '../../src-main/ipc/agent-summary.ts';
+import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation } from '../state/navigation.tsx';
@@ -66,7 +67,7 @@ export function ChecksView({ selected }: { selected?: string | undefined }) {
   }
 
   return (
-    <ViewFrame title="Checks" intro={countsSentence(snapshot.counts)}>
+    <ViewFrame title="Checks" intro={`${countsLine(snapshot.counts)}.`}>
       <div className="toolbar" role="search">
         <label className="field inline">
           <span>Filter</span>

@@ -54,7 +54,7 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
   }
   for (const p of snapshot.problems) problems.push({ ...p, severity: severe.has(p.kind) ? 'bad' : 'warn' });
   const { outbox } = snapshot;
-  if (snapshot.connectivity.online && snapshot.auth === 'ok' && outbox.rejectedCount === 0 && outbox.dropped === 0 && backlogNeedsAttention(snapshot, now)) {
+  if (snapshot.connectivity.online && snapshot.auth === 'ok' && outbox.rejectedCount === 0 && outbox.dropped === 0 && backlogNeedsAttention(snapshot)) {
     problems.push({
       kind: 'backlog',
       message: `${count(outbox.unsent, 'result')} wait to be sent, the oldest from ${ago(outbox.oldestRanAt, now)}.`,

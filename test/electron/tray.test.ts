@@ -78,9 +78,10 @@ async function enrolled(tunables = {}): Promise<Harness> {
 }
 
 /** A check against a port nobody listens on: it fails at every run. */
-async function addClosedCheck(h: Harness, name: string): Promise<void> {
+async function addClosedCheck(h: Harness, name: string): Promise<string> {
   const check = h.server.admin.createCheck({ name, url: `http://127.0.0.1:${await closedPort()}/`, orgId: h.orgId });
   h.server.admin.assign(check.guid, h.monitorId);
+  return check.guid;
 }
 
 describe('tray of an agent that is not enrolled', () => {
@@ -102,15 +103,18 @@ describe('tray of an agent that is not enrolled', () => {
 });
 
 describe('tray of an enrolled agent', () => {
-  it('turns to warning with the failing count when a check goes down', async () => {
+  it('turns red with the down count when a check goes down, and lists it: choosing it opens its detail', async () => {
     const h = await enrolled();
-    const { tray } = rig(h.agent);
+    const r = rig(h.agent);
+    const { tray } = r;
     expect(tray.image).toBe('/icons/ok.png');
-    expect(tray.tooltip).toBe('0 checks · 0 failing · 0 unsent');
-    await addClosedCheck(h, 'Intranet');
-    await eventually(() => tray.image === '/icons/warning.png', 10_000, 'the warning icon');
-    expect(tray.tooltip).toMatch(/^1 check · 1 failing · \d+ unsent$/);
-    expect(tray.item('1 of 1 check failing').enabled).toBe(false);
+    expect(tray.tooltip).toBe('0 checks · 0 unsent');
+    const guid = await addClosedCheck(h, 'Intranet');
+    await eventually(() => tray.image === '/icons/error.png', 10_000, 'the error icon');
+    expect(tray.tooltip).toMatch(/^1 down · 1 check · \d+ unsent$/);
+    expect(tray.item('1 of 1 check down').enabled).toBe(false);
+    tray.clickItem('Intranet is down');
+    expect(r.shown.at(-1)).toEqual({ view: 'checks', guid });
   });
 
   it('pauses and resumes the agent from the menu, and the icon follows', async () => {

@@ -49,7 +49,10 @@ export function checkOf(overrides: Partial<CheckView> & { guid: string; name: st
     latency: [12, 15, 11, 40, 13],
     unsent: 0,
     uptimePct: 100,
-    lastResult: { check_guid: overrides.guid, ran_at: '2026-11-21T09:59:30.000Z', success: true, skipped: false, http_status: 200, latency_ms: 13, error: '' },
+    // A check said to be down failed its last run, so that the counts agree with its health.
+    lastResult: overrides.health === 'down'
+      ? { check_guid: overrides.guid, ran_at: '2026-11-21T09:59:30.000Z', success: false, skipped: false, http_status: 503, latency_ms: 13, error: 'status 503, expected 200' }
+      : { check_guid: overrides.guid, ran_at: '2026-11-21T09:59:30.000Z', success: true, skipped: false, http_status: 200, latency_ms: 13, error: '' },
     ...overrides,
   };
 }

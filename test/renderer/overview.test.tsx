@@ -82,7 +82,7 @@ describe('Overview', () => {
     // Something is red, so the overview never says "No problems".
     expect(screen.queryByText(/No problems/)).toBeNull();
     expect(screen.getByText(/The agent itself is fine/)).toBeTruthy();
-    expect(screen.getByRole('article', { name: 'Connection' }).textContent).toContain('3 checks: 1 up, 2 down, 0 pending, 0 skipped, 0 not run.');
+    expect(screen.getByRole('article', { name: 'Connection' }).textContent).toContain('3 checks: 1 up, 2 down, 0 pending, 0 skipped, 0 not run');
   });
 
   it('offline, a failing server and a late backlog are problems with their actions', async () => {
