@@ -10,6 +10,7 @@ import { hashOf, placeFromHash } from './state/hash-route.ts';
 import { NavigationContext, type Navigation, type Place, type RouteView } from './state/navigation.tsx';
 import { backlogNeedsAttention, windowTitle } from './state/signals.ts';
 import { ChecksView } from './views/ChecksView.tsx';
+import { EventsView } from './views/EventsView.tsx';
 import { OutagesView } from './views/OutagesView.tsx';
 import { OverviewView } from './views/OverviewView.tsx';
 import { PrivateView } from './views/PrivateView.tsx';
@@ -19,6 +20,7 @@ import { UnsentView } from './views/UnsentView.tsx';
 const menu: { view: Exclude<RouteView, 'enroll'>; label: string }[] = [
   { view: 'overview', label: 'Overview' },
   { view: 'checks', label: 'Checks' },
+  { view: 'events', label: 'Events' },
   { view: 'unsent', label: 'Unsent results' },
   { view: 'outages', label: 'Outages' },
   { view: 'private', label: 'Private definitions' },
@@ -35,7 +37,7 @@ function CurrentView({ place }: { place: Place }) {
     case 'checks':
       return <ChecksView selected={place.guid} />;
     case 'events':
-      return <OverviewView />;
+      return <EventsView />;
     case 'unsent':
       return <UnsentView />;
     case 'outages':

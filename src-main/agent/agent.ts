@@ -2,6 +2,7 @@
 // heartbeat and the offline policy into one agent that the headless command and the Electron
 // main process both host. Policy lives in those modules; this file only connects them.
 import { openAgentStore, type AgentStore } from './agent-store.ts';
+import { createCheckInsight, type CheckInsight } from './check-insight.ts';
 import { createCheckSet } from './check-set.ts';
 import type { ExtraProbeContext } from './check-runner.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -70,6 +71,8 @@ export interface Agent extends ReadModel {
   state(): AgentState;
   /** Calls listener after every state change; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
+  /** Rollups, the event log and test runs: what the detail pane and the Events view read. */
+  insight: Pick<CheckInsight, 'window' | 'events' | 'testRun'>;
   /** Calls listener when a check goes down or recovers (for notifications and the UI). */
   onTransition(listener: (transition: CheckTransition) => void): () => void;
   /**
@@ -88,16 +91,12 @@ export function createAgent(options: AgentOptions): Agent {
   const store = options.store ?? openAgentStore(options.dataDir, tunables);
   const { db, outbox, history, stats } = store;
   const live = createLiveState(initialState(now(), outbox.dropped()));
-  const transitionListeners = new Set<(transition: CheckTransition) => void>();
   const identity = createIdentityHolder({ db, vault: options.vault, now });
   let loops: Record<'sync' | 'upload' | 'status' | 'ping' | 'connectivity', Loop> | undefined;
 
   const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
   const policy = createOfflinePolicy({
-    db,
-    clock,
-    log,
-    live,
+    db, clock, log, live,
     targets: () => {
       const server = identity.current()?.server;
       return server === undefined ? extraTargets : [endpointOf(server), ...extraTargets];
@@ -133,13 +132,14 @@ export function createAgent(options: AgentOptions): Agent {
     },
   });
 
+  const insight = createCheckInsight({ db, history, clock, live, checkSet: { runnable: () => checkSet.runnable() }, ...(options.probeContext === undefined ? {} : { probeContext: options.probeContext }) });
   const uploads = createUploadLoop({ outbox, calls, live, log, now });
   const heartbeat = createHeartbeat({ calls, clock, unsent: () => outbox.count(), lastOutage: () => policy.lastOutage });
 
   const sink = createResultSink({
     db,
     outbox,
-    history,
+    history: insight.history,
     clock,
     maxBatch: wireLimits.resultsPerBatch,
     onCommitted: ({ dropped, history: entries }) => {
@@ -164,25 +164,21 @@ export function createAgent(options: AgentOptions): Agent {
       if (stored) return;
       stats.forget(guid);
       history.forget(guid);
+      insight.forget(guid);
     },
   });
 
   const probing = createProbing({
-    clock,
-    log,
-    tunables,
-    checkSet,
-    sink,
+    clock, log, tunables, checkSet, sink,
     monitorId: () => identity.current()?.monitorId ?? '',
     state: live.get,
     skipsRun: (outcome) => policy.skipsRun(outcome),
+    transitions: insight.transitions,
     ...(options.probeContext === undefined ? {} : { probeContext: options.probeContext }),
-    onTransition: (transition) => {
-      for (const listener of transitionListeners) listener(transition);
-    },
+    onTransition: insight.announce,
   });
 
-  const view = createReadModel({ store, live, identity, checkSet, schedulerStats: () => probing.stats(), keyProtection: options.vault.protection, now });
+  const view = createReadModel({ store, live, identity, checkSet, schedulerStats: () => probing.stats(), keyProtection: options.vault.protection, now, downSince: insight.transitions.downSince });
 
   function startAll(): void {
     probing.start();
@@ -268,12 +264,10 @@ export function createAgent(options: AgentOptions): Agent {
     snapshot: view.snapshot,
     checkHistory: view.checkHistory,
     outages: view.outages,
+    insight,
     state: live.get,
     onChange: live.onChange,
-    onTransition(listener) {
-      transitionListeners.add(listener);
-      return () => transitionListeners.delete(listener);
-    },
+    onTransition: insight.onTransition,
     clockJumped: () => probing.clockJumped({ kind: 'resume' }),
   };
 }

@@ -14,7 +14,7 @@ import { describeJump, type ClockJump } from './schedule/clock-jump.ts';
 import { createScheduler, type Scheduler, type SchedulerStats } from './schedule/scheduler.ts';
 import { createWakeWatch, type WakeWatch } from './schedule/wake.ts';
 import type { AgentState } from './state.ts';
-import { createTransitionTracker, type CheckTransition } from './transitions.ts';
+import type { CheckTransition, TransitionTracker } from './transitions.ts';
 
 export interface ProbingDeps {
   clock: Clock;
@@ -26,6 +26,8 @@ export interface ProbingDeps {
   state: () => AgentState;
   skipsRun: (outcome: ProbeOutcome) => Promise<boolean>;
   probeContext?: ExtraProbeContext;
+  /** Turns runs into transitions (and episodes of the event log). */
+  transitions: TransitionTracker;
   onTransition: (transition: CheckTransition) => void;
 }
 
@@ -45,7 +47,7 @@ export interface Probing {
 }
 
 export function createProbing(deps: ProbingDeps): Probing {
-  const transitions = createTransitionTracker();
+  const { transitions } = deps;
   let scheduler: Scheduler | undefined;
   let wake: WakeWatch | undefined;
 
@@ -55,9 +57,8 @@ export function createProbing(deps: ProbingDeps): Probing {
     else scheduler?.resume();
   }
 
-  function announce(transition: CheckTransition | undefined, secrets: readonly string[] | undefined): void {
-    if (transition === undefined) return;
-    deps.onTransition(transition.error === undefined ? transition : { ...transition, error: shownError(transition.error, secrets) });
+  function announce(transition: CheckTransition | undefined): void {
+    if (transition !== undefined) deps.onTransition(transition);
   }
 
   return {
@@ -74,8 +75,9 @@ export function createProbing(deps: ProbingDeps): Probing {
           sink: deps.sink,
           monitorId: deps.monitorId,
           skipsRun: deps.skipsRun,
+          // The log and the window see the error as the UI may show it: a private target masked.
           onOutcome: (check, outcome, skipped, ranAt) =>
-            announce(transitions.observe(check.guid, check.name, outcome, skipped, ranAt), check.privateSecrets),
+            announce(transitions.observe({ guid: check.guid, name: check.name, skipped, error: shownError(outcome.error, check.privateSecrets) }, outcome, ranAt)),
           ...(deps.probeContext === undefined ? {} : { probeContext: deps.probeContext }),
         }),
       });

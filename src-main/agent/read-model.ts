@@ -28,6 +28,8 @@ export interface ReadModelDeps {
   schedulerStats: () => SchedulerStats | undefined;
   keyProtection: KeyVault['protection'];
   now: () => Date;
+  /** When a down check's current episode began (the event log's). */
+  downSince: (guid: string) => string | undefined;
 }
 
 export function createReadModel(deps: ReadModelDeps): ReadModel {
@@ -46,6 +48,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
         ...(cursor === undefined ? {} : { cursor }),
         checks: deps.checkSet.stored(),
         figures: (guid) => stats.figures(guid),
+        downSince: deps.downSince,
         outbox: outboxFigures(outbox),
         unsentPerCheck: outbox.perCheck(),
         privateDefinitions: deps.checkSet.privateSummary(),

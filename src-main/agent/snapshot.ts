@@ -42,6 +42,10 @@ export interface CheckView {
   latency: number[];
   /** Results of this check waiting in the outbox. */
   unsent: number;
+  /** The latest runs for the heartbeat bar, oldest first: u up, d down, s skipped. */
+  beats?: string;
+  /** While down: when the current down episode began (the event log's). */
+  downSince?: string;
 }
 
 export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped';
@@ -114,6 +118,7 @@ export interface SnapshotInput {
   cursor?: string;
   checks: readonly StoredCheck[];
   figures: (guid: string) => CheckFigures;
+  downSince?: (guid: string) => string | undefined;
   outbox: AgentSnapshot['outbox'];
   unsentPerCheck: ReadonlyMap<string, number>;
   privateDefinitions: PrivateDefinitionsSummary;
@@ -143,9 +148,12 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
       ...(figures.last === undefined ? {} : { lastResult: figures.last }),
       ...(figures.uptimePct === undefined ? {} : { uptimePct: figures.uptimePct }),
       latency: figures.latency,
+      ...(figures.beats === undefined || figures.beats === '' ? {} : { beats: figures.beats }),
       unsent: input.unsentPerCheck.get(check.guid) ?? 0,
     };
-    return { ...view, health: healthOf(view, probingStopped) };
+    const health = healthOf(view, probingStopped);
+    const downSince = health === 'down' ? input.downSince?.(check.guid) : undefined;
+    return { ...view, health, ...(downSince === undefined ? {} : { downSince }) };
   });
   return {
     version: input.version,

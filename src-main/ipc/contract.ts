@@ -3,8 +3,11 @@
 // expose exactly `AgentBridge`; the renderer talks to nothing else. Types only flow one way from
 // the agent (type imports are erased, so the renderer bundles none of the agent's code).
 import { z } from 'zod';
+import type { TestRunResult } from '../agent/check-insight.ts';
+import type { CheckWindow } from '../agent/check-window.ts';
 import type { AgentSnapshot } from '../agent/snapshot.ts';
 import type { EnrollOutcome } from '../agent/enrollment.ts';
+import type { AgentEvent } from '../agent/store/events.ts';
 import type { CheckTransition } from '../agent/transitions.ts';
 import type { HistoryEntry } from '../agent/store/history.ts';
 import type { OutageRecord } from '../agent/store/results-view.ts';
@@ -13,6 +16,11 @@ import type { CheckDefinition } from '../agent/wire/schemas.ts';
 export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/snapshot.ts';
 export type { CheckTransition } from '../agent/transitions.ts';
 export type { HistoryEntry } from '../agent/store/history.ts';
+export type { AgentEvent } from '../agent/store/events.ts';
+export type { RollupBucket, WindowCounts } from '../agent/store/rollups.ts';
+export type { CheckWindow, WindowRange } from '../agent/check-window.ts';
+export type { RunExplanation } from '../agent/run-explanation.ts';
+export type { TestRunResult } from '../agent/check-insight.ts';
 export type { OutageRecord } from '../agent/store/results-view.ts';
 
 const text = (max: number) => z.string().trim().max(max);
@@ -70,6 +78,12 @@ export const invokeArgs = {
   'checks:history': z.object({ guid: text(200).min(1), limit: z.number().int().min(1).max(1000).default(100) }).strict(),
   /** Connectivity outages, newest first; the current one (if offline) has ended_at null. */
   'outages:list': none,
+  /** One check over 1 h / 24 h / 7 d: chart buckets, uptime per window, last run, its events. */
+  'checks:window': z.object({ guid: text(200).min(1), range: z.enum(['1h', '24h', '7d']) }).strict(),
+  /** Runs the check once now and explains it: a test run, kept locally, never uploaded. */
+  'checks:test-run': z.object({ guid: text(200).min(1) }).strict(),
+  /** The event log, newest first; one check's ('' = the agent's own) when guid is given. */
+  'events:list': z.object({ guid: text(200).optional(), limit: z.number().int().min(1).max(1000).default(100), beforeId: z.number().int().min(1).optional() }).strict(),
   /** Desktop: opens a file dialog when `file` is absent. Web: the path is typed in. */
   'private:choose-file': z.object({ file: text(4096).min(1).optional() }).strict(),
   'private:clear-file': none,
@@ -123,6 +137,9 @@ export interface InvokeResults {
   'agent:forget': AgentSnapshot;
   'checks:history': HistoryEntry[];
   'outages:list': OutageRecord[];
+  'checks:window': CheckWindow;
+  'checks:test-run': TestRunResult;
+  'events:list': AgentEvent[];
   'private:choose-file': AgentSnapshot;
   'private:clear-file': AgentSnapshot;
   'private:reload': AgentSnapshot;
@@ -137,7 +154,7 @@ export interface InvokeResults {
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Views the window can be asked to show (a notification click, a tray item). */
-export const viewNames = ['overview', 'checks', 'unsent', 'outages', 'private', 'settings', 'enroll'] as const;
+export const viewNames = ['overview', 'checks', 'events', 'unsent', 'outages', 'private', 'settings', 'enroll'] as const;
 export type ViewName = (typeof viewNames)[number];
 
 /** A payload type carried as a value, so that event names come from the same map as their payloads. */

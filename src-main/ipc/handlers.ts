@@ -87,6 +87,9 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     },
     'checks:history': (args) => Promise.resolve(agent.checkHistory(args.guid, args.limit)),
     'outages:list': () => Promise.resolve(agent.outages()),
+    'checks:window': (args) => Promise.resolve(agent.insight.window(args.guid, args.range)),
+    'checks:test-run': (args) => agent.insight.testRun(args.guid),
+    'events:list': (args) => Promise.resolve(agent.insight.events(args)),
     async 'private:choose-file'(args) {
       const file = args.file ?? (await host.chooseFile());
       if (file !== undefined) await usePrivateFile(file);

@@ -11,8 +11,8 @@ import { sinceWhen } from '../events/event-text.ts';
 import { dateTime, interval, milliseconds, percent, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useNow } from '../state/use-now.ts';
+import { CheckInsight } from './CheckInsight.tsx';
 import { beatsOfHistory, HeartbeatBar } from './HeartbeatBar.tsx';
-import { downSinceOf } from './check-extras.ts';
 
 type HistoryState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; entries: HistoryEntry[] };
 
@@ -50,7 +50,7 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
     if (window.matchMedia(sheetQuery).matches) heading.current?.focus();
   }, []);
 
-  const downSince = downSinceOf(check);
+  const downSince = check.downSince ?? check.lastResult?.ran_at;
 
   return (
     <aside className="detail card" aria-labelledby="detail-title">
@@ -70,6 +70,8 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
         <HeartbeatBar beats={beatsOfHistory(history.entries)} name={check.name} />
       ) : null}
       {check.notRunReason === undefined ? null : <Notice tone="warning" title="Not run">{sentence(check.notRunReason)}</Notice>}
+      <CheckInsight check={check} />
+      <h3>About this check</h3>
       <dl className="facts">
         <dt>Type</dt>
         <dd>{check.type}</dd>

@@ -6,7 +6,6 @@ import { HealthBadge } from '../components/HealthBadge.tsx';
 import { Sparkline } from '../components/Sparkline.tsx';
 import { ago, interval, milliseconds, percent } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
-import { beatStatesOf } from './check-extras.ts';
 import { beatsOfHistory, beatsOfStates, HeartbeatBar, type Beat } from './HeartbeatBar.tsx';
 import type { Sort, SortKey } from './table-model.ts';
 
@@ -43,7 +42,7 @@ function lastResultText(check: CheckView, now: number): string {
  * each run are loaded from the history the first time someone hovers or focuses the bar.
  */
 function RowHeartbeat({ check, details, onWant }: { check: CheckView; details: HistoryEntry[] | undefined; onWant: (guid: string) => void }) {
-  const states = beatStatesOf(check);
+  const states = check.beats;
   if (states === undefined) return null;
   let beats: Beat[] = beatsOfStates(states);
   if (details !== undefined) {
@@ -69,7 +68,7 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
     },
     [bridge, checks, details],
   );
-  const showBeats = checks.some((c) => beatStatesOf(c) !== undefined);
+  const showBeats = checks.some((c) => c.beats !== undefined);
 
   const moveFocus = (event: KeyboardEvent<HTMLButtonElement>, index: number): void => {
     const delta = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;

@@ -4,7 +4,7 @@
 import { viewNames } from '../../src-main/ipc/contract.ts';
 import type { Place } from './navigation.tsx';
 
-const routeViews: readonly string[] = [...viewNames, 'events'];
+const routeViews: readonly string[] = viewNames;
 
 export function placeFromHash(hash: string): Place | undefined {
   const parts = hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '');

@@ -3,8 +3,8 @@
 import { createContext, useContext } from 'react';
 import type { ViewName } from '../../src-main/ipc/contract.ts';
 
-/** 'events' is the renderer's own view until the contract's view list names it. */
-export type RouteView = ViewName | 'events';
+/** Every view the window has (the contract's list: the tray and notifications name them too). */
+export type RouteView = ViewName;
 
 export interface Place {
   view: RouteView;

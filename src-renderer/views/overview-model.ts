@@ -2,7 +2,6 @@
 // (longest first) and the agent's problems, each with the one action that fixes it. "No
 // problems" is only said when neither list has anything.
 import type { AgentSnapshot, CheckView, Problem } from '../../src-main/ipc/contract.ts';
-import { downSinceOf } from '../checks/check-extras.ts';
 import { backlogNeedsAttention } from '../state/signals.ts';
 import { ago, count, dateTime } from '../format.ts';
 
@@ -26,7 +25,7 @@ export interface OverviewProblem {
 export function downChecks(snapshot: AgentSnapshot): DownCheck[] {
   return snapshot.checks
     .filter((c) => c.health === 'down')
-    .map((check) => ({ check, since: downSinceOf(check), reason: check.lastResult?.error === undefined || check.lastResult.error === '' ? 'the last run failed' : check.lastResult.error }))
+    .map((check) => ({ check, since: check.downSince ?? check.lastResult?.ran_at, reason: check.lastResult?.error === undefined || check.lastResult.error === '' ? 'the last run failed' : check.lastResult.error }))
     .sort((a, b) => (a.since ?? '').localeCompare(b.since ?? '') || a.check.name.localeCompare(b.check.name));
 }
 

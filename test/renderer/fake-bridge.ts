@@ -1,7 +1,7 @@
 // An in-memory AgentBridge for component tests: answers per channel (values, errors, or
 // promises the test resolves later for the loading state), records every call, and emits events.
 import type { AgentBridge, EventName, EventPayloads, InvokeArgs, InvokeChannel, InvokeResults, IpcResult } from '../../src-main/ipc/contract.ts';
-import { appInfoOf, settingsOf, snapshotOf } from './fixtures.ts';
+import { appInfoOf, settingsOf, snapshotOf, windowOf } from './fixtures.ts';
 
 type Answer<C extends InvokeChannel> = (args: InvokeArgs<C>) => IpcResult<InvokeResults[C]> | Promise<IpcResult<InvokeResults[C]>>;
 export type Answers = { [C in InvokeChannel]?: Answer<C> };
@@ -30,6 +30,8 @@ export function createFakeBridge(answers: Answers = {}): FakeBridge {
     'settings:get': () => ok(settingsOf()),
     'outages:list': () => ok([]),
     'checks:history': () => ok([]),
+    'checks:window': (args) => ok(windowOf({ range: args.range })),
+    'events:list': () => ok([]),
     ...answers,
   };
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();

@@ -1,6 +1,6 @@
 // Agent snapshots and host facts as the views receive them, built from small overrides so each
 // test says only what matters to it.
-import type { AgentSnapshot, AppInfo, CheckView, Settings } from '../../src-main/ipc/contract.ts';
+import type { AgentSnapshot, AppInfo, CheckView, CheckWindow, Settings } from '../../src-main/ipc/contract.ts';
 import { countChecks } from '../../src-main/agent/check-health.ts';
 
 const idle = { failures: 0 };
@@ -84,4 +84,12 @@ export function settingsOf(overrides: Partial<Settings> = {}): Settings {
     outboxLimits: {},
     ...overrides,
   };
+}
+
+const noRuns = { runs: 0, failures: 0, skipped: 0 };
+
+/** A check's window with no runs: tests add the buckets, figures and events they need. */
+export function windowOf(overrides: Partial<CheckWindow> = {}): CheckWindow {
+  const toMs = Date.parse('2026-11-21T10:00:00.000Z');
+  return { range: '1h', fromMs: toMs - 3_600_000, toMs, bucketMs: 60_000, buckets: [], uptime: { '1h': noRuns, '24h': noRuns, '7d': noRuns }, events: [], ...overrides };
 }

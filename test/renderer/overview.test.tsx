@@ -68,7 +68,7 @@ describe('Overview', () => {
     const failed = (guid: string, at: string, error: string) => ({ check_guid: guid, ran_at: at, success: false, skipped: false, http_status: 503, latency_ms: 20, error });
     const checks = [
       checkOf({ guid: 'w', name: 'Website' }),
-      checkOf({ guid: 's', name: 'Shop', health: 'down', lastResult: failed('s', '2026-11-21T09:59:50.000Z', 'status 503, expected 200'), ...{ downSince: '2026-11-21T09:53:00.000Z' } }),
+      checkOf({ guid: 's', name: 'Shop', health: 'down', lastResult: failed('s', '2026-11-21T09:59:50.000Z', 'status 503, expected 200'), downSince: '2026-11-21T09:53:00.000Z' }),
       checkOf({ guid: 'm', name: 'Mail', health: 'down', lastResult: failed('m', '2026-11-21T09:59:40.000Z', '') }),
     ];
     const { navigate } = renderView(<OverviewView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ checks })) }));

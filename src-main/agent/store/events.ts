@@ -5,8 +5,8 @@
 // twice. Bounded: the oldest closed episodes go once the log holds more than maxRows.
 import type { Database } from './database.ts';
 
-/** Episodes of a check. */
-export type CheckEventKind = 'down';
+/** Episodes of a check ('test-run': a "Run now" from the window, kept here, never uploaded). */
+export type CheckEventKind = 'down' | 'test-run';
 /** Episodes of the agent (the guid is empty). */
 export type AgentEventKind = 'offline' | 'server-unavailable' | 'key-rejected' | 'monitor-disabled' | 'clock-skew' | 'results-dropped' | 'store-full';
 export type EventKind = CheckEventKind | AgentEventKind;
