@@ -4,6 +4,7 @@
 // default limits V8 lets a probe-heavy heap grow to ~280 MB RSS at 5,000 checks although under
 // 20 MB of it is live; these bound it to ~135 MB at the same CPU cost (npm run bench:probes).
 import { agentVersion } from '../agent/version.ts';
+import { dashboardUrlCommand } from './dashboard-url-command.ts';
 import { enrollCommand } from './enroll-command.ts';
 import { exitCodes } from './exit-codes.ts';
 import { processIo, type CliIo } from './io.ts';
@@ -24,6 +25,8 @@ export async function main(argv: string[], io: CliIo, stopSignal: () => Promise<
       return statusCommand(rest, io);
     case 'test-check':
       return testCheckCommand(rest, io);
+    case 'dashboard-url':
+      return dashboardUrlCommand(rest, io);
     case '--version':
       io.stdout(agentVersion);
       return exitCodes.ok;

@@ -87,7 +87,7 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     }
     if (o.dashboard === true) {
       try {
-        dashboard = await serveDashboard({ agent, settings, dataDir, log, port: o['dashboard-port'] ?? 0 });
+        dashboard = await serveDashboard({ agent, settings, dataDir, log, port: o['dashboard-port'] });
       } catch (error) {
         io.stderr(`run: the dashboard cannot listen on 127.0.0.1:${o['dashboard-port'] ?? 0} (${error instanceof Error ? error.message : String(error)}); choose another --dashboard-port.`);
         return exitCodes.failure;

@@ -11,6 +11,7 @@ Usage:
   uptime-agent status [--json]
   uptime-agent test-check (--file F [--guid G] | --guid G [--private-checks FILE])
                       [--checks-ca FILE] [--egress-policy open|strict]
+  uptime-agent dashboard-url   the running dashboard's current URL (exit 1 when none runs)
 
 Every command takes --data-dir DIR (else env UPTIME_AGENT_DATA_DIR, else the app-data folder).
 Intervals are in seconds; fractions are fine. Flags left out of run come from settings.json in
@@ -18,7 +19,9 @@ the data folder (saved by the dashboard's Settings), else the defaults.
 
 run --dashboard serves the agent's window on http://127.0.0.1 (a free port, or P) and prints
 "dashboard: URL" with a per-run access token; open that URL in a browser on this machine. With
---dashboard, run also starts when the agent is not enrolled yet: enroll from the page.
+--dashboard, run also starts when the agent is not enrolled yet: enroll from the page. The URL
+is also written to dashboard-url in the data folder (readable by you only); a restarted run
+takes the same port and token again when the port is free, so an open tab reconnects.
 
 test-check runs one check once and explains the verdict: a definition from a file in the
 private-definitions format (nothing enrolled needed), or a synced check by guid. Nothing is

@@ -3,6 +3,7 @@
 import type { Agent } from '../../agent/agent.ts';
 import type { Logger } from '../../agent/log.ts';
 import type { SettingsStore } from '../../ipc/handlers.ts';
+import { readDashboardLink, writeDashboardLink } from './dashboard-link.ts';
 import { rendererDir } from './renderer-dir.ts';
 import { startDashboard, type Dashboard } from './server.ts';
 import { webHostActions } from './web-host.ts';
@@ -15,18 +16,38 @@ export interface ServeOptions {
   settings: SettingsStore;
   dataDir: string;
   log: Logger;
-  port: number;
+  /** An explicit port; undefined takes the last run's port when it is free, else any. */
+  port: number | undefined;
 }
 
+/**
+ * Serves the dashboard and writes its URL into the data folder. Without an explicit port it
+ * takes the last run's port and token again, so a tab left open on the old address reconnects by
+ * itself; when that port is taken, any free one (and the file says which).
+ */
 export async function serveDashboard(options: ServeOptions): Promise<Dashboard> {
   const root = rendererDir();
   if (root === undefined) options.log.warn('the dashboard page is not built (dist/renderer is missing): run "npm run build:renderer"');
-  return startDashboard({
-    agent: options.agent,
-    settings: options.settings,
-    host: webHostActions(options.dataDir, options.log),
-    log: options.log,
-    port: options.port,
-    rendererRoot: root,
-  });
+  const last = readDashboardLink(options.dataDir);
+  const start = (port: number): Promise<Dashboard> =>
+    startDashboard({
+      agent: options.agent,
+      settings: options.settings,
+      host: webHostActions(options.dataDir, options.log),
+      log: options.log,
+      port,
+      ...(last === undefined ? {} : { token: last.token }),
+      rendererRoot: root,
+    });
+  let dashboard: Dashboard;
+  if (options.port !== undefined) dashboard = await start(options.port);
+  else if (last === undefined) dashboard = await start(0);
+  else {
+    dashboard = await start(last.port).catch((error: unknown) => {
+      options.log.info({ port: last.port, err: error }, 'the last dashboard port is taken; using another');
+      return start(0);
+    });
+  }
+  writeDashboardLink(options.dataDir, dashboard.url);
+  return dashboard;
 }

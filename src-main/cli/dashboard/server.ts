@@ -20,6 +20,8 @@ export interface DashboardOptions {
   log: Logger;
   /** 0 = a free port chosen by the system. */
   port: number;
+  /** The token of a previous run to keep (the open tab keeps working); else a new one. */
+  token?: string;
   /** The built renderer; undefined serves a page that says how to build it. */
   rendererRoot: string | undefined;
 }
@@ -61,7 +63,7 @@ async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknow
 
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   const { agent, log } = options;
-  const token = newAccessToken();
+  const token = options.token ?? newAccessToken();
   const invoke = createHandlers({ agent, settings: options.settings, host: options.host, log });
   const hub = createEventHub(agent);
   const streams = new Set<() => void>();
@@ -132,13 +134,19 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // The port is taken: nothing of this attempt may stay subscribed to the agent.
+    hub.close();
+    throw error;
+  }
   port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/?${tokenQueryParam}=${token}`;
   let closing: Promise<void> | undefined;
