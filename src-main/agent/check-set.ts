@@ -100,11 +100,24 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
     privateDefinition: (guid) => privateState?.entries.get(guid),
     privateSummary: () => summary,
     async useFile(file) {
+      if (file === undefined) {
+        source?.close();
+        source = undefined;
+        return applyPrivate(undefined);
+      }
+      // The new file's changes apply only once it is taken on (below).
+      let taken = false;
+      const next = await openPrivateDefinitions({ file, log: deps.log, onChange: (state) => taken && applyPrivate(state) });
+      const first = next.current();
+      // A missing or broken file never replaces definitions in force: they stay, and the error is said.
+      if (first.fileError !== undefined && privateState?.loadedAt !== undefined && privateState.fileError === undefined) {
+        next.close();
+        throw new Error(`${first.fileError}. The definitions from ${privateState.file} stay in force`);
+      }
+      taken = true;
       source?.close();
-      source = undefined;
-      if (file === undefined) return applyPrivate(undefined);
-      source = await openPrivateDefinitions({ file, log: deps.log, onChange: applyPrivate });
-      applyPrivate(source.current());
+      source = next;
+      applyPrivate(first);
     },
     async reload() {
       await source?.reload();

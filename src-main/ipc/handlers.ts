@@ -1,6 +1,7 @@
 // The implementation of every IPC channel, shared by the Electron main process and the web
 // dashboard: arguments are parsed from `unknown` against the contract, and every outcome comes
 // back as a value ({ ok, value } or { ok: false, error }), never as a thrown error.
+import { isAbsolute } from 'node:path';
 import type { Agent } from '../agent/agent.ts';
 import type { Logger } from '../agent/log.ts';
 import {
@@ -92,6 +93,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     'events:list': (args) => Promise.resolve(agent.insight.events(args)),
     async 'private:choose-file'(args) {
       const file = args.file ?? (await host.chooseFile());
+      // Relative to what? The agent's working folder is not the user's: only full paths.
+      if (file !== undefined && !isAbsolute(file)) throw new Error(`"${file}" is not a full path: give the whole path of the definitions file, starting at the root of the disk`);
       if (file !== undefined) await usePrivateFile(file);
       return agent.snapshot();
     },

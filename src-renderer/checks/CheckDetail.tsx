@@ -8,7 +8,7 @@ import { HealthBadge } from '../components/HealthBadge.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { sinceWhen } from '../events/event-text.ts';
-import { dateTime, interval, milliseconds, percent, sentence } from '../format.ts';
+import { dateTime, interval, milliseconds, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useNow } from '../state/use-now.ts';
 import { CheckInsight } from './CheckInsight.tsx';
@@ -61,7 +61,6 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
       <p className="detail-state">
         <HealthBadge health={check.health} />
         {check.health === 'down' && downSince !== undefined ? <span className="bad-text"> {`Down ${sinceWhen(downSince, now)}`}</span> : null}
-        {check.uptimePct === undefined ? null : <span className="muted"> · {percent(check.uptimePct)} of recent runs passed</span>}
       </p>
       {check.health === 'down' && check.lastResult?.error !== undefined && check.lastResult.error !== '' ? (
         <p className="bad-text detail-reason">{sentence(check.lastResult.error)}</p>

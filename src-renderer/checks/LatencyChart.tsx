@@ -2,7 +2,7 @@
 // time axis and a ms axis, failed runs marked in red. The chart is drawn for sighted users; the
 // same facts are in words right under it (chartSummary), which is also all a host without a
 // canvas shows.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { chartData, chartSummary, type ChartBucket } from './chart-data.ts';
@@ -32,7 +32,8 @@ function options(width: number, fromMs: number, toMs: number): uPlot.Options {
     axes: [axis, { ...axis, label: 'ms', size: 50, values: (_u, ticks) => ticks.map((t) => `${Math.round(t)}`) }],
     series: [
       {},
-      { label: 'median', stroke: accent, width: 1.5, spanGaps: false, points: { show: false } },
+      // Points on the median: a window with a single bucket still shows where it is.
+      { label: 'median', stroke: accent, width: 1.5, spanGaps: false, points: { show: true, size: 4, fill: accent } },
       { label: 'p95', stroke: accent, dash: [4, 4], width: 1, spanGaps: false, points: { show: false } },
       { label: 'failed', stroke: bad, width: 0, paths: () => null, points: { show: true, size: 7, stroke: bad, fill: bad } },
     ],
@@ -51,6 +52,14 @@ export interface LatencyChartProps {
 export function LatencyChart({ buckets, fromMs, toMs, bucketMs, words }: LatencyChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const summary = chartSummary(buckets, words, bucketMs);
+  // The canvas takes its colours from the theme when drawn: a theme change draws it again.
+  const [dark, setDark] = useState(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
+  useEffect(() => {
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const follow = (): void => setDark(query.matches);
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, []);
 
   useEffect(() => {
     const element = box.current;
@@ -62,7 +71,7 @@ export function LatencyChart({ buckets, fromMs, toMs, bucketMs, words }: Latency
       observer?.disconnect();
       plot.destroy();
     };
-  }, [buckets, fromMs, toMs]);
+  }, [buckets, fromMs, toMs, dark]);
 
   return (
     <figure className="latency-chart">

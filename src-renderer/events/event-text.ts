@@ -52,6 +52,9 @@ export function eventText(event: EventItem, now: number): EventText {
     const back = event.endReason === undefined ? '' : ` (${event.endReason})`;
     return { title: `${name} down ${clock(event.startedAt)} → up ${clock(event.endedAt)}, down for ${lasted ?? ''}`, detail: sentence(`${event.reason}; back${back}`), tone: 'ok' };
   }
+  if (event.kind === 'test-run') {
+    return { title: `${event.checkName === '' ? 'A check' : event.checkName}: test run at ${clock(event.startedAt)}`, detail: sentence(event.reason), tone: 'info' };
+  }
   const words = agentWords[event.kind] ?? { what: event.kind, ongoing: event.kind };
   if (event.endedAt === undefined) return { title: `${words.what} ${sinceWhen(event.startedAt, now)}`, detail: sentence(event.reason), tone: 'bad' };
   if (event.endedAt === event.startedAt) return { title: `${words.what} at ${clock(event.startedAt)}`, detail: sentence(event.reason), tone: 'warn' };

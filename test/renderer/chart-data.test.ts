@@ -34,6 +34,7 @@ describe('events in words', () => {
     { name: 'a check still down', event: { id: 2, kind: 'down', checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:38:00.000Z', reason: 'status 503' }, title: /^Shop down for 7 min \(since .+\)$/, tone: 'bad' },
     { name: 'an outage of the agent', event: { id: 3, kind: 'offline', checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:05:00.000Z', reason: 'no connectivity target answered' }, title: /^Offline .+–.+ \(3 min\)$/, tone: 'info' },
     { name: 'a one-off', event: { id: 4, kind: 'key-rejected', checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'the server refused the API key' }, title: /^API key refused by the server at .+$/, tone: 'warn' },
+    { name: 'a test run', event: { id: 5, kind: 'test-run', checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'test run from the window passed (not uploaded)' }, title: /^Shop: test run at .+$/, tone: 'info' },
   ])('$name', ({ event, title, tone }) => {
     const text = eventText(event, now);
     expect(text.title).toMatch(title);
