@@ -87,7 +87,9 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     }
     if (o.dashboard === true) {
       try {
-        dashboard = await serveDashboard({ agent, settings, dataDir, log, port: o['dashboard-port'] });
+        const intervals = definedOnly({ syncSec: o['sync-interval'], uploadSec: o['upload-interval'], statusSec: o['status-interval'], pingSec: o['ping-interval'] });
+        const commandLine = { intervals, ...(o['private-checks'] === undefined ? {} : { privateChecksFile: o['private-checks'] }) };
+        dashboard = await serveDashboard({ agent, settings, dataDir, log, port: o['dashboard-port'], commandLine });
       } catch (error) {
         io.stderr(`run: the dashboard cannot listen on 127.0.0.1:${o['dashboard-port'] ?? 0} (${error instanceof Error ? error.message : String(error)}); choose another --dashboard-port.`);
         return exitCodes.failure;

@@ -57,7 +57,8 @@ function groupNotes(told: readonly CheckTransition[], namesInGroup: number): Not
   }
   const [firstUp] = recovered;
   if (recovered.length === 1 && firstUp !== undefined) {
-    notes.push({ title: `${firstUp.name} recovered`, body: 'The check passes again.', navigate: { view: 'checks', guid: firstUp.guid } });
+    const lasted = firstUp.downSince === undefined ? '' : ` after ${Math.max(1, Math.round((Date.parse(firstUp.at) - Date.parse(firstUp.downSince)) / 60_000))} min down`;
+    notes.push({ title: `${firstUp.name} recovered`, body: `The check passes again${lasted}.`, navigate: { view: 'checks', guid: firstUp.guid } });
   } else if (recovered.length > 1) {
     notes.push({
       title: `${recovered.length} checks recovered`,

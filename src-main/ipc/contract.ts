@@ -111,6 +111,11 @@ export interface RunResult {
   message: string;
 }
 
+export interface CommandLineSettings {
+  intervals?: Settings['intervals'];
+  privateChecksFile?: string;
+}
+
 export interface AppInfo {
   version: string;
   logsFolder: string;
@@ -124,6 +129,8 @@ export interface AppInfo {
   keyStorage: string;
   /** Set when the key cannot be encrypted by the OS, to warn the user. */
   keyStorageWarning?: string;
+  /** Settings given on the command line (`run` flags): they win over the settings file. */
+  commandLine?: CommandLineSettings;
 }
 
 export interface InvokeResults {

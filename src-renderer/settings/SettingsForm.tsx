@@ -1,6 +1,6 @@
 // The shell's settings as a form: loaded from the agent, saved as one patch of what changed.
 import { useCallback, useRef, useState, type SubmitEvent } from 'react';
-import type { Settings, SettingsPatch } from '../../src-main/ipc/contract.ts';
+import type { CommandLineSettings, Settings, SettingsPatch } from '../../src-main/ipc/contract.ts';
 import { Notice } from '../components/Notice.tsx';
 import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
@@ -87,6 +87,16 @@ export function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok
   return { ok: true, patch: { notifications: draft.notifications, launchAtLogin: draft.launchAtLogin, intervals, connectivityTargets: targets, outboxLimits } };
 }
 
+/** Where an interval's value comes from: the command line wins over the settings file. */
+export function intervalSource(key: IntervalKey, settings: Settings, commandLine: CommandLineSettings | undefined): string {
+  const field = intervalFields.find((f) => f.key === key);
+  const cli = commandLine?.intervals?.[key];
+  if (cli !== undefined) return `${cli} s from the command line (it wins over this field)`;
+  const saved = settings.intervals[key];
+  if (saved !== undefined) return `${saved} s from the settings file`;
+  return `${field?.fallback ?? ''} s, the default`;
+}
+
 export function SettingsForm({ settings, onSaved }: { settings: Settings; onSaved: (next: Settings) => void }) {
   const { bridge, info } = useAgent();
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
@@ -160,6 +170,7 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
                 />
               </label>
               {fieldError(field.key)}
+              <span className="field-source">Now: {intervalSource(field.key, settings, info?.commandLine)}</span>
             </div>
           ))}
         </div>

@@ -113,4 +113,14 @@ describe('Settings', () => {
     expect(screen.getByLabelText('Result upload').getAttribute('aria-invalid')).toBeNull();
     expect(bridge.callsTo('settings:update')).toHaveLength(0);
   });
+
+  it('says where each interval in effect comes from: command line, settings file or default', async () => {
+    renderView(<SettingsView />, createFakeBridge({
+      'settings:get': () => ok(settingsOf({ intervals: { syncSec: 30, pingSec: 15 } })),
+      'app:info': () => ok(appInfoOf({ host: 'web', commandLine: { intervals: { pingSec: 0.5 } } })),
+    }));
+    expect(await screen.findByText('Now: 30 s from the settings file')).toBeTruthy();
+    expect(screen.getByText('Now: 0.5 s from the command line (it wins over this field)')).toBeTruthy();
+    expect(screen.getByText('Now: 10 s, the default')).toBeTruthy();
+  });
 });

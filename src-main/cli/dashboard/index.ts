@@ -2,6 +2,7 @@
 // without the desktop app (servers, CI, a remote desktop without a tray).
 import type { Agent } from '../../agent/agent.ts';
 import type { Logger } from '../../agent/log.ts';
+import type { CommandLineSettings } from '../../ipc/contract.ts';
 import type { SettingsStore } from '../../ipc/handlers.ts';
 import { readDashboardLink, writeDashboardLink } from './dashboard-link.ts';
 import { rendererDir } from './renderer-dir.ts';
@@ -18,6 +19,8 @@ export interface ServeOptions {
   log: Logger;
   /** An explicit port; undefined takes the last run's port when it is free, else any. */
   port: number | undefined;
+  /** What the command line set: the window shows it as the source of those values. */
+  commandLine?: CommandLineSettings;
 }
 
 /**
@@ -33,7 +36,7 @@ export async function serveDashboard(options: ServeOptions): Promise<Dashboard> 
     startDashboard({
       agent: options.agent,
       settings: options.settings,
-      host: webHostActions(options.dataDir, options.log),
+      host: webHostActions(options.dataDir, options.log, options.commandLine),
       log: options.log,
       port,
       ...(last === undefined ? {} : { token: last.token }),

@@ -3,10 +3,10 @@
 import { hostname } from 'node:os';
 import type { Logger } from '../../agent/log.ts';
 import { agentVersion } from '../../agent/version.ts';
-import type { AppInfo } from '../../ipc/contract.ts';
+import type { AppInfo, CommandLineSettings } from '../../ipc/contract.ts';
 import type { HostActions } from '../../ipc/handlers.ts';
 
-export function webHostActions(dataDir: string, log: Logger): HostActions {
+export function webHostActions(dataDir: string, log: Logger, commandLine?: CommandLineSettings): HostActions {
   const info: AppInfo = {
     version: agentVersion,
     logsFolder: 'standard error of the uptime-agent process (the terminal it runs in)',
@@ -15,6 +15,7 @@ export function webHostActions(dataDir: string, log: Logger): HostActions {
     platform: process.platform,
     hostName: hostname(),
     keyStorage: 'a file in the data folder that only your user account can read',
+    ...(commandLine === undefined ? {} : { commandLine }),
     keyStorageWarning:
       'Anyone who can use your account on this computer can read it from the data folder. Keep that folder private, or use the desktop app, which encrypts the key with the OS keyring where one is available.',
   };
