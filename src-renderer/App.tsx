@@ -111,7 +111,7 @@ export function App() {
             </span>
             <span>Uptime Agent</span>
           </div>
-          {snapshot === undefined ? null : <StatusPill snapshot={snapshot} />}
+          {snapshot === undefined ? null : <StatusPill snapshot={snapshot} disconnected={connection !== 'connected'} />}
         </header>
         <nav className="nav" aria-label="Views">
           <ul>

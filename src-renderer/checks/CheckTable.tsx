@@ -41,10 +41,13 @@ function lastResultText(check: CheckView, now: number): string {
  * A row's heartbeat: the states come with the snapshot; the details (time, latency, error) of
  * each run are loaded from the history the first time someone hovers or focuses the bar.
  */
+const rowBeats = 30;
+
 function RowHeartbeat({ check, details, onWant }: { check: CheckView; details: HistoryEntry[] | undefined; onWant: (guid: string) => void }) {
   const states = check.beats;
   if (states === undefined) return null;
-  let beats: Beat[] = beatsOfStates(states);
+  // A table row has room for the latest runs; the detail pane shows all it has.
+  let beats: Beat[] = beatsOfStates(states.slice(-rowBeats));
   if (details !== undefined) {
     // The loaded runs replace the bare states from the newest end.
     const loaded = beatsOfHistory(details).slice(-beats.length);
@@ -95,7 +98,7 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
                 </button>
               </th>
             ))}
-            {showBeats ? <th scope="col" className="col-beats">Recent runs</th> : null}
+            {showBeats ? <th scope="col" className="col-beats">Last runs</th> : null}
           </tr>
         </thead>
         <tbody ref={body}>

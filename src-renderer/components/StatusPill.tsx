@@ -3,8 +3,9 @@
 import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
 import { summarizeAgent } from '../../src-main/ipc/agent-summary.ts';
 
-export function StatusPill({ snapshot }: { snapshot: AgentSnapshot }) {
-  const { tone, label: text } = summarizeAgent(snapshot);
+/** While the link to the agent is down, the last state is not the agent's state now: say so. */
+export function StatusPill({ snapshot, disconnected = false }: { snapshot: AgentSnapshot; disconnected?: boolean }) {
+  const { tone, label: text } = disconnected ? { tone: 'idle', label: 'Disconnected' } : summarizeAgent(snapshot);
   return (
     <span className={`pill pill-${tone}`} role="status" aria-label={`Agent status: ${text}`}>
       <span className="pill-dot" aria-hidden="true" />

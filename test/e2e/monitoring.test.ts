@@ -113,6 +113,7 @@ describe.skipIf(skip !== undefined)('monitoring in the web dashboard', { timeout
     await agent.stop();
     await page.getByText(/^Disconnected from the agent since/).waitFor({ timeout: 20_000 });
     await page.waitForFunction(() => document.title === 'Disconnected · Uptime Agent');
+    await page.getByRole('status', { name: 'Agent status: Disconnected' }).waitFor();
     await captureViews(page, 'disconnected');
 
     agent = await startDashboardAgent({ dataDir });
