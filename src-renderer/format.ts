@@ -51,3 +51,9 @@ export function sentence(text: string): string {
   return /[.!?)]$/.test(capital) ? capital : `${capital}.`;
 }
 
+
+/** How often this monitor runs a check: "every 30 s, shared by 3 monitors" for a shared one. */
+export function runsEvery(check: { intervalSec: number; effectiveIntervalSec: number; sharedBy: number }): string {
+  if (check.sharedBy <= 1) return `every ${interval(check.intervalSec)}`;
+  return `every ${interval(check.effectiveIntervalSec)} here, shared by ${check.sharedBy} monitors (each ${interval(check.intervalSec)} one of them runs it)`;
+}

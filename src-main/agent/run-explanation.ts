@@ -1,7 +1,7 @@
 // A run as the window explains it: verdict, the rule that decided it, phase timings and the
 // certificate. Kept in memory for each check's last run (the store keeps the verdict only), and
 // returned by a "Run now" test run, which is never stored in the outbox nor uploaded.
-import type { CertificateInfo, ProbeOutcome, ProbeTimings } from './probes/types.ts';
+import type { CertificateInfo, DecidingRule, ProbeOutcome, ProbeTimings } from './probes/types.ts';
 
 export interface RunExplanation {
   ranAt: string;
@@ -13,14 +13,12 @@ export interface RunExplanation {
   timings?: ProbeTimings;
   certificate?: CertificateInfo;
   /** The rule that decided the verdict (status, match, response-time, certificate, inverted…). */
-  decidedBy?: string;
+  decidedBy: DecidingRule;
   /** A "Run now" from the window: kept locally, not uploaded. */
   test: boolean;
 }
 
 export function explainRun(outcome: ProbeOutcome, ranAt: Date, error: string, test: boolean): RunExplanation {
-  // Probes that name their deciding rule report it; outcomes without one leave it out.
-  const decidedBy = 'decidedBy' in outcome && typeof outcome.decidedBy === 'string' ? outcome.decidedBy : undefined;
   return {
     ranAt: ranAt.toISOString(),
     success: outcome.success,
@@ -29,7 +27,7 @@ export function explainRun(outcome: ProbeOutcome, ranAt: Date, error: string, te
     error,
     ...(outcome.timings === undefined ? {} : { timings: outcome.timings }),
     ...(outcome.certificate === undefined ? {} : { certificate: outcome.certificate }),
-    ...(decidedBy === undefined ? {} : { decidedBy }),
+    decidedBy: outcome.decidedBy,
     test,
   };
 }

@@ -8,7 +8,7 @@ import { HealthBadge } from '../components/HealthBadge.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { sinceWhen } from '../events/event-text.ts';
-import { dateTime, interval, milliseconds, sentence } from '../format.ts';
+import { dateTime, milliseconds, runsEvery, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useNow } from '../state/use-now.ts';
 import { CheckInsight } from './CheckInsight.tsx';
@@ -77,7 +77,7 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
         <dt>Target</dt>
         <dd className="wrap">{check.privateDefinition ? 'private — defined in the local definitions file, never shown here' : check.target}</dd>
         <dt>Interval</dt>
-        <dd>{interval(check.intervalSec)}</dd>
+        <dd>{runsEvery(check)}</dd>
         <dt>Unsent</dt>
         <dd>{check.unsent}</dd>
         <dt>Guid</dt>

@@ -4,7 +4,7 @@ import { useCallback, useRef, useState, type KeyboardEvent } from 'react';
 import type { CheckView, HistoryEntry } from '../../src-main/ipc/contract.ts';
 import { HealthBadge } from '../components/HealthBadge.tsx';
 import { Sparkline } from '../components/Sparkline.tsx';
-import { ago, interval, milliseconds, percent } from '../format.ts';
+import { ago, interval, milliseconds, percent, runsEvery } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { beatsOfHistory, beatsOfStates, HeartbeatBar, type Beat } from './HeartbeatBar.tsx';
 import type { Sort, SortKey } from './table-model.ts';
@@ -121,7 +121,7 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
               </th>
               <td className="col-type">{check.type}</td>
               <td className="col-target">{check.privateDefinition ? <span className="muted">private</span> : <span className="target" title={check.target}>{check.target}</span>}</td>
-              <td className="col-interval">{interval(check.intervalSec)}</td>
+              <td className="col-interval" title={runsEvery(check)}>{interval(check.effectiveIntervalSec)}{check.sharedBy > 1 ? ', shared' : ''}</td>
               <td className="col-last">{lastResultText(check, now)}</td>
               <td className="col-latency">
                 <span className="latency-cell">

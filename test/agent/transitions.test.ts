@@ -5,7 +5,15 @@ import { createEventLog } from '../../src-main/agent/store/events.ts';
 import { createTransitionTracker, type ObservedRun } from '../../src-main/agent/transitions.ts';
 
 const at = (minute: number): Date => new Date(Date.UTC(2026, 10, 21, 10, minute));
-const outcome = (success: boolean): ProbeOutcome => ({ success, httpStatus: success ? 200 : 503, latencyMs: 5, error: success ? '' : 'status 503, expected 200', responseSample: '' });
+const outcome = (success: boolean): ProbeOutcome => ({
+  success,
+  httpStatus: success ? 200 : 503,
+  latencyMs: 5,
+  answered: true,
+  decidedBy: success ? 'all-rules' : 'status',
+  error: success ? '' : 'status 503, expected 200',
+  responseSample: '',
+});
 const run = (overrides: Partial<ObservedRun> = {}): ObservedRun => ({ guid: 'shop', name: 'Shop', skipped: false, error: 'status 503, expected 200', ...overrides });
 
 describe('transitions from the event log', () => {

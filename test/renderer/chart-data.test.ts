@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartData, chartSummary, uptimeSentence } from '../../src-renderer/checks/chart-data.ts';
 import { eventText } from '../../src-renderer/events/event-text.ts';
+import { runsEvery } from '../../src-renderer/format.ts';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');
 const lat = (median: number, max: number) => ({ min: median, median, p95: max, max });
@@ -39,5 +40,12 @@ describe('events in words', () => {
     const text = eventText(event, now);
     expect(text.title).toMatch(title);
     expect(text.tone).toBe(tone);
+  });
+});
+
+describe('how often a check runs here', () => {
+  it('says when monitors take turns on it', () => {
+    expect(runsEvery({ intervalSec: 30, effectiveIntervalSec: 30, sharedBy: 1 })).toBe('every 30 s');
+    expect(runsEvery({ intervalSec: 30, effectiveIntervalSec: 90, sharedBy: 3 })).toBe('every 1 min 30 s here, shared by 3 monitors (each 30 s one of them runs it)');
   });
 });
