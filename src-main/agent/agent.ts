@@ -178,7 +178,7 @@ export function createAgent(options: AgentOptions): Agent {
     onTransition: insight.announce,
   });
 
-  const view = createReadModel({ store, live, identity, checkSet, schedulerStats: () => probing.stats(), keyProtection: options.vault.protection, now, downSince: insight.transitions.downSince });
+  const view = createReadModel({ store, live, identity, checkSet, schedulerStats: () => probing.stats(), keyProtection: options.vault.protection, now, downSince: (guid) => insight.transitions.downSince(guid) });
 
   function startAll(): void {
     probing.start();
