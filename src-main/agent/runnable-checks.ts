@@ -45,6 +45,8 @@ export type NotRunReason = { kind: 'inactive'; enabled: boolean } | { kind: 'pri
 export function notRunReason(stored: StoredCheck, hasPrivateEntry: (guid: string) => boolean): NotRunReason | undefined {
   const { check, privateDefinition, active } = stored;
   if (!active) return { kind: 'inactive', enabled: check.enabled };
+  // The server's definition is unusable (check-parse.ts): shown with the field, never run.
+  if (check.invalid_definition !== undefined) return { kind: 'unschedulable', reason: `invalid definition: ${check.invalid_definition}` };
   if (check.interval_sec < 1) return { kind: 'unschedulable', reason: `interval_sec is ${check.interval_sec}; it must be at least 1` };
   if (privateDefinition && !hasPrivateEntry(check.guid)) return { kind: 'private-missing' };
   return undefined;

@@ -26,8 +26,15 @@ export interface StatusReport {
     shared_by: number;
     private_definition: boolean;
     runnable: boolean;
+    /** The server's definition is unusable: the field at fault (the check is not run). */
+    invalid_definition?: string;
     last_result?: LastResult;
   }[];
+  /**
+   * How far the server's clock (its Date header) was from this machine's at the last answer,
+   * in seconds (positive: the server is ahead); null until the running agent measured it.
+   */
+  clock_skew_sec: number | null;
   outages: OutageRecord[];
   /** Beyond design.md's fields: the private definitions file's state, problems by guid and field. */
   private_definitions: PrivateDefinitionsSummary;
@@ -43,6 +50,7 @@ export function statusReport(db: Database, keyPresent: boolean): StatusReport {
   const privateDefinitions = raw === undefined ? noPrivateDefinitions : (JSON.parse(raw) as PrivateDefinitionsSummary);
   const defined = new Set(privateDefinitions.defined);
   const last = lastResults(db);
+  const skew = getMeta(db, 'clock_skew_sec');
   return {
     monitor_id: enrollment?.monitorId ?? null,
     server: enrollment?.server ?? null,
@@ -63,9 +71,11 @@ export function statusReport(db: Database, keyPresent: boolean): StatusReport {
         shared_by: shared,
         private_definition: privateDefinition,
         runnable: notRunReason(stored, (guid) => defined.has(guid)) === undefined,
+        ...(check.invalid_definition === undefined ? {} : { invalid_definition: check.invalid_definition }),
         ...(lastResult === undefined ? {} : { last_result: lastResult }),
       };
     }),
+    clock_skew_sec: skew === undefined || !Number.isFinite(Number(skew)) ? null : Number(skew),
     outages: outageHistory(db),
     private_definitions: privateDefinitions,
   };

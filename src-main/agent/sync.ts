@@ -3,11 +3,12 @@ import type { ApiError } from './wire/api-error.ts';
 import type { ApiClient } from './wire/api-client.ts';
 import type { Database } from './store/database.ts';
 import { applyDelta, type DeltaSummary } from './store/checks.ts';
+import { parseDelta } from './wire/check-parse.ts';
 import { deleteMeta, getMeta } from './store/meta.ts';
 import type { Logger } from './log.ts';
 
 export type SyncOutcome =
-  | { ok: true; summary: DeltaSummary; cursor: string; cursorWasReset: boolean }
+  | { ok: true; summary: DeltaSummary & { skipped: number }; cursor: string; cursorWasReset: boolean }
   | { ok: false; error: ApiError };
 
 export interface SyncDeps {
@@ -37,6 +38,10 @@ async function fetchAndApply(deps: SyncDeps): Promise<SyncOutcome> {
   const since = getMeta(deps.db, 'sync_cursor');
   const answer = await deps.client.checks(deps.apiKey, since, deps.signal);
   if (!answer.ok) return answer;
-  const summary = applyDelta(deps.db, answer.value.checks, answer.value.server_time);
+  const delta = parseDelta(answer.value.checks);
+  const summary = { ...applyDelta(deps.db, delta.checks, answer.value.server_time), skipped: delta.skipped };
+  if (summary.invalid > 0 || delta.skipped > 0) {
+    deps.log.warn({ invalid: summary.invalid, skipped: delta.skipped }, 'some checks of the delta are unusable; they are shown as invalid and not run, the rest applies');
+  }
   return { ok: true, summary, cursor: answer.value.server_time, cursorWasReset: false };
 }

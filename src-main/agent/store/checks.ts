@@ -16,12 +16,15 @@ export interface DeltaSummary {
   added: number;
   updated: number;
   stopped: number;
+  /** Kept with an unusable definition: shown, not run. */
+  invalid: number;
 }
 
 /** A check that arrives deleted or disabled (unassignment arrives as one of these) stops. */
 export const isActive = (check: WireCheck): boolean => check.enabled && !check.deleted;
 
-export const isPrivateDefinition = (check: WireCheck): boolean => check.url.trim() === '';
+/** An unusable check is not "private" even when its url is missing: it is invalid. */
+export const isPrivateDefinition = (check: WireCheck): boolean => check.invalid_definition === undefined && check.url.trim() === '';
 
 interface CheckRow {
   wire: string;
@@ -34,10 +37,11 @@ function toStored(row: CheckRow): StoredCheck {
 
 /**
  * Applies one sync delta and moves the cursor to its server_time in the same transaction, so a
- * crash can never leave a cursor that skips changes the store has not applied.
+ * crash can never leave a cursor that skips changes the store has not applied. serverTime is
+ * stored exactly as the server wrote it: it goes back as `since` byte for byte.
  */
 export function applyDelta(db: Database, checks: readonly WireCheck[], serverTime: string): DeltaSummary {
-  const summary: DeltaSummary = { received: checks.length, added: 0, updated: 0, stopped: 0 };
+  const summary: DeltaSummary = { received: checks.length, added: 0, updated: 0, stopped: 0, invalid: 0 };
   const find = db.prepare('SELECT enabled, deleted FROM checks WHERE guid = ?');
   const upsert = db.prepare(`
     INSERT INTO checks (guid, name, enabled, deleted, private_def, interval_sec, updated_at, wire)
@@ -52,6 +56,7 @@ export function applyDelta(db: Database, checks: readonly WireCheck[], serverTim
       if (before === undefined) summary.added++;
       else summary.updated++;
       if (wasActive && !isActive(check)) summary.stopped++;
+      if (check.invalid_definition !== undefined) summary.invalid++;
       upsert.run(
         check.guid,
         check.name,

@@ -8,6 +8,8 @@ export type MetaKey =
   | 'sync_cursor'
   | 'last_sync_at'
   | 'dropped_results'
+  /** Server clock minus local clock in seconds at the last API answer, for `status --json`. */
+  | 'clock_skew_sec'
   /** JSON array of the guids the private definitions file defines, for `status --json`. */
   | 'private_definitions';
 

@@ -2,11 +2,11 @@
 // check definition fields the private definitions file shares with the wire Check.
 // Unknown extra fields are stripped, never rejected: a newer server may add fields.
 import { z } from 'zod';
+import { isRfc3339 } from './rfc3339.ts';
 
 /** An optional field that some servers send as null; null is read as absent. */
 const opt = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
-const dateTime = z.iso.datetime({ offset: true, local: false });
 
 /**
  * The fields that say what a check does, with their wire names. A wire Check carries them, and a
@@ -38,28 +38,43 @@ export type CheckDefinition = z.infer<typeof checkDefinitionSchema>;
 /** Names of the definition fields, for merging a private entry over a wiped wire check. */
 export const definitionFieldNames = Object.keys(definitionShape) as (keyof CheckDefinition)[];
 
+/** A field the agent only displays or ignores: an odd value is read as absent, never refused. */
+const lenient = <T extends z.ZodType>(schema: T) => opt(schema).catch(undefined);
+
+/** An RFC 3339 date-time in any of its forms, kept as the exact string the server sent. */
+export const rfc3339String = z.string().refine(isRfc3339, 'not an RFC 3339 date-time');
+
+/**
+ * One check of a sync delta. Only the fields the agent acts on are validated; a check that fails
+ * here is kept as an invalid definition (check-parse.ts), it never fails the whole delta.
+ */
 export const checkSchema = z.object({
   ...definitionShape,
   guid: z.string().min(1),
-  name: z.string(),
+  name: z.string().catch(''),
   enabled: z.boolean(),
   deleted: z.boolean(),
   interval_sec: z.number().int(),
-  down_interval_sec: opt(z.number().int()),
   result_detail_max_chars: z.number().int().min(0),
-  updated_at: dateTime,
-  // Sent by the real server: monitors sharing the check, and this monitor's rank among them.
-  monitor_count: opt(z.number().int()),
-  monitor_rank: opt(z.number().int()),
   // Absent on a private-definition check: the server wipes url and match_string.
   url: z.string().nullish().transform((v) => v ?? ''),
   match_string: z.string().nullish().transform((v) => v ?? ''),
+  // Received and ignored (server-side alerting), or informational: never a reason to refuse.
+  down_interval_sec: lenient(z.number()),
+  updated_at: z.string().catch(''),
+  // The real server's scale-out fields (design.md "Shared checks"); absent means 1 and 0.
+  monitor_count: lenient(z.number().int().min(0)),
+  monitor_rank: lenient(z.number().int().min(0)),
 });
-export type WireCheck = z.infer<typeof checkSchema>;
+export type WireCheck = z.infer<typeof checkSchema> & {
+  /** Set when the server's definition is unusable: the field at fault. Shown, never run. */
+  invalid_definition?: string;
+};
 
+/** The delta's envelope; each check is parsed on its own (check-parse.ts). */
 export const checksResponseSchema = z.object({
-  checks: z.array(checkSchema),
-  server_time: dateTime,
+  checks: z.array(z.unknown()),
+  server_time: rfc3339String,
 });
 export type ChecksResponse = z.infer<typeof checksResponseSchema>;
 
