@@ -12,10 +12,11 @@ export const agentDefaults = {
   /** Heartbeat: often enough for last_seen_at to tell a dead agent quickly. */
   pingIntervalMs: 30_000,
   /**
-   * After 401 (key reset) or 403 (monitor disabled) the agent asks again at most once a minute
-   * per endpoint: the user has to act on the server, so hammering it helps nobody.
+   * After 401 (key reset) or 403 (monitor disabled) only one light request (ping) asks again,
+   * every authRetryMs to 2 x authRetryMs (15-30 s): a re-enabled monitor resumes within 30 s,
+   * and a rejected one costs the server at most one request per 15 s.
    */
-  authRetryMs: 60_000,
+  authRetryMs: 15_000,
   /**
    * Runs at once, across all checks. Loopback and LAN probes finish in milliseconds, so even
    * 5,000 checks at 10 s keep a few dozen in flight; the cap bounds sockets and memory when many

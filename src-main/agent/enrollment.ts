@@ -89,7 +89,7 @@ export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<Enro
   } finally {
     await client.close();
   }
-  if (!answer.ok) return { ok: false, ...describeFailure(answer.error.status, answer.error.reason, answer.error.message, reclaimId) };
+  if (!answer.ok) return { ok: false, ...describeFailure(answer.error.status, answer.error.reason, answer.error.message, reclaimId, answer.error.action) };
   const { api_key: apiKey, monitor_id: monitorId } = answer.value;
   // The key is the one thing that cannot be fetched again: keep it before anything else.
   await deps.vault.save(apiKey);
@@ -110,6 +110,7 @@ function describeFailure(
   reason: string | undefined,
   message: string,
   reclaimId: string | undefined,
+  action: string | undefined,
 ): { kind: EnrollFailureKind; message: string } {
   switch (status) {
     case 401:
@@ -133,9 +134,12 @@ function describeFailure(
         message: `the server refused the enrollment request${reason === undefined ? '' : `: ${reason}`}. Check the name, region, country and city.`,
       };
     default:
-      return { kind: 'unreachable', message: `could not enroll: ${message}. Check the server URL and that the server is running.` };
+      // A proxy or certificate problem says what to do itself; "is the server running" would mislead.
+      return { kind: 'unreachable', message: `could not enroll: ${message}. ${action === undefined ? 'Check the server URL and that the server is running' : capitalise(action)}.` };
   }
 }
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function readEnrollment(db: Database): { monitorId: string; server: string; details?: EnrollmentDetails } | undefined {
   const monitorId = getMeta(db, 'monitor_id');

@@ -4,7 +4,7 @@ import { backoffDelay } from './backoff.ts';
 import type { Clock } from './clock.ts';
 import type { AgentTunables } from './defaults.ts';
 import type { Logger } from './log.ts';
-import { loopFailed, loopSucceeded, type AgentState, type AuthState, type LoopName } from './state.ts';
+import { clockSkewLimitSec, loopFailed, loopSucceeded, type AgentState, type AuthState, type LoopName } from './state.ts';
 import type { ApiClient } from './wire/api-client.ts';
 import type { ApiError } from './wire/api-error.ts';
 
@@ -29,7 +29,14 @@ export interface ServiceCallsDeps {
   /** The server could not be reached: maybe this machine is offline. */
   onUnreachable: () => void;
   onAuthChanged: (before: AuthState) => void;
+  /** A new clock-skew measurement (seconds, server minus local), e.g. to keep it for `status`. */
+  onClockSkew?: (skewSec: number) => void;
+  /** Randomness for the recheck spread; injectable so tests can pin it. */
+  random?: () => number;
 }
+
+/** 401/403/damaged key: the user must act; until then the agent is quiet, see recheckDelay. */
+const isAuthFailure = (error: ApiError): boolean => error.kind === 'auth' || error.kind === 'disabled' || error.kind === 'damaged-key';
 
 export interface ServiceCalls {
   /** Runs one call with the current identity and records what its outcome means. */
@@ -39,8 +46,10 @@ export interface ServiceCalls {
     fn: (client: ApiClient, apiKey: string, signal: AbortSignal | undefined) => Promise<T>,
   ): Promise<T | { ok: false; error: ApiError }>;
   /**
-   * Wraps a loop body: a run woken early (a full batch waiting) still respects the backoff or
-   * the once-a-minute auth retry, and the returned delay follows the outcome.
+   * Wraps a loop body: a run woken early (a full batch waiting) still respects the backoff, and
+   * the returned delay follows the outcome. While the server rejects this monitor (401/403),
+   * only the ping loop calls: one light request every authRetryMs to 2 x authRetryMs; the other
+   * loops wait, and are woken when it is accepted again (issue 12 §6).
    */
   paced(loop: LoopName, intervalMs: number, run: (signal: AbortSignal) => Promise<Outcome>): (signal: AbortSignal) => Promise<number>;
   /** Forgets every backoff: the cause is gone (connectivity is back, the server accepts us). */
@@ -52,41 +61,70 @@ const notEnrolled: ApiError = { kind: 'cancelled', message: 'this agent is not e
 export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
   const notBefore: Record<LoopName, number> = { sync: 0, upload: 0, status: 0, ping: 0 };
   const now = (): Date => new Date(deps.clock.now());
+  const random = deps.random ?? Math.random;
+  let skewReported = false;
 
   function authAfter(error: ApiError | undefined): AuthState | undefined {
     if (error === undefined) return 'ok';
     if (error.kind === 'auth') return 'key-rejected';
     if (error.kind === 'disabled') return 'monitor-disabled';
+    if (error.kind === 'damaged-key') return 'key-damaged';
     // Other failures say nothing about the key.
     return undefined;
   }
 
-  function record(loop: LoopName, outcome: Outcome): void {
+  /** Says once (and again once it is fixed) that the clocks disagree; timestamps stay ours. */
+  function noteSkew(skewSec: number | undefined): number | undefined {
+    if (skewSec === undefined) return undefined;
+    const off = Math.abs(skewSec) > clockSkewLimitSec;
+    if (off && !skewReported) {
+      deps.log.warn({ clockSkewSec: skewSec }, `this machine's clock is ${Math.abs(skewSec)} s ${skewSec > 0 ? 'behind' : 'ahead of'} the server's; set it right (automatic time). Results keep this machine's time.`);
+    } else if (!off && skewReported) {
+      deps.log.info('this machine\'s clock agrees with the server\'s again');
+    }
+    skewReported = off;
+    deps.onClockSkew?.(skewSec);
+    return skewSec;
+  }
+
+  function record(loop: LoopName, outcome: Outcome, skewSec: number | undefined): void {
     const at = now();
     const error = outcome.ok ? undefined : outcome.error;
     if (error?.kind === 'cancelled') return;
     const before = deps.state().auth;
     const auth = authAfter(error) ?? before;
-    if (error === undefined || error.status !== undefined) deps.onReachable();
+    const answered = error === undefined || error.status !== undefined;
+    if (answered) deps.onReachable();
     if (error !== undefined && (error.kind === 'network' || error.kind === 'timeout')) deps.onUnreachable();
-    if (error !== undefined) deps.log.warn({ kind: error.kind, loop }, `${loop} failed: ${error.message}`);
+    if (error !== undefined) deps.log.warn({ kind: error.kind, loop }, `${loop} failed: ${error.message}${error.action === undefined ? '' : `; ${error.action}`}`);
     if (auth !== before) {
       if (auth === 'key-rejected') deps.log.error('the server refused the API key (401): it was reset. Re-enroll this agent with a new token.');
       if (auth === 'monitor-disabled') deps.log.error('the server says this monitor is disabled (403): probing is paused until it is enabled again.');
+      if (auth === 'key-damaged') deps.log.error('the stored API key is damaged and cannot be sent: enroll this agent again, or reclaim its monitor id.');
     }
-    deps.update((s) => ({
-      ...s,
-      auth,
-      ...(error === undefined || error.status !== undefined ? { lastContactAt: at.toISOString() } : {}),
-      loops: { ...s.loops, [loop]: error === undefined ? loopSucceeded(at) : loopFailed(s.loops[loop], at, error.message) },
-    }));
+    const skew = noteSkew(skewSec);
+    deps.update((s) => {
+      const { connectionProblem: _old, ...rest } = s;
+      const problem = error?.action === undefined ? (answered ? undefined : s.connectionProblem) : { message: error.message, action: error.action };
+      return {
+        ...rest,
+        auth,
+        ...(answered ? { lastContactAt: at.toISOString() } : {}),
+        ...(skew === undefined ? {} : { clockSkewSec: skew }),
+        ...(problem === undefined ? {} : { connectionProblem: problem }),
+        loops: { ...s.loops, [loop]: error === undefined ? loopSucceeded(at) : loopFailed(s.loops[loop], at, error.message) },
+      };
+    });
     if (auth !== before) deps.onAuthChanged(before);
   }
+
+  /** 15-30 s with the defaults: spread, so that many rejected monitors do not call in step. */
+  const recheckDelay = (): number => deps.tunables.authRetryMs * (1 + random());
 
   function delayAfter(loop: LoopName, outcome: Outcome, intervalMs: number): number {
     if (outcome.ok) return intervalMs;
     const { kind } = outcome.error;
-    if (kind === 'auth' || kind === 'disabled') return deps.tunables.authRetryMs;
+    if (isAuthFailure(outcome.error)) return recheckDelay();
     // A refused payload is not cured by waiting less; the next regular run tries again.
     if (kind === 'rejected' || kind === 'cancelled') return intervalMs;
     return Math.min(intervalMs * 10, backoffDelay(deps.state().loops[loop].failures, deps.tunables.retryBackoff));
@@ -97,7 +135,7 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
       const identity = deps.identity();
       if (identity === undefined) return { ok: false, error: notEnrolled };
       const outcome = await fn(identity.client, identity.apiKey, signal);
-      record(loop, outcome);
+      record(loop, outcome, identity.client.clockSkewSec());
       return outcome;
     },
     resetBackoff() {
@@ -107,6 +145,8 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
       return async (signal) => {
         const wait = notBefore[loop] - deps.clock.monotonic();
         if (wait > 0) return wait;
+        // Rejected: only the ping asks again; the rest wait to be woken when it is accepted.
+        if (deps.state().auth !== 'ok' && loop !== 'ping') return Math.max(intervalMs, 2 * deps.tunables.authRetryMs);
         const outcome = await run(signal);
         const delay = delayAfter(loop, outcome, intervalMs);
         // Only failures hold back an early wake-up; after a success a trigger may run at once.

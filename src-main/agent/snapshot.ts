@@ -10,7 +10,7 @@ import { redactUrl } from './probes/redact.ts';
 import { describeNotRun, notRunReason } from './runnable-checks.ts';
 import { sharedBy } from './schedule/grid.ts';
 import type { SchedulerStats } from './schedule/scheduler.ts';
-import type { AgentState, AuthState, LoopState, UploadProgress } from './state.ts';
+import { clockSkewLimitSec, type AgentState, type AuthState, type LoopState, type UploadProgress } from './state.ts';
 import type { StoredCheck } from './store/checks.ts';
 import type { HistoryEntry } from './store/history.ts';
 import type { Outbox, RejectedResult } from './store/outbox.ts';
@@ -48,7 +48,7 @@ export interface CheckView {
   downSince?: string;
 }
 
-export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped';
+export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'key-damaged' | 'clock-skew' | 'server-connection' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped';
 
 /** Something that needs the user, with what fixes it. */
 export interface Problem {
@@ -67,7 +67,9 @@ export interface AgentSnapshot {
   keyProtection: 'os-encryption' | 'user-only-file';
   paused: boolean;
   auth: AuthState;
-  connectivity: { online: boolean; offlineSince?: string; lastContactAt?: string };
+  connectivity: { online: boolean; offlineSince?: string; lastContactAt?: string; clockSkewSec?: number };
+  /** The egress policy checks run under (issue 12 §3). */
+  egressPolicy?: 'open' | 'strict';
   sync: LoopState & { cursor?: string };
   upload: LoopState & { progress?: UploadProgress };
   status: LoopState;
@@ -169,6 +171,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
       online: state.online,
       ...(state.offlineSince === undefined ? {} : { offlineSince: state.offlineSince }),
       ...(state.lastContactAt === undefined ? {} : { lastContactAt: state.lastContactAt }),
+      ...(state.clockSkewSec === undefined ? {} : { clockSkewSec: state.clockSkewSec }),
     },
     sync: { ...state.loops.sync, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) },
     upload: { ...state.loops.upload, ...(state.uploading === undefined ? {} : { progress: state.uploading }) },
@@ -184,6 +187,8 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
   };
 }
 
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: PrivateDefinitionsSummary): Problem[] {
   const problems: Problem[] = [];
   if (state.auth === 'key-rejected') {
@@ -198,6 +203,32 @@ function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: Pr
     problems.push({
       kind: 'monitor-disabled',
       message: 'The server has disabled this monitor, so checks are paused. Ask an administrator to enable it; the agent resumes by itself.',
+      action: 'none',
+      actionLabel: '',
+    });
+  }
+  if (state.auth === 'key-damaged') {
+    problems.push({
+      kind: 'key-damaged',
+      message: 'The stored API key is damaged and cannot be sent. Enroll again, or reclaim this monitor with its id; results are kept here.',
+      action: 'enroll',
+      actionLabel: 'Enroll again',
+    });
+  }
+  if (state.connectionProblem !== undefined) {
+    problems.push({
+      kind: 'server-connection',
+      message: `${capitalise(state.connectionProblem.message)}: ${state.connectionProblem.action}.`,
+      action: 'none',
+      actionLabel: '',
+    });
+  }
+  if (state.clockSkewSec !== undefined && Math.abs(state.clockSkewSec) > clockSkewLimitSec) {
+    const off = Math.abs(state.clockSkewSec);
+    const amount = off >= 120 ? `${Math.round(off / 60)} minutes` : `${off} seconds`;
+    problems.push({
+      kind: 'clock-skew',
+      message: `This computer's clock is ${amount} ${state.clockSkewSec > 0 ? 'behind' : 'ahead of'} the server's. Results carry this computer's time: set the clock right (turn on automatic date and time).`,
       action: 'none',
       actionLabel: '',
     });

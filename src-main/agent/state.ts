@@ -1,6 +1,9 @@
 // The agent's live state, beyond what the store holds: what the loops last saw. The UI and the
 // tray read it through the agent's snapshot; every change is announced to subscribers.
-export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled';
+export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled' | 'key-damaged';
+
+/** Beyond this, the server's clock and ours disagree enough to say so (design.md "Clocks"). */
+export const clockSkewLimitSec = 60;
 
 export type LoopName = 'sync' | 'upload' | 'status' | 'ping';
 
@@ -36,6 +39,13 @@ export interface AgentState {
   droppedResults: number;
   /** Failed runs kept locally as skipped because the agent was offline, since it started. */
   skippedOffline: number;
+  /** Server clock minus this machine's, in seconds, at the last answer with a Date header. */
+  clockSkewSec?: number;
+  /**
+   * The last failure to reach the server that the user can fix (a proxy refusing, an untrusted
+   * certificate): what happened and what to do. Cleared when the server answers again.
+   */
+  connectionProblem?: { message: string; action: string };
 }
 
 export function initialState(now: Date, droppedResults: number): AgentState {

@@ -3,9 +3,11 @@ import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
 import { enroll, validateEnrollInput } from '../agent/enrollment.ts';
 import { fileKeyVault } from '../agent/key-vault.ts';
 import { openDatabase } from '../agent/store/database.ts';
-import { createApiClient } from '../agent/wire/api-client.ts';
+import { serverClient } from '../agent/wire/network.ts';
 import { userAgent } from '../agent/version.ts';
-import { parseFlags } from './args.ts';
+import { describeIssues, parseFlags } from './args.ts';
+import { fileSettingsStore } from './dashboard/settings-file.ts';
+import { networkFlags, networkFlagsSchema, networkPatch } from './network-flags.ts';
 import { enrollExitCode, exitCodes } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
 
@@ -19,6 +21,7 @@ const flags = {
   token: { type: 'string' },
   'token-stdin': { type: 'boolean' },
   'allow-insecure-http': { type: 'boolean' },
+  ...networkFlags,
 } as const;
 
 const str = (v: string | boolean | undefined): string => (typeof v === 'string' ? v : '');
@@ -42,19 +45,26 @@ export async function enrollCommand(argv: string[], io: CliIo): Promise<number> 
   };
   const valid = validateEnrollInput(input);
   if (!valid.ok) return usage(io, valid.message);
+  const network = networkFlagsSchema.safeParse(v);
+  if (!network.success) return usage(io, describeIssues(network.error));
 
   const dataDir = resolveDataDir(str(v['data-dir']), io.env);
+  const settings = fileSettingsStore(dataDir, (warning) => io.stderr(`warning: ${warning}`));
+  const patch = networkPatch(network.data);
   const db = openDatabase(storeFile(dataDir));
   try {
     const outcome = await enroll(input, {
       db,
       vault: fileKeyVault(dataDir, (warning) => io.stderr(`warning: ${warning}`)),
-      client: (server) => createApiClient({ baseUrl: server, userAgent }),
+      // The flags win over settings.json; HTTPS_PROXY and friends come in when neither sets a proxy.
+      client: (server) => serverClient(server, { ...settings.get(), ...patch }, io.env, userAgent),
     });
     if (!outcome.ok) {
       io.stderr(`enroll failed: ${outcome.message}`);
       return enrollExitCode[outcome.kind];
     }
+    // Only settings that worked are kept, so that `run` goes the same way.
+    if (Object.keys(patch).length > 0) settings.update(patch);
     io.stdout(`enrolled with ${outcome.server}; data folder ${dataDir}`);
     io.stdout(outcome.monitorId);
     return exitCodes.ok;

@@ -13,6 +13,7 @@ import { fileSettingsStore, serveDashboard, type Dashboard } from './dashboard/i
 import { exitCodes } from './exit-codes.ts';
 import { tunablesFrom } from '../ipc/settings-tunables.ts';
 import type { CliIo } from './io.ts';
+import { networkFlags, networkFlagsSchema, networkPatch } from './network-flags.ts';
 
 const flags = {
   'private-checks': { type: 'string' },
@@ -22,9 +23,10 @@ const flags = {
   'ping-interval': { type: 'string' },
   dashboard: { type: 'boolean' },
   'dashboard-port': { type: 'string' },
+  ...networkFlags,
 } as const;
 
-const runSchema = z.object({
+const runSchema = networkFlagsSchema.extend({
   'data-dir': z.string().optional(),
   'private-checks': z.string().min(1, 'needs a file path').optional(),
   'sync-interval': intervalSeconds.optional(),
@@ -60,7 +62,9 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     return exitCodes.failure;
   }
   const settings = fileSettingsStore(dataDir, (warning) => log.warn(warning));
-  const saved = settings.get();
+  // Network flags are kept in settings.json (README "Office networks"), like the dashboard's.
+  const patch = networkPatch(o);
+  const saved = Object.keys(patch).length === 0 ? settings.get() : settings.update(patch);
   const privateChecksFile = o['private-checks'] ?? (saved.privateChecksFile === '' ? undefined : saved.privateChecksFile);
   const agent = createAgent({
     dataDir,
@@ -79,6 +83,7 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     },
   });
   let dashboard: Dashboard | undefined;
+  let stopping: Promise<number> | undefined;
   try {
     await agent.start();
     if (!agent.isEnrolled() && o.dashboard !== true) {
@@ -100,19 +105,26 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     log.info({ dataDir }, 'agent running; stop with Ctrl-C or SIGTERM');
     const signal = await stopSignal;
     log.info({ signal }, 'stopping');
-    await dashboard?.close();
-    return await stopWithin(agent.stop(), hardStopMs, () => log.warn('graceful stop took too long; exiting anyway'));
+    return await stopOnce(() => log.warn('graceful stop took too long; exiting anyway'));
   } finally {
-    await dashboard?.close();
-    await stopWithin(agent.stop(), hardStopMs, () => undefined);
+    await stopOnce(() => undefined);
     lock.release();
+  }
+
+  /**
+   * One stop with one deadline, however many paths ask for it: the 15 s of the contract are for
+   * the whole stop, whatever is stuck (a second wait on the same stuck stop doubled it).
+   */
+  function stopOnce(onLate: () => void): Promise<number> {
+    stopping ??= stopWithin(Promise.all([dashboard?.close(), agent.stop()]).then(() => undefined), hardStopMs, onLate);
+    return stopping;
   }
 }
 
 async function stopWithin(stopping: Promise<void>, ms: number, onLate: () => void): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  const result = await Promise.race([stopping.then(() => 'done' as const), late]);
+  const result = await Promise.race([stopping.then(() => 'done' as const, () => 'done' as const), late]);
   clearTimeout(timer);
   if (result === 'late') onLate();
   return exitCodes.ok;

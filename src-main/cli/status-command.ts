@@ -6,6 +6,7 @@ import { openDatabase } from '../agent/store/database.ts';
 import { statusReport, type StatusReport } from '../agent/status-report.ts';
 import { countChecks } from '../agent/check-health.ts';
 import { parseFlags } from './args.ts';
+import { readSettingsFile } from './dashboard/settings-file.ts';
 import { exitCodes } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
 
@@ -24,7 +25,9 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
   } finally {
     db.close();
   }
-  if (parsed.value.json === true) io.stdout(JSON.stringify(report, null, 2));
+  // The policy checks run under is a setting (settings.json), not a fact of the store.
+  const withPolicy = { ...report, egress_policy: readSettingsFile(dataDir).egressPolicy };
+  if (parsed.value.json === true) io.stdout(JSON.stringify(withPolicy, null, 2));
   else for (const line of describe(report, dataDir)) io.stdout(line);
   return exitCodes.ok;
 }

@@ -47,6 +47,18 @@ export const settingsSchema = z.object({
     .object({ maxResults: z.number().int().min(1_000).max(10_000_000), maxMegabytes: z.number().int().min(10).max(10_240) })
     .partial()
     .default({}),
+  /**
+   * Office networks (README "Office networks"). The proxy for the agent's own traffic to the
+   * server; it wins over HTTPS_PROXY/HTTP_PROXY. May hold credentials: shown masked, never logged.
+   */
+  proxyUrl: text(2000).optional(),
+  /** Checks dial their targets directly unless this sends them through the proxy too. */
+  checksUseProxy: z.boolean().default(false),
+  /** PEM bundles trusted in addition to the system roots: for the server, and for checks. */
+  serverCaFile: text(4096).optional(),
+  checksCaFile: text(4096).optional(),
+  /** strict: checks may not reach private, loopback, link-local... addresses (shared fleets). */
+  egressPolicy: z.enum(['open', 'strict']).default('open'),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export const settingsPatchSchema = settingsSchema.partial().strict();
@@ -61,6 +73,10 @@ const enrollFields = {
   country: text(200),
   city: text(200),
   allowInsecureHttp: z.boolean().optional(),
+  /** The enroll dialog's advanced part; given values are saved to the settings. */
+  proxyUrl: text(2000).optional(),
+  serverCaFile: text(4096).optional(),
+  egressPolicy: z.enum(['open', 'strict']).optional(),
 };
 
 const none = z.object({}).strict();

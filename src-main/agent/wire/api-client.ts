@@ -1,8 +1,13 @@
 // Typed client for the five wire operations. It owns its own connection pool, separate from
-// the probes', so the API key can never travel to a check target.
-import { Agent, request, type Dispatcher } from 'undici';
+// the probes', so the API key can never travel to a check target. It goes through the proxy
+// chosen for the server (proxy.ts), trusts the extra CAs given for the server, and notes how far
+// the server's clock (its Date header) is from ours.
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { kindForStatus, networkError, type ApiError, type ApiOutcome } from './api-error.ts';
+import { kindForStatus, networkError, type ApiError, type ApiOutcome, type Route } from './api-error.ts';
+import { trustWith } from './ca-bundle.ts';
+import { maskProxy, type ProxyChoice } from './proxy.ts';
+import { verifyingConnector } from './tls-trust.ts';
 import {
   checksResponseSchema,
   enrollResponseSchema,
@@ -25,6 +30,12 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Answers larger than this are refused as invalid (a hostile or broken server). */
   maxAnswerBytes?: number;
+  /** The proxy for the server (proxyFor), or none: connect directly. */
+  proxy?: ProxyChoice | undefined;
+  /** Extra CA certificates (PEM) trusted for the server, besides the default ones. */
+  ca?: string[] | undefined;
+  /** Wall clock, to compare with the server's Date header. */
+  now?: () => number;
 }
 
 const defaults = {
@@ -41,15 +52,53 @@ export interface ApiClient {
   results(apiKey: string, body: string, signal?: AbortSignal): Promise<ApiOutcome<ResultsResponse>>;
   status(apiKey: string, body: MonitorStatus, signal?: AbortSignal): Promise<ApiOutcome<OkResponse>>;
   ping(apiKey: string, signal?: AbortSignal): Promise<ApiOutcome<OkResponse>>;
+  /** Server clock minus ours, in whole seconds, at the last answer that had a Date header. */
+  clockSkewSec(): number | undefined;
   close(): Promise<void>;
 }
+
+/**
+ * A key or token the client can put in an Authorization header: printable ASCII without spaces.
+ * Anything else (a damaged key file) would make undici throw on every call, so it is refused
+ * before a request is made.
+ */
+export const isSendableCredential = (value: string): boolean => /^[\x21-\x7e]+$/.test(value);
+
+/** Beyond its own timeout, a call that ignored the abort is given up after this grace. */
+const deadlineGraceMs = 1_000;
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
   const maxAnswerBytes = options.maxAnswerBytes ?? defaults.maxAnswerBytes;
   const base = options.baseUrl.replace(/\/+$/, '');
-  const dispatcher: Dispatcher = new Agent({ connections: 4, pipelining: 1 });
+  const now = options.now ?? Date.now;
+  const ca = options.ca === undefined || options.ca.length === 0 ? undefined : trustWith(options.ca);
+  const route: Route = {
+    serverHost: new URL(base).host,
+    ...(options.proxy === undefined ? {} : { proxy: maskProxy(options.proxy.url) }),
+  };
+  const dispatcher: Dispatcher = options.proxy === undefined
+    ? new Agent({ connections: 4, pipelining: 1, connect: verifyingConnector({ ca, timeoutMs }) })
+    : new ProxyAgent({
+      uri: options.proxy.url.href,
+      connections: 4,
+      pipelining: 1,
+      // Always a CONNECT tunnel, also to an http server: then a proxy's 403 or 502 can never
+      // pass for the server's own answer (a 403 would read as "monitor disabled").
+      proxyTunnel: true,
+      ...(ca === undefined ? {} : { requestTls: { ca }, proxyTls: { ca } }),
+    });
+  let skewSec: number | undefined;
 
+  function noteDate(header: string | string[] | undefined): void {
+    const serverMs = Date.parse(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
+    if (Number.isFinite(serverMs)) skewSec = Math.round((serverMs - now()) / 1000);
+  }
+
+  /**
+   * Every call ends by its deadline, whatever the connection pool does: the abort covers the
+   * request and the body, and a call that still has not settled is given up shortly after.
+   */
   async function call<S extends z.ZodType>(
     method: 'GET' | 'POST',
     path: string,
@@ -58,10 +107,38 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     schema: S,
     signal: AbortSignal | undefined,
   ): Promise<ApiOutcome<z.infer<S>>> {
-    const url = base + path;
-    const target = `${method} ${new URL(url).origin}${path.split('?')[0] ?? ''}`;
+    const target = `${method} ${new URL(base).origin}${path.split('?')[0] ?? ''}`;
+    if (!isSendableCredential(bearer)) {
+      return path === '/api/enroll'
+        ? fail({ kind: 'rejected', message: 'the enrollment token holds characters that cannot be sent; paste it again as one piece' })
+        : fail({ kind: 'damaged-key', message: 'the stored key is damaged', action: 'enroll this agent again, or reclaim its monitor id' });
+    }
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+    let timer: NodeJS.Timeout | undefined;
+    const givenUp = new Promise<ApiOutcome<never>>((resolve) => {
+      timer = setTimeout(() => resolve(fail({ kind: 'timeout', message: `no answer from ${target} in time` })), timeoutMs + deadlineGraceMs);
+    });
+    try {
+      return await Promise.race([send(method, path, target, bearer, body, schema, combined, timeout, signal), givenUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function send<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    target: string,
+    bearer: string,
+    body: string | undefined,
+    schema: S,
+    combined: AbortSignal,
+    timeout: AbortSignal,
+    signal: AbortSignal | undefined,
+  ): Promise<ApiOutcome<z.infer<S>>> {
+    const url = base + path;
+
     let answer: Dispatcher.ResponseData;
     try {
       answer = await request(url, {
@@ -77,8 +154,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         body,
       });
     } catch (error) {
-      return { ok: false, error: networkError(error, target, timeout.aborted, signal?.aborted === true) };
+      return { ok: false, error: networkError(error, target, timeout.aborted, signal?.aborted === true, route) };
     }
+    noteDate(answer.headers.date);
     let text: string;
     try {
       text = await readBounded(answer.body, maxAnswerBytes);
@@ -86,7 +164,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (error instanceof AnswerTooLarge) {
         return fail({ kind: 'invalid-answer', status: answer.statusCode, message: `${target}: answer larger than ${maxAnswerBytes} bytes` });
       }
-      return { ok: false, error: networkError(error, target, timeout.aborted, signal?.aborted === true) };
+      return { ok: false, error: networkError(error, target, timeout.aborted, signal?.aborted === true, route) };
     }
     if (answer.statusCode !== 200) return fail(statusError(answer.statusCode, text, target));
     return parseAnswer(text, schema, target);
@@ -99,7 +177,31 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     results: (apiKey, body, signal) => call('POST', '/api/results', apiKey, body, resultsResponseSchema, signal),
     status: (apiKey, body, signal) => call('POST', '/api/status', apiKey, JSON.stringify(body), okResponseSchema, signal),
     ping: (apiKey, signal) => call('GET', '/api/ping', apiKey, undefined, okResponseSchema, signal),
-    close: () => dispatcher.close(),
+    clockSkewSec: () => skewSec,
+    // close() waits for calls in flight; destroy() after a moment, so a stuck call cannot hold it.
+    close: () => closeWithin(dispatcher, 2_000),
+  };
+}
+
+async function closeWithin(dispatcher: Dispatcher, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const closing = dispatcher.close().then(() => 'closed' as const, () => 'closed' as const);
+  if ((await Promise.race([closing, late])) === 'late') await dispatcher.destroy().catch(() => undefined);
+  clearTimeout(timer);
+}
+
+/** A client that sends nothing: every call fails with this error (unusable network settings). */
+export function failingApiClient(error: ApiError): ApiClient {
+  const failed = <T>(): Promise<ApiOutcome<T>> => Promise.resolve({ ok: false, error });
+  return {
+    enroll: failed,
+    checks: failed,
+    results: failed,
+    status: failed,
+    ping: failed,
+    clockSkewSec: () => undefined,
+    close: () => Promise.resolve(),
   };
 }
 

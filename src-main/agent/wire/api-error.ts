@@ -3,7 +3,10 @@
 //   rejected (400/404/409/413) -> the payload is at fault: fix or set it aside, never resend as is;
 //   auth (401) -> the key was reset: stop, surface, retry slowly; disabled (403) -> same, pause probing;
 //   invalid-answer (not JSON, wrong schema, redirect) -> treat like a server fault: keep state, back off;
+//   damaged-key (the stored key cannot be sent as a header) -> stop, surface: re-enroll or reclaim;
 //   cancelled -> the agent is stopping: nothing to do.
+import { UntrustedCertificate } from './tls-trust.ts';
+
 export type ApiErrorKind =
   | 'network'
   | 'timeout'
@@ -12,6 +15,7 @@ export type ApiErrorKind =
   | 'auth'
   | 'disabled'
   | 'invalid-answer'
+  | 'damaged-key'
   | 'cancelled';
 
 export interface ApiError {
@@ -22,6 +26,8 @@ export interface ApiError {
   reason?: string;
   /** One line for logs and the UI: what happened. Never holds a secret. */
   message: string;
+  /** What the user can do about it, when it is not "wait, the agent retries" (for the UI). */
+  action?: string;
 }
 
 export type ApiOutcome<T> = { ok: true; value: T } | { ok: false; error: ApiError };
@@ -62,11 +68,58 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Turns a thrown network error into a classified ApiError naming what was tried. */
-export function networkError(error: unknown, target: string, timedOut: boolean, cancelled: boolean): ApiError {
-  if (cancelled) return { kind: 'cancelled', message: `request to ${target} cancelled` };
-  if (timedOut) return { kind: 'timeout', message: `no answer from ${target} in time` };
+/** The proxy in use, masked, and the server's host, so that proxy failures name both. */
+export interface Route {
+  proxy?: string;
+  serverHost: string;
+}
+
+const trustCodes = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
+
+function messageChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) parts.push(e.message);
+  return parts.join(' / ');
+}
+
+/** A failure of the proxy itself: it refused the tunnel, or could not be reached. */
+function proxyError(error: unknown, route: Route & { proxy: string }): ApiError | undefined {
+  const tunnel = /Proxy response \((\d{3})\)/.exec(messageChain(error));
+  if (tunnel !== null) {
+    const status = Number(tunnel[1]);
+    const base = `the proxy ${route.proxy} refused to connect to ${route.serverHost} (${status})`;
+    if (status === 407) {
+      return { kind: 'network', message: `the proxy ${route.proxy} asks for a user name and password (407)`, action: 'put the proxy credentials in the proxy address in Settings (http://user:password@host:port), or fix them' };
+    }
+    if (status === 403) return { kind: 'network', message: base, action: 'ask your network administrator to allow the uptime server through the proxy' };
+    return { kind: 'network', message: `${base}: the proxy could not reach the server`, action: 'check the server URL, or let the server bypass the proxy (NO_PROXY)' };
+  }
   const code = errorCode(error);
-  const what = code === undefined ? (error instanceof Error ? error.message : String(error)) : codeMessages[code];
+  if (code === undefined || code.startsWith('CERT') || trustCodes.has(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID') return undefined;
+  return { kind: 'network', message: `could not reach the proxy ${route.proxy}: ${codeMessages[code]}`, action: 'check the proxy address in Settings' };
+}
+
+/** Turns a thrown network error into a classified ApiError naming what was tried. */
+export function networkError(error: unknown, target: string, timedOut: boolean, cancelled: boolean, route?: Route): ApiError {
+  if (cancelled) return { kind: 'cancelled', message: `request to ${target} cancelled` };
+  if (timedOut) {
+    const via = route?.proxy === undefined ? '' : ` through the proxy ${route.proxy}`;
+    return { kind: 'timeout', message: `no answer from ${target}${via} in time` };
+  }
+  if (error instanceof UntrustedCertificate && trustCodes.has(error.code)) {
+    return { kind: 'network', message: `the server's certificate is not trusted: signed by ${error.issuer}`, action: 'add your CA in Settings' };
+  }
+  if (route?.proxy !== undefined) {
+    const viaProxy = proxyError(error, { ...route, proxy: route.proxy });
+    if (viaProxy !== undefined) return viaProxy;
+  }
+  const code = error instanceof UntrustedCertificate ? error.code : errorCode(error);
+  const what = code !== undefined && code in codeMessages ? codeMessages[code] : error instanceof Error ? error.message : String(error);
   return { kind: 'network', message: `could not reach ${target}: ${what}` };
 }

@@ -67,4 +67,31 @@ describe('API client against a scripted loopback server', () => {
     controller.abort();
     expect(await pending).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
   });
+
+  it('refuses to send a damaged key, and a damaged key never wedges the client for later calls', async () => {
+    server.handle(json(200, {}));
+    const c = client({ timeoutMs: 2_000 });
+    const before = server.seen.length;
+    // A key file read as UTF-8 garbage: on the old client the second round hung past its timeout.
+    for (const key of ['bad\ufffd\ufffdkey', 'k\u20acy', 'line\nbreak']) {
+      const outcomes = await Promise.all([c.ping(key), c.checks(key, undefined), c.results(key, '{"results":[]}'), c.status(key, { version: '1', uptime_sec: 1, unsent_results: 0 })]);
+      for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: false, error: { kind: 'damaged-key', message: 'the stored key is damaged' } });
+    }
+    expect(server.seen.length).toBe(before);
+    expect(await c.ping('good-key')).toMatchObject({ ok: true });
+    await c.close();
+  });
+
+  it('measures how far the server clock is from ours (its Date header)', async () => {
+    const local = Date.parse('2026-11-21T10:00:00Z');
+    const c = createApiClient({ baseUrl: server.url, userAgent: 'x', now: () => local });
+    expect(c.clockSkewSec()).toBeUndefined();
+    server.handle((_r, res) => res.writeHead(200, { date: 'Sat, 21 Nov 2026 10:05:30 GMT' }).end('{}'));
+    await c.ping('k');
+    expect(c.clockSkewSec()).toBe(330);
+    server.handle((_r, res) => res.writeHead(401, { date: 'Sat, 21 Nov 2026 09:59:59 GMT' }).end('no'));
+    await c.ping('k');
+    expect(c.clockSkewSec()).toBe(-1);
+    await c.close();
+  });
 });
