@@ -4,14 +4,21 @@ export const usageText = `uptime-agent — the monitor agent of an uptime servic
 Usage:
   uptime-agent enroll --server URL --name N --region R --country C --city C [--reclaim ID]
                       [--token T | --token-stdin]  (else env UPTIME_AGENT_ENROLL_TOKEN)
-                      [--allow-insecure-http]
+                      [--allow-insecure-http] [network flags]
   uptime-agent run    [--private-checks FILE] [--sync-interval S] [--upload-interval S]
                       [--status-interval S] [--ping-interval S]
-                      [--dashboard [--dashboard-port P]]
+                      [--dashboard [--dashboard-port P]] [network flags]
   uptime-agent status [--json]
   uptime-agent test-check (--file F [--guid G] | --guid G [--private-checks FILE])
                       [--checks-ca FILE] [--egress-policy open|strict]
   uptime-agent dashboard-url   the running dashboard's current URL (exit 1 when none runs)
+
+Network flags (enroll and run; saved to settings.json):
+  --proxy URL            proxy for the agent's traffic to the server (wins over HTTPS_PROXY)
+  --server-ca FILE       PEM bundle trusted for the server, besides the system roots
+  --checks-ca FILE       PEM bundle trusted for https/tls checks
+  --checks-use-proxy     send checks through the proxy too (NO_PROXY honoured per target)
+  --egress-policy open|strict   strict: checks may not reach private/loopback addresses
 
 Every command takes --data-dir DIR (else env UPTIME_AGENT_DATA_DIR, else the app-data folder).
 Intervals are in seconds; fractions are fine. Flags left out of run come from settings.json in

@@ -1,6 +1,7 @@
 // Settings (the desktop store or the headless settings.json) as agent tunables: one mapping for
 // both hosts. Absent values keep the agent's defaults.
 import type { AgentTunables } from '../agent/defaults.ts';
+import type { NetworkSettings } from '../agent/wire/network.ts';
 import type { Settings } from './contract.ts';
 
 export function tunablesFrom(settings: Settings): Partial<AgentTunables> {
@@ -20,4 +21,15 @@ export function tunablesFrom(settings: Settings): Partial<AgentTunables> {
   if (maxResults !== undefined) tunables.outboxMaxCount = maxResults;
   if (maxMegabytes !== undefined) tunables.outboxMaxBytes = maxMegabytes * 1024 * 1024;
   return tunables;
+}
+
+/** The office-network settings (proxy, CA files, egress policy) as the agent takes them. */
+export function networkFrom(settings: Settings): NetworkSettings {
+  return {
+    proxyUrl: settings.proxyUrl,
+    checksUseProxy: settings.checksUseProxy,
+    serverCaFile: settings.serverCaFile,
+    checksCaFile: settings.checksCaFile,
+    egressPolicy: settings.egressPolicy,
+  };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { settingsSchema } from '../../src-main/ipc/contract.ts';
-import { tunablesFrom } from '../../src-main/ipc/settings-tunables.ts';
+import { networkFrom, tunablesFrom } from '../../src-main/ipc/settings-tunables.ts';
 
 describe('tunablesFrom', () => {
   it('keeps every default when nothing is set', () => {
@@ -28,5 +28,12 @@ describe('tunablesFrom', () => {
     { name: 'a zero interval', value: { intervals: { syncSec: 0 } } },
   ])('the schema refuses $name', ({ value }) => {
     expect(settingsSchema.safeParse(value).success).toBe(false);
+  });
+
+  it('maps the office-network settings, with their defaults', () => {
+    expect(networkFrom(settingsSchema.parse({}))).toEqual({ checksUseProxy: false, egressPolicy: 'open', proxyUrl: undefined, serverCaFile: undefined, checksCaFile: undefined });
+    const set = settingsSchema.parse({ proxyUrl: ' http://p:3128 ', checksUseProxy: true, serverCaFile: '/ca.pem', checksCaFile: '/c.pem', egressPolicy: 'strict' });
+    expect(networkFrom(set)).toEqual({ proxyUrl: 'http://p:3128', checksUseProxy: true, serverCaFile: '/ca.pem', checksCaFile: '/c.pem', egressPolicy: 'strict' });
+    expect(settingsSchema.safeParse({ egressPolicy: 'closed' }).success).toBe(false);
   });
 });
