@@ -81,6 +81,8 @@ export function settingsOf(overrides: Partial<Settings> = {}): Settings {
     launchAtLogin: false,
     intervals: {},
     connectivityTargets: [],
+    checksUseProxy: false,
+    egressPolicy: 'open',
     outboxLimits: {},
     ...overrides,
   };
