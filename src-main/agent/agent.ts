@@ -9,7 +9,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { agentDefaults, type AgentTunables } from './defaults.ts';
 import type { UploadOutcome } from './delivery/uploader.ts';
 import type { EnrollInput, EnrollOutcome } from './enrollment.ts';
-import { endpointOf, parseEndpoint, type Endpoint } from './health/connectivity.ts';
+import { parseEndpoint, type Endpoint } from './health/connectivity.ts';
 import { createOfflinePolicy } from './health/offline-policy.ts';
 import { createHeartbeat } from './heartbeat.ts';
 import { createIdentityHolder, type CallFailure, type IdentityView } from './identity.ts';
@@ -25,6 +25,11 @@ import { createLiveState, initialState, type AgentState } from './state.ts';
 import type { SyncOutcome } from './sync.ts';
 import type { CheckTransition } from './transitions.ts';
 import { createUploadLoop } from './upload-loop.ts';
+import { setMeta } from './store/meta.ts';
+import { userAgent } from './version.ts';
+import { isSendableCredential } from './wire/api-client.ts';
+import { probeNetwork, serverClient, serverRoute, type NetworkSettings, type ProbeNetwork } from './wire/network.ts';
+import { serverReachTarget } from './wire/proxy.ts';
 import { wireLimits, type CheckDefinition } from './wire/schemas.ts';
 
 export interface AgentOptions {
@@ -39,6 +44,10 @@ export interface AgentOptions {
   privateChecksFile?: string;
   /** An already opened store of dataDir (tests seed it); by default the agent opens its own. */
   store?: AgentStore;
+  /** Proxy, CA files and egress policy (README "Office networks"); setNetwork() changes them. */
+  network?: NetworkSettings;
+  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export type { CallFailure } from './identity.ts';
@@ -68,6 +77,8 @@ export interface Agent extends ReadModel {
   privateDefinition(guid: string): CheckDefinition | undefined;
   /** Forgets this monitor: key, identity and check set. Unsent results stay for a reclaim. */
   forget(): Promise<void>;
+  /** Applies changed network settings: the server client and the next check runs use them. */
+  setNetwork(settings: NetworkSettings): Promise<void>;
   state(): AgentState;
   /** Calls listener after every state change; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
@@ -91,7 +102,31 @@ export function createAgent(options: AgentOptions): Agent {
   const store = options.store ?? openAgentStore(options.dataDir, tunables);
   const { db, outbox, history, stats } = store;
   const live = createLiveState(initialState(now(), outbox.dropped()));
-  const identity = createIdentityHolder({ db, vault: options.vault, now });
+  const env = options.env ?? process.env;
+  let network: NetworkSettings = options.network ?? {};
+  let probeNet: ProbeNetwork = applyProbeNetwork();
+  const identity = createIdentityHolder({ db, vault: options.vault, now, client: (server) => serverClient(server, network, env, userAgent, () => clock.now()) });
+
+  /** The checks' side of the network settings; problems (an unreadable CA file) are logged. */
+  function applyProbeNetwork(): ProbeNetwork {
+    const resolved = probeNetwork(network, env);
+    for (const problem of resolved.problems) log.warn(problem);
+    return resolved.value;
+  }
+
+  /** With a proxy for the server, "online" means the proxy answers: the traffic only goes there. */
+  function serverTarget(server: string): Endpoint {
+    const route = serverRoute(server, network, env);
+    return serverReachTarget(server, route.ok ? route.value.proxy?.url : undefined);
+  }
+
+  /** A key that cannot be sent is said at once, before any loop tries it (issue 11 §4). */
+  function checkKey(): void {
+    const key = identity.current()?.apiKey;
+    if (key === undefined || isSendableCredential(key)) return;
+    log.error('the stored API key is damaged and cannot be sent: enroll this agent again, or reclaim its monitor id.');
+    live.update((s) => ({ ...s, auth: 'key-damaged' }));
+  }
   let loops: Record<'sync' | 'upload' | 'status' | 'ping' | 'connectivity', Loop> | undefined;
 
   const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
@@ -99,7 +134,7 @@ export function createAgent(options: AgentOptions): Agent {
     db, clock, log, live,
     targets: () => {
       const server = identity.current()?.server;
-      return server === undefined ? extraTargets : [endpointOf(server), ...extraTargets];
+      return server === undefined ? extraTargets : [serverTarget(server), ...extraTargets];
     },
     timeoutMs: tunables.connectivityTimeoutMs,
     offlineProbeMs: tunables.offlineProbeMs,
@@ -129,10 +164,14 @@ export function createAgent(options: AgentOptions): Agent {
         loops?.sync.trigger();
         loops?.upload.trigger();
       }
+      // Rejected: the ping loop rechecks on its own spread delay (service-calls.ts).
+      if (live.get().auth !== 'ok') loops?.ping.trigger();
     },
+    // Kept in the store for `status --json`, which runs in another process.
+    onClockSkew: (skewSec) => setMeta(db, 'clock_skew_sec', String(skewSec)),
   });
 
-  const insight = createCheckInsight({ db, history, clock, live, checkSet: { runnable: () => checkSet.runnable() }, ...(options.probeContext === undefined ? {} : { probeContext: options.probeContext }) });
+  const insight = createCheckInsight({ db, history, clock, live, checkSet: { runnable: () => checkSet.runnable() }, probeContext: () => ({ ...probeNet, ...options.probeContext }) });
   const uploads = createUploadLoop({ outbox, calls, live, log, now });
   const heartbeat = createHeartbeat({ calls, clock, unsent: () => outbox.count(), lastOutage: () => policy.lastOutage });
 
@@ -174,11 +213,21 @@ export function createAgent(options: AgentOptions): Agent {
     state: live.get,
     skipsRun: (outcome) => policy.skipsRun(outcome),
     transitions: insight.transitions,
-    ...(options.probeContext === undefined ? {} : { probeContext: options.probeContext }),
+    probeContext: () => ({ ...probeNet, ...options.probeContext }),
     onTransition: insight.announce,
   });
 
-  const view = createReadModel({ store, live, identity, checkSet, schedulerStats: () => probing.stats(), keyProtection: options.vault.protection, now, downSince: (guid) => insight.transitions.downSince(guid) });
+  const view = createReadModel({
+    store,
+    live,
+    identity,
+    checkSet,
+    schedulerStats: () => probing.stats(),
+    keyProtection: options.vault.protection,
+    now,
+    downSince: (guid) => insight.transitions.downSince(guid),
+    egressPolicy: () => probeNet.egressPolicy,
+  });
 
   function startAll(): void {
     probing.start();
@@ -221,7 +270,10 @@ export function createAgent(options: AgentOptions): Agent {
     async start() {
       if (options.privateChecksFile !== undefined) await checkSet.useFile(options.privateChecksFile);
       else checkSet.refresh();
-      if (await identity.load()) startAll();
+      if (await identity.load()) {
+        checkKey();
+        startAll();
+      }
     },
     stop() {
       // Idempotent: the shell and the CLI may both ask; a second call waits for the first.
@@ -234,6 +286,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (outcome.ok) log.info({ monitorId: outcome.monitorId, server: outcome.server }, 'enrolled');
       if (await identity.load()) {
         resetState();
+        checkKey();
         startAll();
       }
       return outcome;
@@ -260,6 +313,18 @@ export function createAgent(options: AgentOptions): Agent {
       checkSet.refresh();
       log.info('this agent forgot its monitor; enroll it again to resume');
       resetState();
+    },
+    async setNetwork(settings) {
+      network = settings;
+      probeNet = applyProbeNetwork();
+      await identity.reconnect();
+      // The problem the old settings caused is re-judged by the next call.
+      live.update((s) => {
+        const { connectionProblem: _old, ...rest } = s;
+        return rest;
+      });
+      calls.resetBackoff();
+      loops?.sync.trigger();
     },
     snapshot: view.snapshot,
     checkHistory: view.checkHistory,

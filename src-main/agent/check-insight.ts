@@ -26,7 +26,8 @@ export interface CheckInsightDeps {
   checkSet: Pick<CheckSet, 'runnable'>;
   /** The agent's live state: its episodes (offline, key refused…) follow it. */
   live: Pick<LiveState, 'get' | 'onChange'>;
-  probeContext?: ExtraProbeContext;
+  /** Read per run: a test run honours the same proxy, CA and egress policy as scheduled runs. */
+  probeContext?: () => ExtraProbeContext;
 }
 
 export interface CheckInsight {
@@ -115,7 +116,7 @@ export function createCheckInsight(deps: CheckInsightDeps): CheckInsight {
       const check = deps.checkSet.runnable().runnable.get(guid);
       if (check === undefined) return { ok: false, error: 'this check is not run by this agent (disabled, deleted, or without its local definition), so it cannot be run now' };
       const ranAt = now();
-      const outcome = await runProbe(check.definition, { ...deps.probeContext, sampleChars: check.maxChars });
+      const outcome = await runProbe(check.definition, { ...deps.probeContext?.(), sampleChars: check.maxChars });
       const run = explainRun(outcome, ranAt, shownError(outcome.error, check.privateSecrets), true);
       const verdict = run.success ? 'passed' : `failed: ${run.error}`;
       log.note({ kind: 'test-run', guid, name: check.name }, ranAt, `test run from the window ${verdict} (not uploaded)`);

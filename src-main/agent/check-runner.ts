@@ -19,7 +19,8 @@ export interface CheckRunnerDeps {
    * machine is offline says nothing about the target, so it is never uploaded.
    */
   skipsRun: (outcome: ProbeOutcome) => Promise<boolean>;
-  probeContext?: ExtraProbeContext;
+  /** Read per run, so that changed settings (proxy, CA, egress policy) apply to the next run. */
+  probeContext?: () => ExtraProbeContext;
   onOutcome?: (check: RunnableCheck, outcome: ProbeOutcome, skipped: boolean, ranAt: Date) => void;
 }
 
@@ -29,7 +30,7 @@ export function createCheckRunner(deps: CheckRunnerDeps): (ticket: RunTicket) =>
     if (check === undefined) return;
     const ranAt = new Date(ticket.ranAt);
     const outcome = await deps.probe(check.definition, {
-      ...deps.probeContext,
+      ...deps.probeContext?.(),
       signal: ticket.signal,
       sampleChars: check.maxChars,
     });

@@ -7,8 +7,7 @@ import type { Identity } from './service-calls.ts';
 import { clearChecks } from './store/checks.ts';
 import type { Database } from './store/database.ts';
 import { deleteMeta } from './store/meta.ts';
-import { userAgent } from './version.ts';
-import { createApiClient } from './wire/api-client.ts';
+import type { ApiClient } from './wire/api-client.ts';
 import type { ApiError } from './wire/api-error.ts';
 
 /** A call that could not be made or failed (not enrolled, network, refused...). */
@@ -29,10 +28,20 @@ export interface IdentityHolder {
   enroll(input: EnrollInput): Promise<EnrollOutcome>;
   /** Forgets key, identity and check set. */
   forget(): Promise<void>;
+  /** A new client for the same identity: the network settings (proxy, server CA) changed. */
+  reconnect(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createIdentityHolder(deps: { db: Database; vault: KeyVault; now: () => Date }): IdentityHolder {
+export interface IdentityDeps {
+  db: Database;
+  vault: KeyVault;
+  now: () => Date;
+  /** The API client for a server, under the current network settings (wire/network.ts). */
+  client: (server: string) => ApiClient;
+}
+
+export function createIdentityHolder(deps: IdentityDeps): IdentityHolder {
   let identity: Identity | undefined;
 
   async function close(): Promise<void> {
@@ -57,7 +66,7 @@ export function createIdentityHolder(deps: { db: Database; vault: KeyVault; now:
         apiKey,
         monitorId: enrollment.monitorId,
         server: enrollment.server,
-        client: createApiClient({ baseUrl: enrollment.server, userAgent }),
+        client: deps.client(enrollment.server),
       };
       return true;
     },
@@ -65,7 +74,7 @@ export function createIdentityHolder(deps: { db: Database; vault: KeyVault; now:
       enrollWith(input, {
         db: deps.db,
         vault: deps.vault,
-        client: (server) => createApiClient({ baseUrl: server, userAgent }),
+        client: deps.client,
         now: deps.now,
       }),
     async forget() {
@@ -73,6 +82,12 @@ export function createIdentityHolder(deps: { db: Database; vault: KeyVault; now:
       await close();
       for (const key of ['monitor_id', 'server_url', 'enrollment', 'sync_cursor', 'last_sync_at'] as const) deleteMeta(deps.db, key);
       clearChecks(deps.db);
+    },
+    async reconnect() {
+      const before = identity;
+      if (before === undefined) return;
+      identity = { ...before, client: deps.client(before.server) };
+      await before.client.close();
     },
     close,
   };

@@ -13,6 +13,9 @@ export const redactPaths = [
   'headers',
   'post_data',
   'match_string',
+  // A proxy URL may carry credentials; messages name it masked (wire/proxy.ts maskProxy).
+  'proxyUrl',
+  '*.proxyUrl',
   '*.apiKey',
   '*.api_key',
   '*.token',

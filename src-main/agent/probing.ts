@@ -25,7 +25,8 @@ export interface ProbingDeps {
   monitorId: () => string;
   state: () => AgentState;
   skipsRun: (outcome: ProbeOutcome) => Promise<boolean>;
-  probeContext?: ExtraProbeContext;
+  /** Read per run, so that changed settings (proxy, CA, egress policy) apply to the next run. */
+  probeContext?: () => ExtraProbeContext;
   /** Turns runs into transitions (and episodes of the event log). */
   transitions: TransitionTracker;
   onTransition: (transition: CheckTransition) => void;

@@ -30,6 +30,8 @@ export interface ReadModelDeps {
   now: () => Date;
   /** When a down check's current episode began (the event log's). */
   downSince: (guid: string) => string | undefined;
+  /** The egress policy checks run under (shown in the window). */
+  egressPolicy?: () => 'open' | 'strict';
 }
 
 export function createReadModel(deps: ReadModelDeps): ReadModel {
@@ -53,6 +55,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
         unsentPerCheck: outbox.perCheck(),
         privateDefinitions: deps.checkSet.privateSummary(),
         ...(scheduler === undefined ? {} : { scheduler }),
+        ...(deps.egressPolicy === undefined ? {} : { egressPolicy: deps.egressPolicy() }),
       });
     },
     checkHistory: (guid, limit) => history.recent(guid, limit),

@@ -115,6 +115,8 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
         loops: { ...s.loops, [loop]: error === undefined ? loopSucceeded(at) : loopFailed(s.loops[loop], at, error.message) },
       };
     });
+    // Rejected: the next recheck is one spread delay away, whatever the ping interval says.
+    if (auth !== before && auth !== 'ok') notBefore.ping = deps.clock.monotonic() + recheckDelay();
     if (auth !== before) deps.onAuthChanged(before);
   }
 

@@ -125,6 +125,7 @@ export interface SnapshotInput {
   unsentPerCheck: ReadonlyMap<string, number>;
   privateDefinitions: PrivateDefinitionsSummary;
   scheduler?: SchedulerStats;
+  egressPolicy?: 'open' | 'strict';
 }
 
 export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
@@ -184,6 +185,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     privateDefinitions,
     problems: problemsOf(state, input.outbox, privateDefinitions),
     ...(input.scheduler === undefined ? {} : { scheduler: input.scheduler }),
+    ...(input.egressPolicy === undefined ? {} : { egressPolicy: input.egressPolicy }),
   };
 }
 

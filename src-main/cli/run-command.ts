@@ -12,7 +12,6 @@ import { describeIssues, intervalSeconds, parseFlags } from './args.ts';
 import { fileSettingsStore, serveDashboard, type Dashboard } from './dashboard/index.ts';
 import { exitCodes } from './exit-codes.ts';
 import { networkFrom, tunablesFrom } from '../ipc/settings-tunables.ts';
-import { probeNetwork } from '../agent/wire/network.ts';
 import type { CliIo } from './io.ts';
 import { networkFlags, networkFlagsSchema, networkPatch } from './network-flags.ts';
 
@@ -66,15 +65,14 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
   // Network flags are kept in settings.json (README "Office networks"), like the dashboard's.
   const patch = networkPatch(o);
   const saved = Object.keys(patch).length === 0 ? settings.get() : settings.update(patch);
-  const probes = probeNetwork(networkFrom(saved), io.env);
-  for (const problem of probes.problems) log.warn(problem);
   const privateChecksFile = o['private-checks'] ?? (saved.privateChecksFile === '' ? undefined : saved.privateChecksFile);
   const agent = createAgent({
     dataDir,
     vault: fileKeyVault(dataDir, (warning) => log.warn(warning)),
     log,
     ...(privateChecksFile === undefined ? {} : { privateChecksFile }),
-    ...(probes.value.ca === undefined ? {} : { probeContext: { ca: probes.value.ca } }),
+    network: networkFrom(saved),
+    env: io.env,
     // Flags win over settings.json, which wins over the defaults.
     tunables: {
       ...tunablesFrom(saved),

@@ -23,7 +23,7 @@ import { createLoginItem, hiddenFlag } from './login-item.ts';
 import { setupNotifications } from './notifications.ts';
 import { setupPowerEvents } from './power.ts';
 import { setupSession } from './session.ts';
-import { createShellStore, openWithRecovery, setAsideFile, storeMigrations, storeSchema, tunablesFrom, type StoreBacking } from './settings.ts';
+import { createShellStore, networkFrom, openWithRecovery, setAsideFile, storeMigrations, storeSchema, tunablesFrom, type StoreBacking } from './settings.ts';
 import { shellDefaults } from './shell-defaults.ts';
 import { setupTray, type TrayController } from './tray.ts';
 import { panelShade, trayIconFile } from './tray-state.ts';
@@ -85,6 +85,7 @@ async function start(): Promise<void> {
     vault,
     log,
     tunables: tunablesFrom(settings),
+    network: networkFrom(settings),
     ...(settings.privateChecksFile === undefined || settings.privateChecksFile === '' ? {} : { privateChecksFile: settings.privateChecksFile }),
   });
   await agent.start();

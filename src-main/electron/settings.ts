@@ -136,4 +136,4 @@ export function setAsideFile(file: string, now = Date.now()): string | undefined
 }
 
 /** The agent's tunables from the settings (only what the user set overrides the defaults), one mapping shared with the headless command. */
-export { tunablesFrom } from '../ipc/settings-tunables.ts';
+export { networkFrom, tunablesFrom } from '../ipc/settings-tunables.ts';

@@ -4,6 +4,7 @@
 import { isAbsolute } from 'node:path';
 import type { Agent } from '../agent/agent.ts';
 import type { Logger } from '../agent/log.ts';
+import { networkFrom } from './settings-tunables.ts';
 import {
   invokeArgs,
   isInvokeChannel,
@@ -38,6 +39,9 @@ export interface HandlerDeps {
   /** Called after settings changed, so the host applies them (login item, intervals...). */
   onSettingsChanged?: (settings: Settings, patch: SettingsPatch) => Promise<void> | void;
 }
+
+/** Settings that change how the agent reaches the server and the checks: applied at once. */
+const networkKeys = ['proxyUrl', 'checksUseProxy', 'serverCaFile', 'checksCaFile', 'egressPolicy'] as const;
 
 type Handlers = { [C in InvokeChannel]: (args: ParsedArgs<C>) => Promise<InvokeResults[C]> };
 
@@ -111,6 +115,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     async 'settings:update'(patch) {
       const next = settings.update(patch);
       if (patch.privateChecksFile !== undefined && patch.privateChecksFile !== '') await agent.setPrivateChecksFile(patch.privateChecksFile);
+      if (networkKeys.some((key) => key in patch)) await agent.setNetwork(networkFrom(next));
       await deps.onSettingsChanged?.(next, patch);
       return next;
     },
@@ -126,7 +131,15 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
   };
 
   async function enrollWith(args: ParsedArgs<'agent:enroll'>, reclaimId: string | undefined): Promise<InvokeResults['agent:enroll']> {
-    const outcome = await agent.enroll({ ...args, ...(reclaimId === undefined ? {} : { reclaimId }) });
+    const { proxyUrl, serverCaFile, egressPolicy, ...input } = args;
+    // The dialog's advanced part: saved like Settings, and used by this very enrollment.
+    const network = {
+      ...(proxyUrl === undefined ? {} : { proxyUrl }),
+      ...(serverCaFile === undefined ? {} : { serverCaFile }),
+      ...(egressPolicy === undefined ? {} : { egressPolicy }),
+    };
+    if (Object.keys(network).length > 0) await agent.setNetwork(networkFrom(settings.update(network)));
+    const outcome = await agent.enroll({ ...input, ...(reclaimId === undefined ? {} : { reclaimId }) });
     if (outcome.ok) {
       // Remember what was typed (never the token) so that the next enrollment starts from it.
       const { server, name, region, country, city } = args;

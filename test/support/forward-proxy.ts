@@ -8,6 +8,11 @@ export interface ForwardProxyOptions {
   credentials?: string;
   /** Answer every CONNECT with this status instead of tunnelling (403, 502...). */
   refuseWith?: number;
+  /**
+   * "host:port" asked for → "host:port" dialled: what only the proxy can reach (an office whose
+   * firewall drops direct connections to the server).
+   */
+  upstreams?: Record<string, string>;
 }
 
 export interface ForwardProxy {
@@ -55,7 +60,8 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
       client.end(`HTTP/1.1 ${options.refuseWith} Refused\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    const [host, port] = (req.url ?? '').split(/:(?=\d+$)/);
+    const asked = req.url ?? '';
+    const [host, port] = (options.upstreams?.[asked] ?? asked).split(/:(?=\d+$)/);
     const upstream = connect({ host: host?.replace(/^\[|\]$/g, ''), port: Number(port) }, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);

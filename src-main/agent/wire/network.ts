@@ -52,10 +52,16 @@ export function serverRoute(serverUrl: string, settings: NetworkSettings, env: N
  * call fails with the reason, so that enroll and the running agent report it like any failure
  * to reach the server (enroll exit 7, a problem in the window), and nothing is sent.
  */
-export function serverClient(serverUrl: string, settings: NetworkSettings, env: NodeJS.ProcessEnv, userAgent: string): ApiClient {
+export function serverClient(
+  serverUrl: string,
+  settings: NetworkSettings,
+  env: NodeJS.ProcessEnv,
+  userAgent: string,
+  now?: () => number,
+): ApiClient {
   const route = serverRoute(serverUrl, settings, env);
   if (!route.ok) return failingApiClient({ kind: 'network', message: route.message, action: route.action });
-  return createApiClient({ baseUrl: serverUrl, userAgent, proxy: route.value.proxy, ca: route.value.ca });
+  return createApiClient({ baseUrl: serverUrl, userAgent, proxy: route.value.proxy, ca: route.value.ca, ...(now === undefined ? {} : { now }) });
 }
 
 /** What the checks run with; an unreadable checks CA is reported and the checks run without it. */
