@@ -4,6 +4,7 @@
 // an outage. (Without the proxy as the target, the direct probe hangs and the agent would call
 // itself offline and keep failures as skipped.)
 import { afterEach, describe, expect, it } from 'vitest';
+import { enrolledAgent } from '../support/agent-harness.ts';
 import { createAgent, type Agent } from '../../src-main/agent/agent.ts';
 import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
@@ -46,5 +47,28 @@ describe('connectivity through the proxy', () => {
     expect(agent.state().online).toBe(true);
     expect(agent.outages()).toEqual([]);
     expect(agent.snapshot().problems.find((p) => p.kind === 'server-connection')?.message).toContain(`proxy ${proxy.url} refused to connect`);
+  });
+});
+
+describe('network settings changed while running', () => {
+  it('take effect at once: a refusing proxy is a problem naming it, removing it clears the problem', async () => {
+    const h = await enrolledAgent({ agent: { env: {} } });
+    const refusing = await startForwardProxy({ refuseWith: 403 });
+    try {
+      await h.agent.setNetwork({ proxyUrl: `http://office:s3cret@127.0.0.1:${refusing.port}` });
+      const failed = await h.agent.syncNow();
+      expect(failed.ok).toBe(false);
+      expect(refusing.seen).toContain(`CONNECT ${new URL(h.server.url).host}`);
+      const problem = h.agent.snapshot().problems.find((p) => p.kind === 'server-connection');
+      expect(problem?.message).toContain(`proxy http://office:***@127.0.0.1:${refusing.port} refused to connect`);
+      expect(JSON.stringify(h.agent.snapshot())).not.toContain('s3cret');
+
+      await h.agent.setNetwork({});
+      expect((await h.agent.syncNow()).ok).toBe(true);
+      expect(h.agent.snapshot().problems.map((p) => p.kind)).not.toContain('server-connection');
+    } finally {
+      await refusing.close();
+      await h.close();
+    }
   });
 });
