@@ -73,6 +73,8 @@ function groupNotes(told: readonly CheckTransition[], namesInGroup: number): Not
 const notifiedProblems: Partial<Record<ProblemKind, { title: string; view: ViewName }>> = {
   'key-rejected': { title: 'The server refused this monitor’s API key', view: 'enroll' },
   'monitor-disabled': { title: 'This monitor was disabled on the server', view: 'overview' },
+  'key-damaged': { title: 'This monitor’s stored API key is damaged', view: 'enroll' },
+  'clock-skew': { title: 'This computer’s clock is off', view: 'overview' },
   'private-file': { title: 'The private definitions file has a problem', view: 'private' },
 };
 

@@ -49,6 +49,7 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   const facts = [...(down > 0 ? [`${down} down`] : []), plural(total, 'check'), `${snapshot.outbox.unsent} unsent`];
   if (snapshot.auth === 'key-rejected') facts.push('key rejected: enroll again');
   if (snapshot.auth === 'monitor-disabled') facts.push('monitor disabled on the server');
+  if (snapshot.auth === 'key-damaged') facts.push('stored key damaged: enroll again');
   if (offline) facts.push('offline');
   if (snapshot.paused) facts.push('paused');
   const tooltip = facts.join(' · ');
@@ -60,6 +61,7 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   // The server refuses this monitor: nothing gets through until the user acts, whatever else holds.
   if (snapshot.auth === 'key-rejected') return summary('error', 'Key refused by the server', 'API key rejected: enroll again');
   if (snapshot.auth === 'monitor-disabled') return summary('error', 'Disabled on the server', 'Monitor disabled on the server');
+  if (snapshot.auth === 'key-damaged') return summary('error', 'Stored key damaged', 'The stored API key is damaged: enroll again');
   const offlineLine = 'Offline: results are kept until it is back';
   if (snapshot.paused) {
     return offline

@@ -93,6 +93,14 @@ const cases: Case[] = [
     pill: 'Key refused by the server',
   },
   {
+    name: 'stored key damaged',
+    snapshot: () => enrolledSnapshot(base, { auth: 'key-damaged' }),
+    condition: 'error',
+    tooltip: '12 checks · 0 failing · 0 unsent · stored key damaged: enroll again',
+    menu: 'The stored API key is damaged: enroll again',
+    pill: 'Stored key damaged',
+  },
+  {
     name: 'monitor disabled, even while paused',
     snapshot: () => enrolledSnapshot(base, { auth: 'monitor-disabled', paused: true }),
     condition: 'error',
