@@ -11,7 +11,7 @@ describe('check store', () => {
 
   it('applies a delta and stores its server_time as the cursor', () => {
     const summary = applyDelta(db, [wireCheck({ guid: 'a' }), wireCheck({ guid: 'b' })], '2026-11-21T10:00:01.000000Z');
-    expect(summary).toEqual({ received: 2, added: 2, updated: 0, stopped: 0 });
+    expect(summary).toEqual({ received: 2, added: 2, updated: 0, stopped: 0, invalid: 0 });
     expect(getMeta(db, 'sync_cursor')).toBe('2026-11-21T10:00:01.000000Z');
     expect(listChecks(db).map((c) => c.check.guid)).toEqual(['a', 'b']);
   });
