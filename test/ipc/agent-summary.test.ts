@@ -96,7 +96,7 @@ const cases: Case[] = [
     name: 'stored key damaged',
     snapshot: () => enrolledSnapshot(base, { auth: 'key-damaged' }),
     condition: 'error',
-    tooltip: '12 checks · 0 failing · 0 unsent · stored key damaged: enroll again',
+    tooltip: '12 checks · 0 unsent · stored key damaged: enroll again',
     menu: 'The stored API key is damaged: enroll again',
     pill: 'Stored key damaged',
   },

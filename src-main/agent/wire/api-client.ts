@@ -78,7 +78,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.proxy === undefined ? {} : { proxy: maskProxy(options.proxy.url) }),
   };
   const dispatcher: Dispatcher = options.proxy === undefined
-    ? new Agent({ connections: 4, pipelining: 1, connect: verifyingConnector({ ca, timeoutMs }) })
+    ? new Agent({ connections: 4, pipelining: 1, connect: verifyingConnector({ ca }) })
     : new ProxyAgent({
       uri: options.proxy.url.href,
       connections: 4,

@@ -29,14 +29,14 @@ function issuerName(socket: TLSSocket): string {
   return parts.length === 0 ? 'an unknown issuer' : parts.map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
-export function verifyingConnector(options: { ca?: string[] | undefined; timeoutMs?: number }): buildConnector.connector {
+/** The connect timeout stays undici's own (10 s): a silent server must count as unreachable soon. */
+export function verifyingConnector(options: { ca?: string[] | undefined }): buildConnector.connector {
   const base = buildConnector({
     ...(options.ca === undefined ? {} : { ca: options.ca }),
     // Verified below, by hand, so that the error can name the issuer.
     rejectUnauthorized: false,
     // A resumed session skips the name check; API traffic is a few calls a minute.
     maxCachedSessions: 0,
-    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
   });
   return (opts, callback) => {
     base(opts, (...args) => {
