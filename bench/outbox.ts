@@ -58,7 +58,7 @@ async function drainTime(): Promise<Record<string, string | number>> {
     const vault = fileKeyVault(dir);
     const enrolled = await enroll(
       { server: url, token, name: 'bench', region: 'r', country: 'c', city: 'x' },
-      { db, vault, client: (s) => createApiClient({ baseUrl: s, userAgent: 'bench' }) },
+      { dataDir: dir, vault, client: (s) => createApiClient({ baseUrl: s, userAgent: 'bench' }) },
     );
     if (!enrolled.ok) throw new Error(enrolled.message);
     // The demo seed assigns its checks to every monitor of its organisation.
@@ -66,7 +66,7 @@ async function drainTime(): Promise<Record<string, string | number>> {
     const rows = Array.from({ length: backlog }, (_, i) => result(guids[i % guids.length] ?? '', i).result);
     outbox.insert(rows);
     const client = createApiClient({ baseUrl: url, userAgent: 'bench' });
-    const apiKey = (await vault.load()) ?? '';
+    const apiKey = (await vault.load())?.apiKey ?? '';
     const start = performance.now();
     const outcome = await drainOutbox({ outbox, client, apiKey, now: () => new Date() });
     const seconds = (performance.now() - start) / 1000;

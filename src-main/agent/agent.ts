@@ -18,7 +18,9 @@ import { silentLogger, type Logger } from './log.ts';
 import { startLoop, type Loop } from './loop.ts';
 import { createProbing } from './probing.ts';
 import { createReadModel, type ReadModel } from './read-model.ts';
-import { createResultSink } from './results/result-sink.ts';
+import { createResultSink, describeStoreProblem } from './results/result-sink.ts';
+import { watchIdentityFile, type IdentityWatch } from './identity-watch.ts';
+import { openRunStateWriter } from './run-state-file.ts';
 import type { RunnableSet } from './runnable-checks.ts';
 import { createServiceCalls } from './service-calls.ts';
 import { createLiveState, initialState, type AgentState } from './state.ts';
@@ -99,13 +101,13 @@ export function createAgent(options: AgentOptions): Agent {
   const log = options.log ?? silentLogger;
   const tunables: AgentTunables = { ...agentDefaults, ...options.tunables };
   const now = (): Date => new Date(clock.now());
-  const store = options.store ?? openAgentStore(options.dataDir, tunables);
+  const store = options.store ?? openAgentStore(options.dataDir, tunables, log, now());
   const { db, outbox, history, stats } = store;
   const live = createLiveState(initialState(now(), outbox.dropped()));
   const env = options.env ?? process.env;
   let network: NetworkSettings = options.network ?? {};
   let probeNet: ProbeNetwork = applyProbeNetwork();
-  const identity = createIdentityHolder({ db, vault: options.vault, now, client: (server) => serverClient(server, network, env, userAgent, () => clock.now()) });
+  const identity = createIdentityHolder({ db, outbox, vault: options.vault, dataDir: options.dataDir, log, now, client: (server) => serverClient(server, network, env, userAgent, () => clock.now()) });
 
   /** The checks' side of the network settings; problems (an unreadable CA file) are logged. */
   function applyProbeNetwork(): ProbeNetwork {
@@ -127,6 +129,7 @@ export function createAgent(options: AgentOptions): Agent {
     log.error('the stored API key is damaged and cannot be sent: enroll this agent again, or reclaim its monitor id.');
     live.update((s) => ({ ...s, auth: 'key-damaged' }));
   }
+  const runState = openRunStateWriter(options.dataDir);
   let loops: Record<'sync' | 'upload' | 'status' | 'ping' | 'connectivity', Loop> | undefined;
 
   const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
@@ -190,7 +193,19 @@ export function createAgent(options: AgentOptions): Agent {
       if (uploads.batchWaiting()) loops?.upload.trigger();
       live.update((s) => s);
     },
-    onError: (error) => log.error({ err: error }, 'could not commit results; retrying'),
+    onProblem: (problem, error) => {
+      const message = describeStoreProblem(problem, options.dataDir);
+      // Once per problem in the log (the retry runs every second); the state follows the counts.
+      if (live.get().storeProblem === undefined) log.error({ detail: problem.detail, code: (error as { errcode?: number }).errcode }, message);
+      runState.write({ store_problem: message, unsaved_results: problem.waiting });
+      live.update((s) => ({ ...s, storeProblem: message }));
+    },
+    onRecovered: (problem) => {
+      log.info({ dropped: problem.dropped }, 'results are saved again');
+      runState.write({ store_problem: null, unsaved_results: 0 });
+      live.update(({ storeProblem: _gone, ...rest }) => ({ ...rest, droppedResults: outbox.dropped() }));
+      loops?.upload.trigger();
+    },
   });
 
   const checkSet = createCheckSet({
@@ -249,12 +264,34 @@ export function createAgent(options: AgentOptions): Agent {
     sink.flush();
   }
 
-  /** After enroll or forget: a fresh live state that keeps only what the user chose. */
+  /** After enroll or forget: a fresh live state that keeps only what the user chose (and a store problem). */
   function resetState(): void {
-    live.update((s) => ({ ...initialState(now(), outbox.dropped()), paused: s.paused, startedAt: s.startedAt }));
+    live.update((s) => ({
+      ...initialState(now(), outbox.dropped()),
+      paused: s.paused,
+      startedAt: s.startedAt,
+      ...(s.storeProblem === undefined ? {} : { storeProblem: s.storeProblem }),
+    }));
   }
 
+  /** `uptime-agent enroll` (a new monitor or a reclaim) wrote the key file: follow it. */
+  async function followKeyFile(): Promise<void> {
+    if (!(await identity.changed())) return;
+    await stopAll();
+    const enrolled = await identity.load();
+    const view = identity.view();
+    if (view === undefined) log.info('the key file was removed: not enrolled any more');
+    else log.info({ monitorId: view.monitorId, server: view.server }, 'the key file changed: now working as this monitor');
+    resetState();
+    if (enrolled) {
+      checkKey();
+      startAll();
+    }
+  }
+  let keyFileWatch: IdentityWatch | undefined;
+
   async function stopAgent(): Promise<void> {
+    keyFileWatch?.close();
     await stopAll();
     if (identity.current() !== undefined && live.get().auth === 'ok' && !policy.offline && outbox.count() > 0) {
       log.info({ unsent: outbox.count() }, 'last upload before stopping');
@@ -262,6 +299,11 @@ export function createAgent(options: AgentOptions): Agent {
     }
     await identity.close();
     checkSet.close();
+    const lost = sink.close();
+    if (lost.unsaved + lost.dropped > 0) {
+      log.error({ unsaved: lost.unsaved, dropped: lost.dropped }, `${lost.unsaved + lost.dropped} results could not be saved before stopping (${live.get().storeProblem ?? 'the store did not take them'})`);
+    }
+    runState.close();
     store.close();
   }
 
@@ -273,6 +315,14 @@ export function createAgent(options: AgentOptions): Agent {
       if (await identity.load()) {
         checkKey();
         startAll();
+      }
+      const file = options.vault.file;
+      if (file !== undefined) {
+        keyFileWatch = watchIdentityFile(file, () => void followKeyFile().catch((error: unknown) => log.error({ err: error }, 'could not follow the changed key file')), {
+          clock,
+          settleMs: tunables.keyFileSettleMs,
+          pollMs: tunables.keyFilePollMs,
+        });
       }
     },
     stop() {

@@ -12,7 +12,8 @@ export type ExtraProbeContext = Omit<ProbeContext, 'signal' | 'sampleChars'>;
 export interface CheckRunnerDeps {
   lookup: (guid: string) => RunnableCheck | undefined;
   probe: (def: CheckDefinition, ctx: ProbeContext) => Promise<ProbeOutcome>;
-  sink: ResultSink;
+  /** Only adding: committing, retrying and closing belong to the sink's owner. */
+  sink: Pick<ResultSink, 'add'>;
   monitorId: () => string;
   /**
    * Whether a finished run is kept locally as skipped: a failure with no answer while this

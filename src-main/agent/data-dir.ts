@@ -1,6 +1,9 @@
 // Where the agent keeps its store and key when no --data-dir or UPTIME_AGENT_DATA_DIR is given:
 // the same folder Electron uses as userData for the desktop app ("Uptime Agent"), so the
 // headless command and the tray app on one machine share one agent identity.
+// Everything in it is the user's alone: the store holds check header values, basic-auth
+// passwords and unredacted private-check errors, so the folder is 0700 and every file 0600.
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,6 +15,10 @@ export function configFolder(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, 
   if (platform === 'darwin') return join(home, 'Library', 'Application Support');
   return env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(home, '.config');
 }
+
+/** Modes set explicitly (chmod after create), so that no umask widens them. */
+export const privateDirMode = 0o700;
+export const privateFileMode = 0o600;
 
 export function defaultDataDir(
   platform: NodeJS.Platform = process.platform,
@@ -29,3 +36,73 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
 }
 
 export const storeFile = (dataDir: string): string => join(dataDir, 'agent.db');
+
+/** Why the data folder cannot be used, in words the user can act on. */
+export class DataDirError extends Error {
+  readonly kind: 'read-only' | 'unusable';
+  constructor(message: string, kind: 'read-only' | 'unusable') {
+    super(message);
+    this.name = 'DataDirError';
+    this.kind = kind;
+  }
+}
+
+export interface PreparedDataDir {
+  /** Paths whose mode was narrowed (an older version, or another tool, made them wider). */
+  tightened: string[];
+}
+
+/**
+ * Creates the data folder 0700 (parents as the OS makes them) or narrows an existing one, and
+ * narrows every file in it (and in its subfolders, e.g. logs) to 0600. Windows: the per-user
+ * app-data folder already keeps other users out, and POSIX modes mean nothing there.
+ */
+export function prepareDataDir(dataDir: string, platform: NodeJS.Platform = process.platform): PreparedDataDir {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
+  } catch (error) {
+    throw unusable(dataDir, error);
+  }
+  const tightened: string[] = [];
+  if (platform !== 'win32') tighten(dataDir, privateDirMode, tightened, 0);
+  try {
+    accessSync(dataDir, constants.W_OK);
+  } catch {
+    throw new DataDirError(`the data folder ${dataDir} is read-only; make it writable for this user, or choose another with --data-dir`, 'read-only');
+  }
+  return { tightened };
+}
+
+function tighten(path: string, mode: number, tightened: string[], depth: number): void {
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) return;
+  if ((stat.mode & 0o777 & ~mode) !== 0) {
+    try {
+      chmodSync(path, mode);
+      tightened.push(path);
+    } catch {
+      // Not ours to change (another owner): the writability check says what to do.
+    }
+  }
+  if (!stat.isDirectory() || depth > 2) return;
+  for (const name of readdirSync(path)) {
+    const child = join(path, name);
+    const isDir = lstatSync(child).isDirectory();
+    tighten(child, isDir ? privateDirMode : privateFileMode, tightened, depth + 1);
+  }
+}
+
+/** Narrows one file the agent just created (SQLite and libraries create with 0644 & ~umask). */
+export function makePrivate(file: string, platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32' || !existsSync(file)) return;
+  if ((lstatSync(file).mode & 0o077) !== 0) chmodSync(file, privateFileMode);
+}
+
+function unusable(dataDir: string, error: unknown): DataDirError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new DataDirError(`the data folder ${dataDir} cannot be created here (${code === 'EROFS' ? 'read-only file system' : 'permission denied'}); choose another with --data-dir`, 'read-only');
+  }
+  if (code === 'ENOSPC') return new DataDirError(`the disk holding ${dataDir} is full; free some space and start again`, 'unusable');
+  return new DataDirError(`the data folder ${dataDir} cannot be used (${code ?? 'unknown error'}); choose another with --data-dir`, 'unusable');
+}

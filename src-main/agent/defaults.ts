@@ -59,6 +59,10 @@ export const agentDefaults = {
    * DNS take seconds to tens of seconds to come back, and a run then says nothing about its target.
    */
   wakeGraceMs: 30_000,
+  /** A key file written by `uptime-agent enroll` settles (a write is several events) this long. */
+  keyFileSettleMs: 250,
+  /** Behind the folder watch, the key file is also checked this often (network file systems). */
+  keyFilePollMs: 5_000,
   /** Network and 5xx failures: retry soon, then back off to five minutes at most. */
   retryBackoff: { baseMs: 2_000, maxMs: 300_000, factor: 2, jitter: 0.5 } satisfies BackoffPolicy,
 };

@@ -1,13 +1,21 @@
 // Who this agent is to the server: the monitor id, the server and the API key, with the client
-// that speaks for it. Enroll and reclaim make one, forget drops it (the unsent results stay, so
-// that a reclaim of the same monitor delivers them).
-import { enroll as enrollWith, readEnrollment, type EnrollInput, type EnrollOutcome, type EnrollmentDetails } from './enrollment.ts';
-import type { KeyVault } from './key-vault.ts';
+// that speaks for it. Key and identity live together in the vault (key-vault.ts), outside the
+// store. Enroll and reclaim make one, forget drops it; the unsent results stay, each with its
+// monitor id, so that only the current monitor's are sent and a reclaim delivers the others.
+import {
+  adoptIdentity,
+  disownStore,
+  enroll as enrollWith,
+  migrateLegacyIdentity,
+  type EnrollInput,
+  type EnrollOutcome,
+} from './enrollment.ts';
+import { DamagedKeyError, type EnrollmentDetails, type KeyVault, type StoredIdentity } from './key-vault.ts';
+import type { Logger } from './log.ts';
 import type { Identity } from './service-calls.ts';
-import { clearChecks } from './store/checks.ts';
 import type { Database } from './store/database.ts';
-import { deleteMeta } from './store/meta.ts';
 import type { ApiClient } from './wire/api-client.ts';
+import type { Outbox } from './store/outbox.ts';
 import type { ApiError } from './wire/api-error.ts';
 
 /** A call that could not be made or failed (not enrolled, network, refused...). */
@@ -23,8 +31,10 @@ export interface IdentityView {
 export interface IdentityHolder {
   current(): Identity | undefined;
   view(): IdentityView | undefined;
-  /** Reads the identity from the store and the key from the vault; false when there is none. */
+  /** Reads key and identity from the vault; false when there is none. */
   load(): Promise<boolean>;
+  /** Whether the vault now holds another key or identity than the one in use (another process enrolled). */
+  changed(): Promise<boolean>;
   enroll(input: EnrollInput): Promise<EnrollOutcome>;
   /** Forgets key, identity and check set. */
   forget(): Promise<void>;
@@ -35,7 +45,10 @@ export interface IdentityHolder {
 
 export interface IdentityDeps {
   db: Database;
+  outbox: Outbox;
   vault: KeyVault;
+  dataDir: string;
+  log: Logger;
   now: () => Date;
   /** The API client for a server, under the current network settings (wire/network.ts). */
   client: (server: string) => ApiClient;
@@ -43,6 +56,7 @@ export interface IdentityDeps {
 
 export function createIdentityHolder(deps: IdentityDeps): IdentityHolder {
   let identity: Identity | undefined;
+  let stored: StoredIdentity | undefined;
 
   async function close(): Promise<void> {
     const closing = identity;
@@ -50,29 +64,49 @@ export function createIdentityHolder(deps: IdentityDeps): IdentityHolder {
     await closing?.client.close();
   }
 
+  /** The vault's credentials; a damaged key file is said once in the log and means "no key". */
+  async function read(): Promise<{ apiKey: string; identity?: StoredIdentity } | undefined> {
+    try {
+      return await deps.vault.load();
+    } catch (error) {
+      if (!(error instanceof DamagedKeyError)) throw error;
+      deps.log.error(error.message);
+      return undefined;
+    }
+  }
+
   return {
     current: () => identity,
     view() {
-      if (identity === undefined) return undefined;
-      const details = readEnrollment(deps.db)?.details;
-      return { monitorId: identity.monitorId, server: identity.server, ...(details === undefined ? {} : { details }) };
+      if (identity === undefined || stored === undefined) return undefined;
+      return { monitorId: stored.monitorId, server: stored.server, ...(stored.details === undefined ? {} : { details: stored.details }) };
     },
     async load() {
-      const enrollment = readEnrollment(deps.db);
-      const apiKey = await deps.vault.load();
+      const credentials = await read();
+      stored = credentials === undefined ? undefined : (credentials.identity ?? (await migrateLegacyIdentity(deps.db, deps.vault, credentials.apiKey)));
       await close();
-      if (enrollment === undefined || apiKey === undefined) return false;
+      deps.outbox.setOwner(stored?.monitorId);
+      if (credentials === undefined || stored === undefined) return false;
+      adoptIdentity(deps.db, stored);
       identity = {
-        apiKey,
-        monitorId: enrollment.monitorId,
-        server: enrollment.server,
-        client: deps.client(enrollment.server),
+        apiKey: credentials.apiKey,
+        monitorId: stored.monitorId,
+        server: stored.server,
+        client: deps.client(stored.server),
       };
       return true;
     },
+    async changed() {
+      const credentials = await read().catch(() => undefined);
+      return (
+        credentials?.apiKey !== identity?.apiKey ||
+        credentials?.identity?.monitorId !== identity?.monitorId ||
+        credentials?.identity?.server !== identity?.server
+      );
+    },
     enroll: (input) =>
       enrollWith(input, {
-        db: deps.db,
+        dataDir: deps.dataDir,
         vault: deps.vault,
         client: deps.client,
         now: deps.now,
@@ -80,8 +114,9 @@ export function createIdentityHolder(deps: IdentityDeps): IdentityHolder {
     async forget() {
       await deps.vault.clear();
       await close();
-      for (const key of ['monitor_id', 'server_url', 'enrollment', 'sync_cursor', 'last_sync_at'] as const) deleteMeta(deps.db, key);
-      clearChecks(deps.db);
+      stored = undefined;
+      deps.outbox.setOwner(undefined);
+      disownStore(deps.db);
     },
     async reconnect() {
       const before = identity;

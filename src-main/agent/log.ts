@@ -1,6 +1,7 @@
 // One structured logger for agent, CLI and shell. Secrets are redacted by path so that no log
 // line can carry them even when a whole object is logged by mistake.
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { printable, printableJsonLine } from './printable.ts';
 
 export type { Logger };
 
@@ -27,7 +28,16 @@ export const redactPaths = [
 ];
 
 export function createLogger(destination: DestinationStream = stderrDestination(), level = process.env.UPTIME_AGENT_LOG_LEVEL ?? 'info'): Logger {
-  return pino({ name: 'uptime-agent', level, redact: { paths: redactPaths, censor: '[redacted]' } }, destination);
+  return pino(
+    {
+      name: 'uptime-agent',
+      level,
+      redact: { paths: redactPaths, censor: '[redacted]' },
+      // Text from check targets may carry terminal escapes; JSON leaves DEL and C1 controls raw.
+      hooks: { streamWrite: printableJsonLine },
+    },
+    destination,
+  );
 }
 
 /**
@@ -59,7 +69,8 @@ export function humanLine(json: string): string {
   const parts = [
     clock(field('time')),
     (typeof level === 'number' ? (levelNames[level] ?? String(level)) : 'LOG').padEnd(5),
-    typeof field('msg') === 'string' ? String(field('msg')) : '',
+    // Parsed back from JSON, target text is raw again: escapes are shown, never sent to the terminal.
+    typeof field('msg') === 'string' ? printable(String(field('msg'))) : '',
     ...fields.filter(([key]) => !envelope.has(key)).map(([key, value]) => `${key}=${valueText(value)}`),
   ];
   return `${parts.filter((part) => part !== '').join(' ')}\n`;
@@ -74,9 +85,9 @@ function clock(time: unknown): string {
 
 /** Plain words stay bare; anything with spaces or quotes is quoted; an error shows its message. */
 function valueText(value: unknown): string {
-  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
-  if (typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string') return JSON.stringify(value.message);
-  return JSON.stringify(value);
+  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? printable(value) : printableJsonLine(JSON.stringify(value));
+  if (typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string') return printableJsonLine(JSON.stringify(value.message));
+  return printableJsonLine(JSON.stringify(value));
 }
 
 /** A logger that writes nothing, for tests and callers that do not care. */

@@ -13,7 +13,7 @@ import type { SchedulerStats } from './schedule/scheduler.ts';
 import { clockSkewLimitSec, type AgentState, type AuthState, type LoopState, type UploadProgress } from './state.ts';
 import type { StoredCheck } from './store/checks.ts';
 import type { HistoryEntry } from './store/history.ts';
-import type { Outbox, RejectedResult } from './store/outbox.ts';
+import type { AsideResults, Outbox, RejectedResult } from './store/outbox.ts';
 
 export type { CheckCounts, CheckHealth } from './check-health.ts';
 
@@ -48,7 +48,7 @@ export interface CheckView {
   downSince?: string;
 }
 
-export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'key-damaged' | 'clock-skew' | 'server-connection' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped';
+export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'key-damaged' | 'clock-skew' | 'server-connection' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped' | 'store-problem' | 'results-aside';
 
 /** Something that needs the user, with what fixes it. */
 export interface Problem {
@@ -81,7 +81,11 @@ export interface AgentSnapshot {
     dropped: number;
     rejectedCount: number;
     rejected: RejectedResult[];
+    /** Unsent results of monitors this agent was before a new enrollment: sent only after a reclaim (absent: none). */
+    aside?: AsideResults[];
   };
+  /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
+  storeProblem?: string;
   skippedOffline: number;
   checks: CheckView[];
   counts: CheckCounts;
@@ -101,6 +105,7 @@ const rejectedShown = 50;
 
 export function outboxFigures(outbox: Outbox): AgentSnapshot['outbox'] {
   const unsent = outbox.count();
+  const aside = outbox.aside();
   return {
     unsent,
     bytes: outbox.bytes(),
@@ -108,6 +113,7 @@ export function outboxFigures(outbox: Outbox): AgentSnapshot['outbox'] {
     dropped: outbox.dropped(),
     rejectedCount: outbox.rejectedCount(),
     rejected: outbox.rejected(rejectedShown),
+    ...(aside.length === 0 ? {} : { aside }),
   };
 }
 
@@ -179,6 +185,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     status: state.loops.status,
     ping: state.loops.ping,
     outbox: input.outbox,
+    ...(state.storeProblem === undefined ? {} : { storeProblem: state.storeProblem }),
     skippedOffline: state.skippedOffline,
     checks,
     counts: countChecks(checks),
@@ -193,6 +200,9 @@ const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text
 
 function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: PrivateDefinitionsSummary): Problem[] {
   const problems: Problem[] = [];
+  if (state.storeProblem !== undefined) {
+    problems.push({ kind: 'store-problem', message: `${state.storeProblem.charAt(0).toUpperCase()}${state.storeProblem.slice(1)}.`, action: 'none', actionLabel: '' });
+  }
   if (state.auth === 'key-rejected') {
     problems.push({
       kind: 'key-rejected',
@@ -253,6 +263,14 @@ function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: Pr
       message: `The server refused ${outbox.rejectedCount} result${outbox.rejectedCount === 1 ? '' : 's'}; they are set aside with its reasons.`,
       action: 'unsent',
       actionLabel: 'See refused results',
+    });
+  }
+  for (const aside of outbox.aside ?? []) {
+    problems.push({
+      kind: 'results-aside',
+      message: `${aside.count} unsent result${aside.count === 1 ? '' : 's'} of monitor ${aside.monitorId} (this agent's earlier enrollment) are kept aside. Reclaim monitor ${aside.monitorId} to send them.`,
+      action: 'unsent',
+      actionLabel: 'See unsent results',
     });
   }
   if (outbox.dropped > 0) {

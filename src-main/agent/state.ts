@@ -46,6 +46,8 @@ export interface AgentState {
    * certificate): what happened and what to do. Cleared when the server answers again.
    */
   connectionProblem?: { message: string; action: string };
+  /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
+  storeProblem?: string;
 }
 
 export function initialState(now: Date, droppedResults: number): AgentState {

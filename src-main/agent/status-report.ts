@@ -1,11 +1,12 @@
 // The `uptime-agent status --json` document, read from the store alone so that it works while
 // another process runs the agent on the same data folder.
-import { readEnrollment } from './enrollment.ts';
 import { sharedBy } from './schedule/grid.ts';
-import type { Database } from './store/database.ts';
+import type { StoredIdentity } from './key-vault.ts';
+import type { RunState } from './run-state-file.ts';
+import { currentSchemaVersion, schemaVersion, type Database } from './store/database.ts';
 import { listChecks } from './store/checks.ts';
 import { getMeta } from './store/meta.ts';
-import { lastResults, outageHistory, unsentCount, type LastResult, type OutageRecord } from './store/results-view.ts';
+import { lastResults, outageHistory, unsentCount, unsentPerMonitor, type LastResult, type OutageRecord } from './store/results-view.ts';
 import { noPrivateDefinitions, type PrivateDefinitionsSummary } from './private-definitions/index.ts';
 import { notRunReason } from './runnable-checks.ts';
 
@@ -15,7 +16,16 @@ export interface StatusReport {
   enrolled: boolean;
   sync_cursor: string | null;
   last_sync_at: string | null;
+  /** This monitor's results waiting for the server. */
   unsent_results: number;
+  /** Unsent results of monitors this agent was before a new enrollment: not sent unless reclaimed. */
+  aside_results: { monitor_id: string; count: number }[];
+  /** Results lost to a bound (the outbox's, or memory's while the disk was full). */
+  dropped_results: number;
+  /** Why the running agent cannot save results, in words (a full disk); null when it can. */
+  store_problem: string | null;
+  /** Results the running agent holds in memory because the store cannot take them. */
+  unsaved_results: number;
   checks: {
     guid: string;
     name: string;
@@ -44,20 +54,22 @@ export interface StatusReport {
  * Whether a check is runnable is the running agent's own decision (runnable-checks.ts), made
  * here from the guids its definitions file defined (the agent records those, never a definition).
  */
-export function statusReport(db: Database, keyPresent: boolean): StatusReport {
-  const enrollment = readEnrollment(db);
+export function statusReport(db: Database, identity: StoredIdentity | undefined, keyPresent: boolean, live?: RunState): StatusReport {
   const raw = getMeta(db, 'private_definitions');
   const privateDefinitions = raw === undefined ? noPrivateDefinitions : (JSON.parse(raw) as PrivateDefinitionsSummary);
   const defined = new Set(privateDefinitions.defined);
   const last = lastResults(db);
   const skew = getMeta(db, 'clock_skew_sec');
   return {
-    monitor_id: enrollment?.monitorId ?? null,
-    server: enrollment?.server ?? null,
-    enrolled: enrollment !== undefined && keyPresent,
+    monitor_id: identity?.monitorId ?? null,
+    server: identity?.server ?? null,
+    enrolled: identity !== undefined && keyPresent,
     sync_cursor: getMeta(db, 'sync_cursor') ?? null,
     last_sync_at: getMeta(db, 'last_sync_at') ?? null,
-    unsent_results: unsentCount(db),
+    ...unsentByMonitor(db, identity?.monitorId),
+    dropped_results: Number(getMeta(db, 'dropped_results') ?? '0'),
+    store_problem: live?.store_problem ?? null,
+    unsaved_results: live?.unsaved_results ?? 0,
     checks: listChecks(db).map((stored) => {
       const { check, privateDefinition } = stored;
       const lastResult = last.get(check.guid);
@@ -78,5 +90,15 @@ export function statusReport(db: Database, keyPresent: boolean): StatusReport {
     clock_skew_sec: skew === undefined || !Number.isFinite(Number(skew)) ? null : Number(skew),
     outages: outageHistory(db),
     private_definitions: privateDefinitions,
+  };
+}
+
+/** A store not yet migrated by a newer agent has no per-row monitor: all of it is this monitor's. */
+function unsentByMonitor(db: Database, monitorId: string | undefined): Pick<StatusReport, 'unsent_results' | 'aside_results'> {
+  if (monitorId === undefined || schemaVersion(db) < currentSchemaVersion) return { unsent_results: unsentCount(db), aside_results: [] };
+  const rows = unsentPerMonitor(db);
+  return {
+    unsent_results: rows.find((r) => r.monitor_id === monitorId)?.n ?? 0,
+    aside_results: rows.filter((r) => r.monitor_id !== monitorId).map((r) => ({ monitor_id: r.monitor_id, count: r.n })),
   };
 }

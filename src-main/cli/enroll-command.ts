@@ -1,8 +1,8 @@
-// `uptime-agent enroll`: one request, then the monitor id on stdout or a reason on stderr.
-import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
+// `uptime-agent enroll`: one request, then the monitor id on stdout or a reason on stderr. Only
+// the key file is written (key and identity together); a running agent picks it up by itself.
+import { resolveDataDir } from '../agent/data-dir.ts';
 import { enroll, validateEnrollInput } from '../agent/enrollment.ts';
 import { fileKeyVault } from '../agent/key-vault.ts';
-import { openDatabase } from '../agent/store/database.ts';
 import { serverClient } from '../agent/wire/network.ts';
 import { userAgent } from '../agent/version.ts';
 import { describeIssues, parseFlags } from './args.ts';
@@ -51,26 +51,23 @@ export async function enrollCommand(argv: string[], io: CliIo): Promise<number> 
   const dataDir = resolveDataDir(str(v['data-dir']), io.env);
   const settings = fileSettingsStore(dataDir, (warning) => io.stderr(`warning: ${warning}`));
   const patch = networkPatch(network.data);
-  const db = openDatabase(storeFile(dataDir));
-  try {
-    const outcome = await enroll(input, {
-      db,
-      vault: fileKeyVault(dataDir, (warning) => io.stderr(`warning: ${warning}`)),
-      // The flags win over settings.json; HTTPS_PROXY and friends come in when neither sets a proxy.
-      client: (server) => serverClient(server, { ...settings.get(), ...patch }, io.env, userAgent),
-    });
-    if (!outcome.ok) {
-      io.stderr(`enroll failed: ${outcome.message}`);
-      return enrollExitCode[outcome.kind];
-    }
-    // Only settings that worked are kept, so that `run` goes the same way.
-    if (Object.keys(patch).length > 0) settings.update(patch);
-    io.stdout(`enrolled with ${outcome.server}; data folder ${dataDir}`);
-    io.stdout(outcome.monitorId);
-    return exitCodes.ok;
-  } finally {
-    db.close();
+  const outcome = await enroll(input, {
+    dataDir,
+    vault: fileKeyVault(dataDir, (warning) => io.stderr(`warning: ${warning}`)),
+    // The flags win over settings.json; HTTPS_PROXY and friends come in when neither sets a proxy.
+    client: (server) => serverClient(server, { ...settings.get(), ...patch }, io.env, userAgent),
+  });
+  if (!outcome.ok) {
+    io.stderr(`enroll failed: ${outcome.message}${outcome.kind === 'not-saved' ? `: uptime-agent enroll --reclaim ${outcome.monitorId ?? 'ID'} --server ${input.server} ...` : ''}`);
+    // The monitor id the server issued, for scripts, as on success.
+    if (outcome.monitorId !== undefined) io.stdout(outcome.monitorId);
+    return enrollExitCode[outcome.kind];
   }
+  // Only settings that worked are kept, so that `run` goes the same way.
+  if (Object.keys(patch).length > 0) settings.update(patch);
+  io.stdout(`enrolled with ${outcome.server}; data folder ${dataDir}`);
+  io.stdout(outcome.monitorId);
+  return exitCodes.ok;
 }
 
 function usage(io: CliIo, message: string): number {

@@ -12,6 +12,11 @@ export const exitCodes = {
   stillEnrolled: 5,
   badRequest: 6,
   unreachable: 7,
+  /**
+   * Bad local state, nothing the command line can fix: the data folder is read-only or full, the
+   * key file or the store cannot be read, or enroll could not save the key the server issued.
+   */
+  localState: 8,
 } as const;
 
 export const enrollExitCode: Record<EnrollFailureKind, number> = {
@@ -21,4 +26,6 @@ export const enrollExitCode: Record<EnrollFailureKind, number> = {
   'still-enrolled': exitCodes.stillEnrolled,
   'bad-request': exitCodes.badRequest,
   unreachable: exitCodes.unreachable,
+  'local-state': exitCodes.localState,
+  'not-saved': exitCodes.localState,
 };

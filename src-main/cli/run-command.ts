@@ -3,7 +3,7 @@
 // until the user enrolls from the page). settings.json in the data folder (written by the
 // dashboard's Settings) supplies what the flags leave out.
 import { z } from 'zod';
-import { createAgent } from '../agent/agent.ts';
+import { createAgent, type Agent } from '../agent/agent.ts';
 import { resolveDataDir } from '../agent/data-dir.ts';
 import { takeInstanceLock } from '../agent/instance-lock.ts';
 import { fileKeyVault } from '../agent/key-vault.ts';
@@ -11,6 +11,7 @@ import { createLogger } from '../agent/log.ts';
 import { describeIssues, intervalSeconds, parseFlags } from './args.ts';
 import { fileSettingsStore, serveDashboard, type Dashboard } from './dashboard/index.ts';
 import { exitCodes } from './exit-codes.ts';
+import { localStateMessage } from './local-state.ts';
 import { networkFrom, tunablesFrom } from '../ipc/settings-tunables.ts';
 import type { CliIo } from './io.ts';
 import { networkFlags, networkFlagsSchema, networkPatch } from './network-flags.ts';
@@ -56,34 +57,51 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
 
   const dataDir = resolveDataDir(o['data-dir'], io.env);
   const log = createLogger();
-  const lock = takeInstanceLock(dataDir);
+  let lock: ReturnType<typeof takeInstanceLock>;
+  try {
+    lock = takeInstanceLock(dataDir);
+  } catch (error) {
+    io.stderr(`run: ${localStateMessage(error, dataDir)}`);
+    return exitCodes.localState;
+  }
   if (!lock.ok) {
     io.stderr(`run: another uptime-agent (pid ${lock.pid}) is already running on ${dataDir}; stop it first or use another --data-dir.`);
     return exitCodes.failure;
   }
+  if (lock.tookOver !== undefined) log.warn({ pid: lock.tookOver.pid }, `took over a stale lock on ${dataDir} (process ${lock.tookOver.pid} is not an uptime-agent any more)`);
   const settings = fileSettingsStore(dataDir, (warning) => log.warn(warning));
   // Network flags are kept in settings.json (README "Office networks"), like the dashboard's.
   const patch = networkPatch(o);
   const saved = Object.keys(patch).length === 0 ? settings.get() : settings.update(patch);
   const privateChecksFile = o['private-checks'] ?? (saved.privateChecksFile === '' ? undefined : saved.privateChecksFile);
-  const agent = createAgent({
-    dataDir,
-    vault: fileKeyVault(dataDir, (warning) => log.warn(warning)),
-    log,
-    ...(privateChecksFile === undefined ? {} : { privateChecksFile }),
-    network: networkFrom(saved),
-    env: io.env,
-    // Flags win over settings.json, which wins over the defaults.
-    tunables: {
-      ...tunablesFrom(saved),
-      ...definedOnly({
-        syncIntervalMs: seconds(o['sync-interval']),
-        uploadIntervalMs: seconds(o['upload-interval']),
-        statusIntervalMs: seconds(o['status-interval']),
-        pingIntervalMs: seconds(o['ping-interval']),
-      }),
-    },
-  });
+  const vault = fileKeyVault(dataDir, (warning) => log.warn(warning));
+  let agent: Agent;
+  try {
+    // A damaged key file is the user's to fix; running as "not enrolled" would hide it.
+    await vault.load();
+    agent = createAgent({
+      dataDir,
+      vault,
+      log,
+      ...(privateChecksFile === undefined ? {} : { privateChecksFile }),
+      network: networkFrom(saved),
+      env: io.env,
+      // Flags win over settings.json, which wins over the defaults.
+      tunables: {
+        ...tunablesFrom(saved),
+        ...definedOnly({
+          syncIntervalMs: seconds(o['sync-interval']),
+          uploadIntervalMs: seconds(o['upload-interval']),
+          statusIntervalMs: seconds(o['status-interval']),
+          pingIntervalMs: seconds(o['ping-interval']),
+        }),
+      },
+    });
+  } catch (error) {
+    lock.release();
+    io.stderr(`run: ${localStateMessage(error, dataDir)}`);
+    return exitCodes.localState;
+  }
   let dashboard: Dashboard | undefined;
   let stopping: Promise<number> | undefined;
   try {

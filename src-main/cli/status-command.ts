@@ -1,13 +1,19 @@
-// `uptime-agent status [--json]`: what the store says, also while `run` is going.
+// `uptime-agent status [--json]`: what the store says, also while `run` is going. It only reads:
+// the store is opened read-only, nothing is migrated or created (not even the data folder).
 import { existsSync } from 'node:fs';
 import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
-import { fileKeyVault } from '../agent/key-vault.ts';
-import { openDatabase } from '../agent/store/database.ts';
+import { legacyIdentity } from '../agent/enrollment.ts';
+import { lockHolder } from '../agent/instance-lock.ts';
+import { fileKeyVault, type Credentials } from '../agent/key-vault.ts';
+import { printable, printableJsonLine } from '../agent/printable.ts';
+import { readRunState } from '../agent/run-state-file.ts';
+import { openDatabase, openDatabaseReadOnly, type Database } from '../agent/store/database.ts';
 import { statusReport, type StatusReport } from '../agent/status-report.ts';
 import { countChecks } from '../agent/check-health.ts';
 import { parseFlags } from './args.ts';
 import { readSettingsFile } from './dashboard/settings-file.ts';
 import { exitCodes } from './exit-codes.ts';
+import { localStateMessage } from './local-state.ts';
 import type { CliIo } from './io.ts';
 
 export async function statusCommand(argv: string[], io: CliIo): Promise<number> {
@@ -17,19 +23,33 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
     return exitCodes.usage;
   }
   const dataDir = resolveDataDir(typeof parsed.value['data-dir'] === 'string' ? parsed.value['data-dir'] : undefined, io.env);
-  const keyPresent = existsSync(storeFile(dataDir)) && (await fileKeyVault(dataDir).load()) !== undefined;
-  const db = openDatabase(storeFile(dataDir));
   let report: StatusReport;
   try {
-    report = statusReport(db, keyPresent);
-  } finally {
-    db.close();
+    report = await readStatus(dataDir);
+  } catch (error) {
+    io.stderr(`status: ${localStateMessage(error, dataDir)}`);
+    return exitCodes.localState;
   }
   // The policy checks run under is a setting (settings.json), not a fact of the store.
   const withPolicy = { ...report, egress_policy: readSettingsFile(dataDir).egressPolicy };
-  if (parsed.value.json === true) io.stdout(JSON.stringify(withPolicy, null, 2));
-  else for (const line of describe(report, dataDir)) io.stdout(line);
+  if (parsed.value.json === true) io.stdout(printableJsonLine(JSON.stringify(withPolicy, null, 2)));
+  else for (const line of describe(report, dataDir)) io.stdout(printable(line));
   return exitCodes.ok;
+}
+
+async function readStatus(dataDir: string): Promise<StatusReport> {
+  let credentials: Credentials | undefined;
+  if (existsSync(dataDir)) credentials = await fileKeyVault(dataDir, () => undefined, { readOnly: true }).load();
+  const file = storeFile(dataDir);
+  // No store yet: the report of an empty one, from memory.
+  const db: Database = existsSync(file) ? openDatabaseReadOnly(file) : openDatabase(':memory:');
+  try {
+    const identity = credentials?.identity ?? legacyIdentity(db);
+    const live = readRunState(dataDir, (pid) => lockHolder(dataDir) === pid);
+    return statusReport(db, identity, credentials !== undefined, live);
+  } finally {
+    db.close();
+  }
 }
 
 function describe(report: StatusReport, dataDir: string): string[] {
@@ -39,9 +59,12 @@ function describe(report: StatusReport, dataDir: string): string[] {
   const counts = countChecks(report.checks.map((c) => ({ enabled: c.enabled, runnable: c.runnable, lastResult: c.last_result })));
   return [
     `monitor ${report.monitor_id ?? '?'} on ${report.server ?? '?'}`,
+    ...(report.store_problem === null ? [] : [`problem: ${report.store_problem}`]),
     `last sync: ${report.last_sync_at ?? 'never'}`,
     `checks: ${counts.total} (${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run)`,
     `unsent results: ${report.unsent_results}`,
+    ...report.aside_results.map((a) => `unsent results of monitor ${a.monitor_id} (kept aside; reclaim that monitor to send them): ${a.count}`),
+    ...(report.dropped_results === 0 ? [] : [`results dropped by the outbox bound: ${report.dropped_results}`]),
     ...privateLines(report),
     ...report.checks.map((c) => {
       const last = c.last_result === undefined ? 'no result yet' : c.last_result.skipped ? 'skipped (offline)' : c.last_result.success ? 'up' : `down: ${c.last_result.error}`;

@@ -1,10 +1,10 @@
-// The desktop key vault: the API key encrypted by the OS (safeStorage), only the ciphertext
-// stored (base64, in the settings store). Where the OS offers no real encryption (Linux with no
+// The desktop key vault: the API key and identity encrypted by the OS (safeStorage), only the
+// ciphertext stored (base64, in the settings store; one write, so key and identity change together). Where the OS offers no real encryption (Linux with no
 // keyring: backend "basic_text"), encrypting would only pretend; the key then goes to the same
 // user-only file the headless command uses, and the user is told so.
 import { join } from 'node:path';
-import type { KeyVault } from '../agent/key-vault.ts';
-import { fileKeyVault } from '../agent/key-vault.ts';
+import type { Credentials, KeyVault } from '../agent/key-vault.ts';
+import { credentialsText, DamagedKeyError, fileKeyVault, parseCredentials } from '../agent/key-vault.ts';
 import type { Logger } from '../agent/log.ts';
 
 /** The parts of Electron's `safeStorage` used here (the async API, Electron 42+). */
@@ -62,8 +62,9 @@ export async function createDesktopKeyVault(deps: DesktopVaultDeps): Promise<{ v
     log.warn({ backend, keyFile }, `API key storage: ${warning}`);
     const vault: KeyVault = {
       protection: 'user-only-file',
+      file: keyFile,
       load: () => file.load(),
-      save: (apiKey) => file.save(apiKey),
+      save: (credentials) => file.save(credentials),
       async clear() {
         slot.set(undefined);
         await file.clear();
@@ -72,10 +73,14 @@ export async function createDesktopKeyVault(deps: DesktopVaultDeps): Promise<{ v
     return { vault, storage: { protection: 'user-only-file', description: `A file only your user can read (${keyFile})`, warning } };
   }
 
-  async function save(apiKey: string): Promise<void> {
-    const encrypted = await safeStorage.encryptStringAsync(apiKey);
+  async function saveText(text: string): Promise<void> {
+    const encrypted = await safeStorage.encryptStringAsync(text);
     slot.set(encrypted.toString('base64'));
   }
+  const save: KeyVault['save'] = (credentials) => saveText(credentialsText(credentials));
+  /** A key saved before the identity moved out of the store is kept as it was until re-saved. */
+  const resave = (credentials: Credentials): Promise<void> =>
+    credentials.identity === undefined ? saveText(credentials.apiKey) : save({ apiKey: credentials.apiKey, identity: credentials.identity });
 
   const vault: KeyVault = {
     protection: 'os-encryption',
@@ -86,16 +91,17 @@ export async function createDesktopKeyVault(deps: DesktopVaultDeps): Promise<{ v
         // moved under encryption, so that no readable copy stays on disk.
         const legacy = await file.load();
         if (legacy === undefined) return undefined;
-        await save(legacy);
+        await resave(legacy);
         await file.clear();
         log.warn({ keyFile }, 'the API key was moved from its user-only file into OS-encrypted storage; the headless command on this data folder now needs `enroll --reclaim`');
         return legacy;
       }
       try {
         const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'));
-        if (shouldReEncrypt) await save(result);
-        return result === '' ? undefined : result;
+        if (shouldReEncrypt) await saveText(result);
+        return parseCredentials(result, 'OS-encrypted storage');
       } catch (error) {
+        if (error instanceof DamagedKeyError) throw error;
         log.error({ err: error }, 'the stored API key could not be decrypted (the keyring changed or is locked); unlock it and restart, or enroll again with reclaim');
         return undefined;
       }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { TestRunResult } from '../agent/check-insight.ts';
 import type { CheckWindow } from '../agent/check-window.ts';
 import type { AgentSnapshot } from '../agent/snapshot.ts';
-import type { EnrollOutcome } from '../agent/enrollment.ts';
+import type { EnrollFailureKind, EnrollOutcome } from '../agent/enrollment.ts';
 import type { AgentEvent } from '../agent/store/events.ts';
 import type { CheckTransition } from '../agent/transitions.ts';
 import type { HistoryEntry } from '../agent/store/history.ts';
@@ -119,7 +119,10 @@ export type InvokeArgs<C extends InvokeChannel> = z.input<(typeof invokeArgs)[C]
 export type ParsedArgs<C extends InvokeChannel> = z.output<(typeof invokeArgs)[C]>;
 
 /** The agent's own enrollment outcome: one failure kind per answer the user acts on differently. */
-export type EnrollResult = EnrollOutcome;
+export type EnrollResult =
+  | Extract<EnrollOutcome, { ok: true }>
+  /** 'local-state' and 'not-saved' travel as 'usage' and 'bad-request' until the window has words of its own for them (handlers.ts). */
+  | { ok: false; kind: Exclude<EnrollFailureKind, 'local-state' | 'not-saved'>; message: string };
 
 /** A sync or upload run, in words for the UI. */
 export interface RunResult {

@@ -145,8 +145,13 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       const { server, name, region, country, city } = args;
       const next = settings.update({ serverUrl: server, monitorName: name, region, country, city });
       await deps.onSettingsChanged?.(next, { serverUrl: server });
+      return outcome;
     }
-    return outcome;
+    // The window has no words of its own yet for these two; the message says what happened and
+    // what to do (the folder, or the monitor id to reclaim), so they travel under the nearest kind.
+    if (outcome.kind === 'local-state') return { ok: false, kind: 'usage', message: outcome.message };
+    if (outcome.kind === 'not-saved') return { ok: false, kind: 'bad-request', message: outcome.message };
+    return { ok: false, kind: outcome.kind, message: outcome.message };
   }
 
   return async (channel, args) => {

@@ -48,7 +48,7 @@ describe('clock skew against the server', () => {
     // status --json reads it from the store.
     const db = openDatabase(`${h.dataDir}/agent.db`);
     try {
-      expect(statusReport(db, true).clock_skew_sec).toBe(skew);
+      expect(statusReport(db, undefined, true).clock_skew_sec).toBe(skew);
     } finally {
       db.close();
     }

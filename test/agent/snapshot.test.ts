@@ -55,7 +55,7 @@ describe('agent snapshot', () => {
     const views = agent.snapshot().checks;
     expect(views.find((c) => c.guid === 'shared')).toMatchObject({ intervalSec: 30, effectiveIntervalSec: 90, sharedBy: 3 });
     expect(views.find((c) => c.guid === 'alone')).toMatchObject({ intervalSec: 30, effectiveIntervalSec: 30, sharedBy: 1 });
-    const report = statusReport(store.db, false).checks;
+    const report = statusReport(store.db, undefined, false).checks;
     expect(report.find((c) => c.guid === 'shared')).toMatchObject({ interval_sec: 30, effective_interval_sec: 90, shared_by: 3 });
     expect(report.find((c) => c.guid === 'alone')).toMatchObject({ interval_sec: 30, effective_interval_sec: 30, shared_by: 1 });
     await agent.stop();

@@ -24,6 +24,7 @@ beforeEach(async () => {
 afterEach(() => dir.remove());
 
 const key = 'ak_live_5f0c1d2e3b4a69788796a5b4c3d2e1f0';
+const identity = { monitorId: 'abcdefghjkmn', server: 'https://uptime.example.test' };
 
 async function filesContaining(root: string, needle: string): Promise<string[]> {
   const hits: string[] = [];
@@ -43,13 +44,13 @@ describe('with OS encryption available', () => {
     const { vault, storage } = await createDesktopKeyVault({ safeStorage, slot: store.apiKeySlot, platform: 'linux', dataDir: dir.path, log });
     expect(vault.protection).toBe('os-encryption');
     expect(storage).toEqual({ protection: 'os-encryption', description: 'Encrypted by the desktop keyring (gnome_libsecret)' });
-    await vault.save(key);
+    await vault.save({ apiKey: key, identity });
     const stored = backing.data.apiKeyCiphertext;
     expect(typeof stored).toBe('string');
     expect(JSON.stringify(backing.data)).not.toContain(key);
     expect(Buffer.from(stored as string, 'base64').toString('latin1')).not.toContain(key);
     expect(await filesContaining(dir.path, key)).toEqual([]);
-    expect(await vault.load()).toBe(key);
+    expect((await vault.load())?.apiKey).toBe(key);
     await vault.clear();
     expect(backing.data).not.toHaveProperty('apiKeyCiphertext');
     expect(await vault.load()).toBeUndefined();
@@ -66,7 +67,7 @@ describe('with OS encryption available', () => {
       await agent.start();
       const outcome = await agent.enroll({ server: server.url, token, name: 'pc', region: 'r', country: 'DE', city: 'Berlin' });
       expect(outcome.ok).toBe(true);
-      const apiKey = await vault.load();
+      const apiKey = (await vault.load())?.apiKey;
       expect(apiKey).toMatch(/.{16,}/);
       if (apiKey === undefined) return;
       await agent.stop();
@@ -83,10 +84,10 @@ describe('with OS encryption available', () => {
     await writeFile(join(dir.path, 'api-key'), `${key}\n`, { mode: 0o600 });
     const backing = memoryBacking();
     const { vault } = await createDesktopKeyVault({ safeStorage: new FakeSafeStorage('gnome_libsecret'), slot: createShellStore(backing).apiKeySlot, platform: 'linux', dataDir: dir.path, log });
-    expect(await vault.load()).toBe(key);
+    expect((await vault.load())?.apiKey).toBe(key);
     await expect(stat(join(dir.path, 'api-key'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(typeof backing.data.apiKeyCiphertext).toBe('string');
-    expect(await vault.load()).toBe(key);
+    expect((await vault.load())?.apiKey).toBe(key);
     expect(lines.join('')).toContain('moved from its user-only file');
   });
 
@@ -95,9 +96,9 @@ describe('with OS encryption available', () => {
     // macOS: the backend question is Linux-only, so even a "basic_text" answer is never asked.
     const safeStorage = new FakeSafeStorage('basic_text');
     const { vault } = await createDesktopKeyVault({ safeStorage, slot: createShellStore(backing).apiKeySlot, platform: 'darwin', dataDir: dir.path, log });
-    await vault.save(key);
+    await vault.save({ apiKey: key, identity });
     safeStorage.reEncrypt = true;
-    expect(await vault.load()).toBe(key);
+    expect((await vault.load())?.apiKey).toBe(key);
     expect(safeStorage.encryptCalls).toBe(2);
     backing.data.apiKeyCiphertext = Buffer.from('garbage').toString('base64');
     expect(await vault.load()).toBeUndefined();
@@ -120,11 +121,11 @@ describe('without real encryption', () => {
     expect(storage.warning).toMatch(/restart Uptime Agent/);
     expect(lines.join('')).toContain('API key storage: Because');
 
-    await vault.save(key);
+    await vault.save({ apiKey: key, identity });
     expect(safeStorage.encryptCalls).toBe(0);
     expect(backing.data).not.toHaveProperty('apiKeyCiphertext');
     if (process.platform !== 'win32') expect((await stat(join(dir.path, 'api-key'))).mode & 0o777).toBe(0o600);
-    expect(await vault.load()).toBe(key);
+    expect((await vault.load())?.apiKey).toBe(key);
 
     const info = desktopHostActions({
       showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),

@@ -49,7 +49,15 @@ export async function drainOutbox(deps: UploadDeps): Promise<UploadOutcome> {
     if (deps.signal?.aborted === true) return { ok: true, report };
     const rows = deps.outbox.peek(maxResults, budget);
     if (rows.length === 0) return { ok: true, report };
-    const error = await deliver(rows, deps, report);
+    let error: ApiError | undefined;
+    try {
+      error = await deliver(rows, deps, report);
+    } catch (storeError) {
+      // The server has these results but the store could not remove them (a full disk): stop
+      // here. Sending the same rows again would only make a resend storm; the next round retries.
+      const detail = storeError instanceof Error ? storeError.message : String(storeError);
+      return { ok: false, error: { kind: 'cancelled', message: `delivered results could not be removed from the store (${detail}); uploading waits` }, report };
+    }
     if (error !== undefined) return { ok: false, error, report };
     deps.onProgress?.({ ...report });
   }

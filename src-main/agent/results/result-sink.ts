@@ -1,8 +1,11 @@
 // Commits results in batched transactions: runs that finish close together share one commit,
 // so thousands of results a second cost a few commits, while a lone result commits at once.
+// When commits fail (a full disk, an I/O error) results wait in memory, bounded, and commits are
+// retried in small batches every second, so that the first freed pages are used at once.
 import type { Clock, TimerHandle } from '../clock.ts';
-import { transaction, type Database } from '../store/database.ts';
+import { isDiskFull, transaction, type Database } from '../store/database.ts';
 import type { History, HistoryEntry } from '../store/history.ts';
+import { addDropped } from '../store/meta.ts';
 import type { Outbox } from '../store/outbox.ts';
 import type { WireResult } from '../wire/schemas.ts';
 
@@ -12,11 +15,26 @@ export interface RunRecord {
   history: HistoryEntry;
 }
 
+/** Why results are waiting in memory instead of in the store. */
+export interface StoreProblem {
+  kind: 'disk-full' | 'write-failed';
+  /** Runs waiting in memory for the store. */
+  waiting: number;
+  /** Runs dropped from memory (the oldest first) since the store last took a commit. */
+  dropped: number;
+  /** SQLite's own words, for the log. */
+  detail: string;
+}
+
 export interface ResultSink {
   add(record: RunRecord): void;
   /** Commits everything pending now. */
   flush(): void;
   pending(): number;
+  /** The current problem, while commits fail. */
+  problem(): StoreProblem | undefined;
+  /** Stops retrying; returns what could not be saved (waiting + dropped from memory). */
+  close(): { unsaved: number; dropped: number };
 }
 
 export interface ResultSinkOptions {
@@ -26,44 +44,125 @@ export interface ResultSinkOptions {
   clock: Clock;
   /** Commit at once when this many are pending (one wire batch). */
   maxBatch: number;
+  /** Runs kept in memory while the store cannot take them; beyond it the oldest are dropped. */
+  maxPending?: number;
+  /** Records per retry commit while commits fail: a whole backlog would need all its space at once. */
+  retryBatch?: number;
+  /** Delay between retries while commits fail. */
+  retryMs?: number;
   onCommitted: (committed: { results: number; history: readonly HistoryEntry[]; dropped: number }) => void;
-  onError: (error: unknown) => void;
+  /** Commits failed: called on every failed attempt with the current problem. */
+  onProblem?: (problem: StoreProblem, error: unknown) => void;
+  /** Commits work again after a problem. */
+  onRecovered?: (problem: StoreProblem) => void;
+  /** Older callers: every failed commit. */
+  onError?: (error: unknown) => void;
 }
 
-export function createResultSink(options: ResultSinkOptions): ResultSink {
+/** The sink's numbers, each with its reason. */
+export const sinkDefaults = {
+  /** About an hour of 50 checks a minute at ~1 KiB each: bounded memory while a disk is full. */
+  maxPending: 5_000,
+  /** A few pages of WAL: fits in the first space that is freed. */
+  retryBatch: 20,
+  /** A freed disk is used within a second. */
+  retryMs: 1_000,
+};
+
+export function createResultSink(given: ResultSinkOptions): ResultSink {
+  const options = { ...sinkDefaults, ...given };
   let pending: RunRecord[] = [];
   let timer: TimerHandle | undefined;
+  let problem: StoreProblem | undefined;
+  /** Dropped from memory and not yet added to the store's dropped counter. */
+  let droppedUncounted = 0;
+  let closed = false;
+
+  function commit(batch: readonly RunRecord[]): void {
+    const results = batch.flatMap((r) => (r.result === undefined ? [] : [r.result]));
+    const countDropped = droppedUncounted;
+    let dropped: number;
+    try {
+      dropped = transaction(options.db, () => {
+        options.outbox.insert(results);
+        options.history.insert(batch.map((r) => r.history));
+        if (countDropped > 0) addDropped(options.db, countDropped);
+        return options.outbox.enforceBound();
+      });
+    } catch (error) {
+      // The insert counted rows the rollback took back.
+      options.outbox.recount();
+      throw error;
+    }
+    droppedUncounted -= countDropped;
+    options.onCommitted({ results: results.length, history: batch.map((r) => r.history), dropped: dropped + countDropped });
+  }
 
   function flush(): void {
     timer?.cancel();
     timer = undefined;
-    if (pending.length === 0) return;
-    const batch = pending;
-    pending = [];
-    const results = batch.flatMap((r) => (r.result === undefined ? [] : [r.result]));
-    try {
-      const dropped = transaction(options.db, () => {
-        options.outbox.insert(results);
-        options.history.insert(batch.map((r) => r.history));
-        return options.outbox.enforceBound();
-      });
-      options.onCommitted({ results: results.length, history: batch.map((r) => r.history), dropped });
-    } catch (error) {
-      // A failed commit (disk full, I/O error) keeps the batch for the next attempt.
-      pending = batch.concat(pending);
-      options.onError(error);
-      timer = options.clock.setTimer(1000, flush);
+    while (pending.length > 0) {
+      const size = problem === undefined ? pending.length : Math.min(options.retryBatch, pending.length);
+      const batch = pending.slice(0, size);
+      try {
+        commit(batch);
+      } catch (error) {
+        problem = {
+          kind: isDiskFull(error) ? 'disk-full' : 'write-failed',
+          waiting: pending.length,
+          dropped: droppedUncounted,
+          detail: error instanceof Error ? error.message : String(error),
+        };
+        options.onProblem?.(problem, error);
+        options.onError?.(error);
+        if (!closed) timer = options.clock.setTimer(options.retryMs, flush);
+        return;
+      }
+      pending = pending.slice(size);
+      if (problem !== undefined) {
+        problem = { ...problem, waiting: pending.length };
+        if (pending.length === 0) {
+          const over = problem;
+          problem = undefined;
+          options.onRecovered?.(over);
+        }
+      }
     }
   }
 
   return {
     add(record) {
       pending.push(record);
+      if (pending.length > options.maxPending) {
+        const excess = pending.length - options.maxPending;
+        pending = pending.slice(excess);
+        droppedUncounted += excess;
+      }
+      // While commits fail, the retry timer commits; adding must not hammer a full disk.
+      if (problem !== undefined) {
+        problem = { ...problem, waiting: pending.length, dropped: droppedUncounted };
+        return;
+      }
       if (pending.length >= options.maxBatch) flush();
       // A zero-delay timer: everything finishing in this turn of the event loop shares a commit.
       else timer ??= options.clock.setTimer(0, flush);
     },
     flush,
     pending: () => pending.length,
+    problem: () => problem,
+    close() {
+      closed = true;
+      timer?.cancel();
+      timer = undefined;
+      return { unsaved: pending.length, dropped: droppedUncounted };
+    },
   };
+}
+
+/** The one line the window, `status --json` and the log show for a store problem. */
+export function describeStoreProblem(problem: StoreProblem, dataDir: string): string {
+  const waiting = `${problem.waiting} result${problem.waiting === 1 ? ' is' : 's are'} waiting in memory`;
+  const dropped = problem.dropped > 0 ? ` (${problem.dropped} older ones dropped)` : '';
+  if (problem.kind === 'disk-full') return `the disk holding ${dataDir} is full: ${waiting}${dropped}; free space`;
+  return `results cannot be saved in ${dataDir} (${problem.detail}): ${waiting}${dropped}; check the disk and the folder's permissions`;
 }

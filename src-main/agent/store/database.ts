@@ -1,7 +1,9 @@
 // Opens the agent's SQLite store (node:sqlite, no native addon) and brings its schema up to date.
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
+import { makePrivate, prepareDataDir } from '../data-dir.ts';
 import { migrations } from './migrations.ts';
 
 export type Database = DatabaseSync;
@@ -10,18 +12,48 @@ export type Database = DatabaseSync;
  * WAL with synchronous=NORMAL: a committed transaction survives a crash or SIGKILL of the
  * process (only an OS crash can lose the last commits), and readers such as `status --json`
  * never block the running agent. busy_timeout covers that second process briefly writing.
+ * The file is created 0600 before SQLite opens it: SQLite gives the WAL and SHM files the
+ * main file's mode, so all three stay the user's alone whatever the umask.
+ * A missing folder is created 0700 (data-dir.ts).
  */
 export function openDatabase(file: string): Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    if (!existsSync(dirname(file))) prepareDataDir(dirname(file));
+    closeSync(openSync(file, 'a', 0o600));
+  }
+  makePrivate(file);
   const db = new DatabaseSync(file, { timeout: 5000 });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
-  migrate(db);
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  if (file !== ':memory:') for (const suffix of ['-wal', '-shm']) makePrivate(`${file}${suffix}`);
   return db;
 }
 
+/**
+ * A reader for another process's store (`status`): never migrates, never writes. The caller
+ * checks that the file exists first. With no WAL file no agent has the store open (a clean close
+ * checkpoints and removes it), and even a read-only connection would create WAL and SHM files:
+ * the store is then opened as immutable, which creates nothing.
+ */
+export function openDatabaseReadOnly(file: string): Database {
+  if (existsSync(`${file}-wal`)) return new DatabaseSync(file, { readOnly: true, timeout: 5000 });
+  const url = pathToFileURL(file);
+  url.searchParams.set('immutable', '1');
+  return new DatabaseSync(url, { readOnly: true });
+}
+
+/** The schema version a store has; a reader of an older store avoids newer columns. */
+export const schemaVersion = (db: Database): number => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+
+export const currentSchemaVersion = migrations.length;
+
 function migrate(db: Database): void {
-  const row = db.prepare('PRAGMA user_version').get() as { user_version: number };
-  const current = row.user_version;
+  const current = schemaVersion(db);
   if (current > migrations.length) {
     throw new Error(
       `the data folder was written by a newer Uptime Agent (schema ${current}, this version knows ${migrations.length}); update the app`,
@@ -35,15 +67,43 @@ function migrate(db: Database): void {
   }
 }
 
-/** Runs fn inside one transaction: all of it is committed, or none of it. */
+/**
+ * Runs fn inside one transaction: all of it is committed, or none of it. SQLite itself rolls
+ * back after some errors (a full disk, an I/O error): ROLLBACK then has nothing to undo and
+ * would throw "no transaction is active", hiding the error that matters — so it runs only
+ * while a transaction is still open.
+ */
 export function transaction<T>(db: Database, fn: () => T): T {
+  // Inside a caller's transaction, fn joins it: the caller commits or rolls back the whole.
+  if (db.isTransaction) return fn();
   db.exec('BEGIN IMMEDIATE');
   try {
     const value = fn();
     db.exec('COMMIT');
     return value;
   } catch (error) {
-    db.exec('ROLLBACK');
+    if (stillOpen(db)) {
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // The first error is the one to report.
+      }
+    }
     throw error;
   }
 }
+
+/** Asked again after fn ran: fn or SQLite may have ended the transaction. */
+const stillOpen = (db: Database): boolean => db.isTransaction;
+
+/** SQLite's primary result codes the agent acts on (errcode & 0xff). */
+export const sqliteCodes = { full: 13, corrupt: 11, notADatabase: 26, readOnly: 8, ioError: 10, cantOpen: 14 } as const;
+
+/** The SQLite primary result code of an error from node:sqlite, if it is one. */
+export function sqliteCode(error: unknown): number | undefined {
+  const code = (error as { errcode?: unknown } | undefined)?.errcode;
+  return typeof code === 'number' ? code & 0xff : undefined;
+}
+
+export const isDiskFull = (error: unknown): boolean =>
+  sqliteCode(error) === sqliteCodes.full || (error as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC';

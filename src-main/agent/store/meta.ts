@@ -1,10 +1,13 @@
-// Small key-value facts about this agent: identity, server, sync cursor, counters.
+// Small key-value facts about this store: whose check set it holds, sync cursor, counters.
 import type { Database } from './database.ts';
 
 export type MetaKey =
+  /** Identity of versions before it moved to the key vault; read once to migrate it. */
   | 'monitor_id'
   | 'server_url'
   | 'enrollment'
+  /** "<monitor id> <enrolled_at>" whose check set and cursor the store holds. */
+  | 'store_owner'
   | 'sync_cursor'
   | 'last_sync_at'
   | 'dropped_results'
@@ -27,4 +30,9 @@ export function setMeta(db: Database, key: MetaKey, value: string): void {
 
 export function deleteMeta(db: Database, key: MetaKey): void {
   db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+}
+
+/** Adds to the count of results lost to a bound (the outbox's, or memory's while the disk was full). */
+export function addDropped(db: Database, n: number): void {
+  setMeta(db, 'dropped_results', String(Number(getMeta(db, 'dropped_results') ?? '0') + n));
 }

@@ -114,4 +114,12 @@ export const migrations: readonly string[] = [
   CREATE INDEX events_by_check ON events (check_guid, id);
   CREATE INDEX events_open ON events (kind, check_guid) WHERE ended_at IS NULL;
   `,
+  // Results belong to the monitor that produced them: after a new enroll, the previous monitor's
+  // unsent results stay aside (a reclaim of that id sends them) instead of going out under a key
+  // whose server would drop them silently.
+  `
+  ALTER TABLE outbox ADD COLUMN monitor_id TEXT NOT NULL DEFAULT '';
+  UPDATE outbox SET monitor_id = COALESCE(json_extract(payload, '$.monitor_id'), '');
+  CREATE INDEX outbox_by_monitor ON outbox (monitor_id, id);
+  `,
 ];

@@ -30,6 +30,11 @@ export function unsentCount(db: Database): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
 }
 
+/** Unsent results per monitor id (schema 2 and later). */
+export function unsentPerMonitor(db: Database): { monitor_id: string; n: number }[] {
+  return db.prepare('SELECT monitor_id, COUNT(*) AS n FROM outbox GROUP BY monitor_id').all() as unknown as { monitor_id: string; n: number }[];
+}
+
 export function outageHistory(db: Database, limit = 100): OutageRecord[] {
   const rows = db.prepare('SELECT started_at, ended_at FROM outages ORDER BY id DESC LIMIT ?').all(limit) as unknown as {
     started_at: string;

@@ -6,10 +6,13 @@ import { enrolledAgent, eventually, type Harness } from '../../support/agent-har
 /** Upload is driven by hand here, except where a test says otherwise. */
 const manual = { syncIntervalMs: 3_600_000, uploadIntervalMs: 3_600_000, statusIntervalMs: 3_600_000, pingIntervalMs: 3_600_000 };
 
+/** Results belong to the monitor that produced them: the harness's, once it is enrolled. */
+let owner = 'm';
+
 function results(guid: string, n: number, from = 0, extra: Partial<WireResult> = {}): WireResult[] {
   return Array.from({ length: n }, (_, i) => ({
     check_guid: guid,
-    monitor_id: 'm',
+    monitor_id: owner,
     ran_at: new Date(Date.UTC(2026, 10, 21, 8, 0, 0, 0) + (from + i) * 1000).toISOString(),
     success: true,
     http_status: 200,
@@ -24,6 +27,7 @@ describe('uploader against the reference server', () => {
 
   async function withCheck(tunables: Partial<AgentTunables> = manual): Promise<string> {
     h = await enrolledAgent({ tunables });
+    owner = h.monitorId;
     const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 3600, orgId: h.orgId });
     h.server.admin.assign(check.guid, h.monitorId);
     h.agent.pause();
@@ -123,6 +127,7 @@ describe('uploader against the reference server', () => {
 
   it('on 403 pauses probing and uploading, and resumes by itself when the monitor is enabled again', async () => {
     h = await enrolledAgent({ tunables: { ...manual, uploadIntervalMs: 50, pingIntervalMs: 50, authRetryMs: 300 } });
+    owner = h.monitorId;
     const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 1, orgId: h.orgId });
     h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
@@ -156,6 +161,7 @@ describe('uploader against broken answers', () => {
     { name: 'a dropped connection', inject: (s: Harness['server']) => s.faults.reset({ endpoint: 'results', times: 2 }) },
   ])('keeps the results when the answer is $name, and delivers them later', async ({ inject }) => {
     h = await enrolledAgent({ tunables: { syncIntervalMs: 3_600_000, uploadIntervalMs: 100 } });
+    owner = h.monitorId;
     const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 3600, orgId: h.orgId });
     h.server.admin.assign(check.guid, h.monitorId);
     h.agent.pause();

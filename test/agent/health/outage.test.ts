@@ -9,7 +9,7 @@ describe('status, heartbeat and connectivity outages against the reference serve
 
   it('reports version, uptime and unsent results in status, and pings', async () => {
     h = await enrolledAgent({ tunables: { statusIntervalMs: 100, pingIntervalMs: 100, uploadIntervalMs: 3_600_000 } });
-    h.store.outbox.insert([{ check_guid: 'x', monitor_id: 'm', ran_at: '2026-11-21T10:00:00.000Z', success: true, http_status: 200, latency_ms: 1 }]);
+    h.store.outbox.insert([{ check_guid: 'x', monitor_id: h.monitorId, ran_at: '2026-11-21T10:00:00.000Z', success: true, http_status: 200, latency_ms: 1 }]);
     const status = await eventually(() => {
       const latest = h.server.latestStatus(h.monitorId);
       return latest !== undefined && latest.status.unsent_results === 1 ? latest : undefined;

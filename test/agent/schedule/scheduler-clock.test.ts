@@ -53,7 +53,7 @@ describe('ran_at after a clock step', () => {
           probeStartedAt.push(clock.now());
           return Promise.resolve({ success: true, httpStatus: 200, latencyMs: 3, answered: true, decidedBy: 'all-rules' as const, error: '', responseSample: '' });
         },
-        sink: { add: (r) => records.push(r), flush: () => undefined, pending: () => 0 },
+        sink: { add: (r) => records.push(r) },
         monitorId: () => 'm',
         skipsRun: () => Promise.resolve(false),
       }),

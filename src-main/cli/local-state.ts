@@ -1,0 +1,16 @@
+// Bad local state (a read-only or full data folder, a damaged key file or store) is answered by
+// every command with one line that says what happened and what to do, and exit code 8.
+import { DataDirError } from '../agent/data-dir.ts';
+import { DamagedKeyError } from '../agent/key-vault.ts';
+
+/** One line for a data folder, key file or store that cannot be read. */
+export function localStateMessage(error: unknown, dataDir: string): string {
+  if (error instanceof DamagedKeyError || error instanceof DataDirError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EROFS') return `the data folder ${dataDir} is on a read-only file system; choose another with --data-dir`;
+  if (code === 'ENOSPC') return `the disk holding ${dataDir} is full; free some space and try again`;
+  if (code === 'EACCES' || code === 'EPERM') return `the data folder ${dataDir} cannot be read by this user (permission denied); run as the user who owns it`;
+  const sqlite = (error as { errstr?: string }).errstr;
+  if (sqlite !== undefined) return `the store in ${dataDir} cannot be read (${sqlite}); "uptime-agent run" sets a damaged store aside and starts a new one`;
+  return `the data folder ${dataDir} cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
+}

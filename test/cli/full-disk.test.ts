@@ -1,0 +1,119 @@
+// `uptime-agent run` and `enroll` on a disk that really fills up (a small tmpfs as the data
+// folder): the real error named in status --json, recovery by itself once space is free, nothing
+// that reached the outbox lost, what could not be saved counted at stop; enroll checks first.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
+import { withOrg } from '../reference-server/testing.ts';
+import { eventually } from '../support/agent-harness.ts';
+import { collect, lastLine, runCli, spawnCli } from '../support/cli.ts';
+import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason, type SmallDisk } from '../support/tmpfs.ts';
+
+interface StatusJson {
+  monitor_id: string | null;
+  unsent_results: number;
+  store_problem: string | null;
+  unsaved_results: number;
+  dropped_results: number;
+}
+
+describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, () => {
+  let server: ReferenceServer;
+  let token: string;
+  let orgId: string;
+  let target: Server;
+  let targetUrl: string;
+  let hits = 0;
+  beforeAll(async () => {
+    server = await startReferenceServer();
+    ({ token, orgId } = withOrg(server));
+    target = createServer((_req, res) => {
+      hits++;
+      res.end('ok');
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    await server.close();
+    target.closeAllConnections();
+    target.close();
+  });
+
+  const enrollArgs = (dataDir: string): string[] => ['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token, '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x'];
+  const status = async (dataDir: string): Promise<StatusJson> => JSON.parse((await runCli(['status', '--json', '--data-dir', dataDir])).stdout) as StatusJson;
+
+  it('names the full disk in status --json, recovers by itself once space is free, loses nothing that was run, and counts what a stop could not save', async () => {
+    const disk: SmallDisk = mountSmallDisk(2048);
+    try {
+      const monitorId = lastLine((await runCli(enrollArgs(disk.dir))).stdout);
+      for (let i = 0; i < 3; i++) server.admin.assign(server.admin.createCheck({ name: `c${i}`, url: `${targetUrl}?c=${i}`, interval_sec: 1, orgId }).guid, monitorId);
+      const args = ['run', '--data-dir', disk.dir, '--sync-interval', '0.3', '--upload-interval', '0.3'];
+      let child = spawnCli(args);
+      let done = collect(child);
+      await eventually(() => server.results(monitorId).length >= 3, 20_000, 'first results delivered');
+
+      disk.fill();
+      const full = await eventually(async () => {
+        const s = await status(disk.dir);
+        return s.store_problem !== null && s.unsaved_results >= 3 ? s : undefined;
+      }, 20_000, 'the full disk in status');
+      expect(full.store_problem).toMatch(new RegExp(`^the disk holding ${disk.dir} is full: \\d+ results are waiting in memory; free space$`));
+      expect(full.store_problem).not.toContain('rollback');
+      const uploadsWhileFull = server.requests({ endpoint: 'results' }).length;
+      await new Promise((r) => setTimeout(r, 2000));
+      // No resend storm: at most a few upload attempts while deletes cannot happen.
+      expect(server.requests({ endpoint: 'results' }).length - uploadsWhileFull).toBeLessThanOrEqual(10);
+
+      disk.free();
+      await eventually(async () => (await status(disk.dir)).store_problem === null, 10_000, 'recovered by itself');
+      child.kill('SIGTERM');
+      const first = await done;
+      expect(first.code).toBe(0);
+      expect(first.stderr).toContain('results are saved again');
+      expect(first.stderr).not.toContain('cannot rollback');
+      // Every run that reached the target was delivered (a run cut short by the stop has no result).
+      const delivered = server.results(monitorId).length;
+      const ran = hits;
+      expect(delivered).toBeGreaterThanOrEqual(ran - 3);
+      expect(delivered).toBeLessThanOrEqual(ran);
+      expect((await status(disk.dir)).unsent_results).toBe(0);
+
+      // Full again, and stopped while full: what could not be saved is counted in the log.
+      child = spawnCli(args);
+      done = collect(child);
+      await eventually(() => server.results(monitorId).length > delivered, 20_000, 'running again');
+      disk.fill();
+      const again = await eventually(async () => {
+        const s = await status(disk.dir);
+        return s.store_problem !== null && s.unsaved_results >= 2 ? s : undefined;
+      }, 20_000, 'full again');
+      child.kill('SIGTERM');
+      const second = await done;
+      expect(second.code).toBe(0);
+      const lost = /"msg":"(\d+) results could not be saved before stopping \(the disk holding [^"]* is full/.exec(second.stderr);
+      expect(lost).not.toBeNull();
+      expect(Number(lost?.[1])).toBeGreaterThanOrEqual(again.unsaved_results);
+      console.log(`full disk figures: first run ${delivered} delivered of ${ran} target hits (runs in flight at the stop have no result); stop while full: ${lost?.[1] ?? '?'} unsaved (counted)`);
+    } finally {
+      disk.unmount();
+    }
+  });
+
+  it('enroll on a full disk sends nothing and says why', async () => {
+    const disk = mountSmallDisk(512);
+    try {
+      disk.fill();
+      const before = server.requests({ endpoint: 'enroll' }).length;
+      const result = await runCli(enrollArgs(disk.dir));
+      expect(result.code).toBe(8);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(`the disk holding ${disk.dir} is full`);
+      expect(result.stderr).toContain('Nothing was sent to the server');
+      expect(server.requests({ endpoint: 'enroll' }).length).toBe(before);
+    } finally {
+      disk.unmount();
+    }
+  });
+});
