@@ -1,6 +1,6 @@
 // Issue 11 §4: a key file damaged on disk. The real `run` process says the key is damaged
 // (nothing is sent with it), keeps working otherwise, and stops on SIGTERM with exit 0.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
@@ -22,8 +22,12 @@ describe('uptime-agent run with a damaged key file', () => {
     const enrolled = await runCli(['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token,
       '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
     expect(lastLine(enrolled.stdout)).toMatch(/^[0-9a-z]{12}$/);
-    // Bytes that are not UTF-8 read back as replacement characters: not a header value.
-    await writeFile(join(dataDir, 'api-key'), Buffer.from([0x75, 0x61, 0x6b, 0x5f, 0xff, 0xfe, 0x80, 0x41, 0x0a]), { mode: 0o600 });
+    // Bytes that are not UTF-8 read back as replacement characters: not a header value. The key
+    // file keeps the identity beside the key (key-vault.ts); only the key is damaged.
+    const keyFile = join(dataDir, 'api-key');
+    const stored = JSON.parse(await readFile(keyFile, 'utf8')) as Record<string, unknown>;
+    const damaged = Buffer.from([0x75, 0x61, 0x6b, 0x5f, 0xff, 0xfe, 0x80, 0x41]).toString('utf8');
+    await writeFile(keyFile, JSON.stringify({ ...stored, api_key: damaged }), { mode: 0o600 });
     server.clearRequests();
 
     const child = spawnCli(['run', '--data-dir', dataDir, '--sync-interval', '0.1', '--upload-interval', '0.1', '--status-interval', '0.1', '--ping-interval', '0.1']);
