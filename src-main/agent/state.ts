@@ -1,5 +1,7 @@
 // The agent's live state, beyond what the store holds: what the loops last saw. The UI and the
 // tray read it through the agent's snapshot; every change is announced to subscribers.
+import type { LoadReport } from './schedule/load.ts';
+
 export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled';
 
 export type LoopName = 'sync' | 'upload' | 'status' | 'ping';
@@ -36,6 +38,8 @@ export interface AgentState {
   droppedResults: number;
   /** Failed runs kept locally as skipped because the agent was offline, since it started. */
   skippedOffline: number;
+  /** Whether probing keeps up (schedule/load.ts); absent until probing has run a while. */
+  load?: LoadReport;
 }
 
 export function initialState(now: Date, droppedResults: number): AgentState {

@@ -39,6 +39,7 @@ function describe(report: StatusReport, dataDir: string): string[] {
     `last sync: ${report.last_sync_at ?? 'never'}`,
     `checks: ${counts.total} (${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run)`,
     `unsent results: ${report.unsent_results}`,
+    ...(report.overloaded ? [`overloaded: the agent cannot keep up and skips runs (${report.skipped_overlap} while the check was still running, ${report.skipped_backlog} waiting for a free slot, since it started); lengthen check intervals or run fewer checks on this machine`] : []),
     ...privateLines(report),
     ...report.checks.map((c) => {
       const last = c.last_result === undefined ? 'no result yet' : c.last_result.skipped ? 'skipped (offline)' : c.last_result.success ? 'up' : `down: ${c.last_result.error}`;

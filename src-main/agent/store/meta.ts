@@ -9,7 +9,9 @@ export type MetaKey =
   | 'last_sync_at'
   | 'dropped_results'
   /** JSON array of the guids the private definitions file defines, for `status --json`. */
-  | 'private_definitions';
+  | 'private_definitions'
+  /** JSON of the running agent's load (load-state.ts), for `status --json`. */
+  | 'load';
 
 export function getMeta(db: Database, key: MetaKey): string | undefined {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
