@@ -35,6 +35,11 @@ function migrate(db: Database): void {
   }
 }
 
+/** Runs fn inside the caller's transaction if there is one, else inside its own. */
+export function atomically<T>(db: Database, fn: () => T): T {
+  return db.isTransaction ? fn() : transaction(db, fn);
+}
+
 /** Runs fn inside one transaction: all of it is committed, or none of it. */
 export function transaction<T>(db: Database, fn: () => T): T {
   db.exec('BEGIN IMMEDIATE');

@@ -2,7 +2,7 @@
 // only when the server has answered 200 for it (or it is set aside as rejected, or the bound
 // forces the oldest out, which is counted).
 import type { WireResult } from '../wire/schemas.ts';
-import type { Database } from './database.ts';
+import { atomically, type Database } from './database.ts';
 import { getMeta, setMeta } from './meta.ts';
 
 export interface OutboxLimits {
@@ -54,7 +54,8 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
   const insert = db.prepare('INSERT INTO outbox (check_guid, ran_at, payload, bytes) VALUES (?, ?, ?, ?)');
   const chunkAfter = db.prepare('SELECT id, bytes FROM outbox WHERE id > ? ORDER BY id LIMIT 1000');
   const deleteUpTo = db.prepare('DELETE FROM outbox WHERE id <= ?');
-  const deleteOne = db.prepare('DELETE FROM outbox WHERE id = ? RETURNING bytes');
+  const rangeTotals = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM outbox WHERE id BETWEEN ? AND ?');
+  const deleteRange = db.prepare('DELETE FROM outbox WHERE id BETWEEN ? AND ?');
   const peek = db.prepare('SELECT id, check_guid, ran_at, payload, bytes FROM outbox ORDER BY id LIMIT ?');
 
   return {
@@ -101,23 +102,28 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
       return out;
     },
     remove(ids) {
-      for (const id of ids) {
-        const row = deleteOne.get(id) as { bytes: number } | undefined;
-        if (row !== undefined) {
-          count--;
-          bytes -= row.bytes;
+      // One transaction, one range per run of consecutive ids (a delivered batch is usually one):
+      // a row at a time in autocommit cost ~14 µs per delivered result, as much as storing it.
+      atomically(db, () => {
+        for (const [first, last] of idRuns(ids)) {
+          const gone = rangeTotals.get(first, last) as { n: number; b: number };
+          deleteRange.run(first, last);
+          count -= gone.n;
+          bytes -= gone.b;
         }
-      }
+      });
     },
     reject(row, reason, at) {
-      db.prepare('INSERT INTO rejected (check_guid, ran_at, payload, reason, rejected_at) VALUES (?, ?, ?, ?, ?)').run(
-        row.check_guid,
-        row.ran_at,
-        row.payload,
-        reason,
-        at.toISOString(),
-      );
-      this.remove([row.id]);
+      atomically(db, () => {
+        db.prepare('INSERT INTO rejected (check_guid, ran_at, payload, reason, rejected_at) VALUES (?, ?, ?, ?, ?)').run(
+          row.check_guid,
+          row.ran_at,
+          row.payload,
+          reason,
+          at.toISOString(),
+        );
+        this.remove([row.id]);
+      });
     },
     count: () => count,
     bytes: () => bytes,
@@ -133,4 +139,16 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
         ),
       ),
   };
+}
+
+/** Sorted ids as [first, last] runs of consecutive values; duplicates count once. */
+export function idRuns(ids: readonly number[]): [number, number][] {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const id of sorted) {
+    const run = runs.at(-1);
+    if (run !== undefined && id <= run[1] + 1) run[1] = Math.max(run[1], id);
+    else runs.push([id, id]);
+  }
+  return runs;
 }
