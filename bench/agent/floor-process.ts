@@ -25,7 +25,16 @@ async function worker(): Promise<void> {
 }
 
 setTimeout(() => process.send?.('measuring'), measureAt - performance.now());
-setTimeout(() => process.send?.('done'), endAt - performance.now());
+// On a loaded machine the workers can finish before this timer fires: 'done' is then sent below,
+// before disconnecting, never on a closed channel (ERR_IPC_CHANNEL_CLOSED).
+let doneSent = false;
+const sendDone = (): void => {
+  if (!doneSent) process.send?.('done');
+  doneSent = true;
+};
+const done = setTimeout(sendDone, endAt - performance.now());
 await Promise.all(Array.from({ length: Number(workersText) }, worker));
+clearTimeout(done);
+sendDone();
 process.send?.({ failures });
 process.disconnect();

@@ -16,11 +16,13 @@ import { createIdentityHolder, type CallFailure, type IdentityView } from './ide
 import type { KeyVault } from './key-vault.ts';
 import { silentLogger, type Logger } from './log.ts';
 import { startLoop, type Loop } from './loop.ts';
+import { clearLoad, saveLoad, sameLoad } from './load-state.ts';
 import { createProbing } from './probing.ts';
 import { createReadModel, type ReadModel } from './read-model.ts';
 import { createResultSink, describeStoreProblem } from './results/result-sink.ts';
 import { watchIdentityFile, type IdentityWatch } from './identity-watch.ts';
 import { openRunStateWriter } from './run-state-file.ts';
+import { describeOverload } from './schedule/load.ts';
 import type { RunnableSet } from './runnable-checks.ts';
 import { createServiceCalls } from './service-calls.ts';
 import { createLiveState, initialState, type AgentState } from './state.ts';
@@ -230,6 +232,14 @@ export function createAgent(options: AgentOptions): Agent {
     transitions: insight.transitions,
     probeContext: () => ({ ...probeNet, ...options.probeContext }),
     onTransition: insight.announce,
+    onLoad: (report) => {
+      // Stored at every sample: status --json takes an old figure for a stopped agent.
+      saveLoad(db, report, clock.now());
+      const before = live.get().load;
+      if (sameLoad(before, report)) return;
+      if (report.overloaded && before?.overloaded !== true) log.warn({ skipped: report.recentSkipped }, describeOverload(report));
+      live.update((s) => ({ ...s, load: report }));
+    },
   });
 
   const view = createReadModel({
@@ -262,6 +272,8 @@ export function createAgent(options: AgentOptions): Agent {
     loops = undefined;
     await Promise.all([...Object.values(running ?? {}).map((l) => l.stop()), probing.stop()]);
     sink.flush();
+    clearLoad(db);
+    if (live.get().load !== undefined) live.update(({ load: _gone, ...rest }) => rest);
   }
 
   /** After enroll or forget: a fresh live state that keeps only what the user chose (and a store problem). */

@@ -23,6 +23,18 @@ export const agentDefaults = {
    * targets hang until their timeout.
    */
   concurrency: 256,
+  /**
+   * Overload is judged over the last minute: long enough that one slow burst does not flap the
+   * state, short enough that the warning clears soon after the cause is gone.
+   */
+  loadWindowMs: 60_000,
+  /** The scheduler's skip counts are read this often (a few integers, costs nothing). */
+  loadSampleMs: 5_000,
+  /**
+   * Skipped overlaps (a check still running when due again) become "overloaded" from this share
+   * of due runs: one slow target among a hundred checks is its own business, not the agent's.
+   */
+  overlapShare: 0.01,
   /** New checks (and every check at start-up) first run within this window, spread by guid. */
   startupSpreadMs: 5_000,
   /** Results kept per check for the UI: about 5 hours at a 60 s interval. */

@@ -3,7 +3,7 @@
 // it or the server disabled this monitor.
 import type { CheckSet } from './check-set.ts';
 import { createCheckRunner, type ExtraProbeContext } from './check-runner.ts';
-import type { Clock } from './clock.ts';
+import type { Clock, TimerHandle } from './clock.ts';
 import type { AgentTunables } from './defaults.ts';
 import type { Logger } from './log.ts';
 import { runProbe } from './probes/index.ts';
@@ -11,6 +11,7 @@ import type { ProbeOutcome } from './probes/types.ts';
 import { shownError } from './results/privacy.ts';
 import type { ResultSink } from './results/result-sink.ts';
 import { describeJump, type ClockJump } from './schedule/clock-jump.ts';
+import { createLoadWatch, type LoadReport } from './schedule/load.ts';
 import { createScheduler, type Scheduler, type SchedulerStats } from './schedule/scheduler.ts';
 import { createWakeWatch, type WakeWatch } from './schedule/wake.ts';
 import type { AgentState } from './state.ts';
@@ -19,7 +20,7 @@ import type { CheckTransition, TransitionTracker } from './transitions.ts';
 export interface ProbingDeps {
   clock: Clock;
   log: Logger;
-  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs' | 'clockJumpThresholdMs' | 'clockWatchMs' | 'wakeGraceMs'>;
+  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs' | 'clockJumpThresholdMs' | 'clockWatchMs' | 'wakeGraceMs' | 'loadWindowMs' | 'loadSampleMs' | 'overlapShare'>;
   checkSet: CheckSet;
   sink: ResultSink;
   monitorId: () => string;
@@ -30,6 +31,8 @@ export interface ProbingDeps {
   /** Turns runs into transitions (and episodes of the event log). */
   transitions: TransitionTracker;
   onTransition: (transition: CheckTransition) => void;
+  /** Whether probing keeps up, every loadSampleMs while it runs. */
+  onLoad: (report: LoadReport) => void;
 }
 
 export interface Probing {
@@ -51,6 +54,18 @@ export function createProbing(deps: ProbingDeps): Probing {
   const { transitions } = deps;
   let scheduler: Scheduler | undefined;
   let wake: WakeWatch | undefined;
+  let loadTimer: TimerHandle | undefined;
+
+  /** Reads the scheduler's skip counts on a timer of its own, while probing runs. */
+  function watchLoad(): void {
+    const watch = createLoadWatch({ windowMs: deps.tunables.loadWindowMs, overlapShare: deps.tunables.overlapShare });
+    const sample = (): void => {
+      if (scheduler === undefined) return;
+      deps.onLoad(watch.record(deps.clock.monotonic(), scheduler.stats()));
+      loadTimer = deps.clock.setTimer(deps.tunables.loadSampleMs, sample);
+    };
+    loadTimer = deps.clock.setTimer(deps.tunables.loadSampleMs, sample);
+  }
 
   function applyPause(): void {
     const state = deps.state();
@@ -94,8 +109,11 @@ export function createProbing(deps: ProbingDeps): Probing {
       });
       applyPause();
       deps.checkSet.feed(scheduler);
+      watchLoad();
     },
     async stop() {
+      loadTimer?.cancel();
+      loadTimer = undefined;
       wake?.stop();
       wake = undefined;
       const stopping = scheduler;

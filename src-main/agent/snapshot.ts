@@ -9,6 +9,7 @@ import type { PrivateDefinitionsSummary } from './private-definitions/index.ts';
 import { redactUrl } from './probes/redact.ts';
 import { describeNotRun, notRunReason } from './runnable-checks.ts';
 import { sharedBy } from './schedule/grid.ts';
+import { describeOverload } from './schedule/load.ts';
 import type { SchedulerStats } from './schedule/scheduler.ts';
 import { clockSkewLimitSec, type AgentState, type AuthState, type LoopState, type UploadProgress } from './state.ts';
 import type { StoredCheck } from './store/checks.ts';
@@ -48,7 +49,7 @@ export interface CheckView {
   downSince?: string;
 }
 
-export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'key-damaged' | 'clock-skew' | 'server-connection' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped' | 'store-problem' | 'results-aside';
+export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'key-damaged' | 'clock-skew' | 'server-connection' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped' | 'store-problem' | 'results-aside' | 'overloaded';
 
 /** Something that needs the user, with what fixes it. */
 export interface Problem {
@@ -280,6 +281,9 @@ function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: Pr
       action: 'unsent',
       actionLabel: 'See unsent results',
     });
+  }
+  if (state.load?.overloaded === true) {
+    problems.push({ kind: 'overloaded', message: describeOverload(state.load), action: 'none', actionLabel: '' });
   }
   return problems;
 }

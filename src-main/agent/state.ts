@@ -1,5 +1,7 @@
 // The agent's live state, beyond what the store holds: what the loops last saw. The UI and the
 // tray read it through the agent's snapshot; every change is announced to subscribers.
+import type { LoadReport } from './schedule/load.ts';
+
 export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled' | 'key-damaged';
 
 /** Beyond this, the server's clock and ours disagree enough to say so (design.md "Clocks"). */
@@ -48,6 +50,8 @@ export interface AgentState {
   connectionProblem?: { message: string; action: string };
   /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
   storeProblem?: string;
+  /** Whether probing keeps up (schedule/load.ts); absent until probing has run a while. */
+  load?: LoadReport;
 }
 
 export function initialState(now: Date, droppedResults: number): AgentState {

@@ -1,5 +1,7 @@
 // The `uptime-agent status --json` document, read from the store alone so that it works while
 // another process runs the agent on the same data folder.
+import { agentDefaults } from './defaults.ts';
+import { readLoad } from './load-state.ts';
 import { sharedBy } from './schedule/grid.ts';
 import type { StoredIdentity } from './key-vault.ts';
 import type { RunState } from './run-state-file.ts';
@@ -46,6 +48,14 @@ export interface StatusReport {
    */
   clock_skew_sec: number | null;
   outages: OutageRecord[];
+  /**
+   * Beyond design.md's fields: the running agent cannot keep up (schedule/load.ts), and the runs
+   * it skipped since it started — a check still running when due again (overlap) or held behind
+   * the concurrency cap (backlog). false and 0 when no agent is running.
+   */
+  overloaded: boolean;
+  skipped_overlap: number;
+  skipped_backlog: number;
   /** Beyond design.md's fields: the private definitions file's state, problems by guid and field. */
   private_definitions: PrivateDefinitionsSummary;
 }
@@ -54,7 +64,11 @@ export interface StatusReport {
  * Whether a check is runnable is the running agent's own decision (runnable-checks.ts), made
  * here from the guids its definitions file defined (the agent records those, never a definition).
  */
-export function statusReport(db: Database, identity: StoredIdentity | undefined, keyPresent: boolean, live?: RunState): StatusReport {
+/** A recorded load older than this belongs to an agent that is gone: a few missed samples. */
+const loadFreshMs = 3 * agentDefaults.loadSampleMs;
+
+export function statusReport(db: Database, identity: StoredIdentity | undefined, keyPresent: boolean, live?: RunState, nowMs = Date.now()): StatusReport {
+  const load = readLoad(db, nowMs, loadFreshMs);
   const raw = getMeta(db, 'private_definitions');
   const privateDefinitions = raw === undefined ? noPrivateDefinitions : (JSON.parse(raw) as PrivateDefinitionsSummary);
   const defined = new Set(privateDefinitions.defined);
@@ -89,6 +103,9 @@ export function statusReport(db: Database, identity: StoredIdentity | undefined,
     }),
     clock_skew_sec: skew === undefined || !Number.isFinite(Number(skew)) ? null : Number(skew),
     outages: outageHistory(db),
+    overloaded: load?.overloaded ?? false,
+    skipped_overlap: load?.skippedOverlap ?? 0,
+    skipped_backlog: load?.skippedBacklog ?? 0,
     private_definitions: privateDefinitions,
   };
 }

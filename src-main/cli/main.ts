@@ -1,8 +1,11 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --max-old-space-size=256
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --max-old-space-size=256
 // Entry point of the headless `uptime-agent` command.
 // The V8 flags above (also in electron-builder.yml and the bench scripts): with a machine's
 // default limits V8 lets a probe-heavy heap grow to ~280 MB RSS at 5,000 checks although under
 // 20 MB of it is live; these bound it to ~135 MB at the same CPU cost (npm run bench:probes).
+// MALLOC_ARENA_MAX=2: glibc gives each of V8's worker threads its own 64 MB malloc arena, and
+// the compiler's and GC's short-lived memory left ~25 MB resident in five of them at 1,000
+// checks; two arenas hold ~4-11 MB for the same work at the same CPU (other libcs ignore it).
 import { agentVersion } from '../agent/version.ts';
 import { dashboardUrlCommand } from './dashboard-url-command.ts';
 import { enrollCommand } from './enroll-command.ts';

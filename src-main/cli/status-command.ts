@@ -65,6 +65,7 @@ function describe(report: StatusReport, dataDir: string): string[] {
     `unsent results: ${report.unsent_results}`,
     ...report.aside_results.map((a) => `unsent results of monitor ${a.monitor_id} (kept aside; reclaim that monitor to send them): ${a.count}`),
     ...(report.dropped_results === 0 ? [] : [`results dropped by the outbox bound: ${report.dropped_results}`]),
+    ...(report.overloaded ? [`overloaded: the agent cannot keep up and skips runs (${report.skipped_overlap} while the check was still running, ${report.skipped_backlog} waiting for a free slot, since it started); lengthen check intervals or run fewer checks on this machine`] : []),
     ...privateLines(report),
     ...report.checks.map((c) => {
       const last = c.last_result === undefined ? 'no result yet' : c.last_result.skipped ? 'skipped (offline)' : c.last_result.success ? 'up' : `down: ${c.last_result.error}`;

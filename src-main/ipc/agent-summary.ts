@@ -25,7 +25,7 @@ export interface AgentSummary {
 export const backlogWarnAfterMs = 2 * 60_000;
 
 /** Problems that need the user but leave the checks running: attention, not an error. */
-const attentionProblems = new Set(['private-missing', 'private-file', 'rejected-results', 'results-dropped']);
+const attentionProblems = new Set(['private-missing', 'private-file', 'rejected-results', 'results-dropped', 'overloaded']);
 
 const plural = (n: number, one: string): string => `${n} ${n === 1 ? one : `${one}s`}`;
 

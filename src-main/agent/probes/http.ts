@@ -11,7 +11,7 @@ import { codingProblem, contentCodings, charsetOf, decodedBody } from './body-de
 import { capDetail } from './detail.ts';
 import { cancelledError } from './errors.ts';
 import { probeDefaults } from './defaults.ts';
-import { sendHop, type Hop } from './http-hop.ts';
+import { feedBody, sendHop, type Hop } from './http-hop.ts';
 import { hopKey, redirectTarget, redirectedPlan } from './http-redirect.ts';
 import { planRequest, withUrlCredentials, type RequestPlan } from './http-request.ts';
 import { redactUrl } from './redact.ts';
@@ -154,7 +154,8 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
   });
   let error = '';
   try {
-    for await (const chunk of decodedBody(hop.body as AsyncIterable<Buffer>, codings)) if (scanner.push(chunk)) break;
+    if (codings.length === 0) await feedBody(hop.body, (chunk) => scanner.push(chunk));
+    else for await (const chunk of decodedBody(hop.body as AsyncIterable<Buffer>, codings)) if (scanner.push(chunk)) break;
   } catch (err) {
     const reason = run.reason(err, host);
     error = run.rule(err) === 'body' ? reason : `${reason} while reading the body`;

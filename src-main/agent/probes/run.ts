@@ -48,6 +48,30 @@ export function effectiveTimeoutSec(timeoutSec: number | undefined): number {
   return Math.min(timeoutSec, probeDefaults.maxTimeoutSec);
 }
 
+/**
+ * The runs following each caller signal (the scheduler's one stop signal): one 'abort' listener
+ * per signal that fans out, not one per run. An AbortSignal scans its whole listener list on
+ * every add and remove, and hundreds of runs in flight share the scheduler's.
+ */
+const followers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls onAbort when outer aborts; returns the function that stops following. */
+function follow(outer: AbortSignal, onAbort: () => void): () => void {
+  let runs = followers.get(outer);
+  if (runs === undefined) {
+    const set = new Set<() => void>();
+    outer.addEventListener('abort', () => {
+      for (const abort of set) abort();
+      set.clear();
+    }, { once: true });
+    followers.set(outer, set);
+    runs = set;
+  }
+  const following = runs;
+  following.add(onAbort);
+  return () => following.delete(onAbort);
+}
+
 export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
   const now = ctx.now ?? (() => performance.now());
   const timeoutSec = effectiveTimeoutSec(def.timeout_sec);
@@ -59,9 +83,9 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
     controller.abort(new DOMException(timedOut(timeoutSec), 'TimeoutError'));
   }, timeoutMs);
   const outer = ctx.signal;
-  const onOuterAbort = (): void => controller.abort(outer?.reason);
+  let unfollow: (() => void) | undefined;
   if (outer?.aborted === true) controller.abort(outer.reason);
-  else outer?.addEventListener('abort', onOuterAbort, { once: true });
+  else if (outer !== undefined) unfollow = follow(outer, () => controller.abort(outer.reason));
   const signal = controller.signal;
   const startedAt = now();
   const cancelled = (): boolean => ctx.signal?.aborted === true;
@@ -94,7 +118,7 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
     cancelled,
     finish() {
       clearTimeout(timer);
-      outer?.removeEventListener('abort', onOuterAbort);
+      unfollow?.();
     },
   };
 }

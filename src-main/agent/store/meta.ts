@@ -14,7 +14,9 @@ export type MetaKey =
   /** Server clock minus local clock in seconds at the last API answer, for `status --json`. */
   | 'clock_skew_sec'
   /** JSON array of the guids the private definitions file defines, for `status --json`. */
-  | 'private_definitions';
+  | 'private_definitions'
+  /** JSON of the running agent's load (load-state.ts), for `status --json`. */
+  | 'load';
 
 export function getMeta(db: Database, key: MetaKey): string | undefined {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;

@@ -28,6 +28,32 @@ describe('outbox', () => {
     expect(outbox.oldestRanAt()).toBe(result(3).ran_at);
   });
 
+  it('removes scattered ids (after a rejection) and keeps count and bytes exact, in one commit', () => {
+    const outbox = createOutbox(db, { maxCount: 100, maxBytes: 1 << 20 });
+    outbox.insert(Array.from({ length: 10 }, (_, i) => result(i, i % 2 === 0 ? 'even' : '')));
+    const rows = outbox.peek(10, 1 << 20);
+    const gone = rows.filter((_, i) => i !== 3 && i !== 7);
+    const changesBefore = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    outbox.remove([...gone.map((r) => r.id), gone[0]?.id ?? 0]);
+    const kept = outbox.peek(10, 1 << 20);
+    expect(kept.map((r) => r.id)).toEqual([rows[3]?.id, rows[7]?.id]);
+    expect(outbox.count()).toBe(2);
+    expect(outbox.bytes()).toBe(kept.reduce((sum, r) => sum + r.bytes, 0));
+    expect((db.prepare('SELECT total_changes() AS n').get() as { n: number }).n - changesBefore).toBe(8);
+    expect(db.isTransaction).toBe(false);
+  });
+
+  it('sets a rejected row aside and removes it together, also inside a caller\'s transaction', () => {
+    const outbox = createOutbox(db, { maxCount: 100, maxBytes: 1 << 20 });
+    outbox.insert([0, 1, 2].map((i) => result(i)));
+    const [first, second] = outbox.peek(2, 1 << 20);
+    if (first === undefined || second === undefined) throw new Error('two rows expected');
+    outbox.reject(first, 'bad', new Date(0));
+    transaction(db, () => outbox.reject(second, 'worse', new Date(0)));
+    expect(outbox.rejectedCount()).toBe(2);
+    expect(outbox.count()).toBe(1);
+  });
+
   it('cuts a batch under the byte limit, but always returns at least one row', () => {
     const outbox = createOutbox(db, { maxCount: 100, maxBytes: 1 << 20 });
     outbox.insert([result(0, 'x'.repeat(500)), result(1, 'y'.repeat(500)), result(2)]);

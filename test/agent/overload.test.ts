@@ -1,0 +1,67 @@
+// Demand beyond capacity: runs are skipped and counted (never queued without bound), and both
+// the window (snapshot problem) and `status --json` (another process) say the agent is overloaded.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.ts';
+import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
+import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
+
+let harness: Harness | undefined;
+let target: HttpTarget | undefined;
+afterEach(async () => {
+  await harness?.close();
+  await target?.close();
+  harness = undefined;
+  target = undefined;
+});
+
+interface StatusJson {
+  overloaded: boolean;
+  skipped_overlap: number;
+  skipped_backlog: number;
+}
+
+async function statusJson(dataDir: string): Promise<StatusJson> {
+  const status = await runCli(['status', '--json', '--data-dir', dataDir]);
+  expect(status.code).toBe(0);
+  return JSON.parse(status.stdout) as StatusJson;
+}
+
+describe('overload', () => {
+  it('one run slot for three 1 s checks whose target answers after 1.5 s: skipped, counted and reported', async () => {
+    target = await startHttpTarget({ '/': { status: 200, body: 'ok', delayMs: 1500 } });
+    harness = await enrolledAgent({ tunables: { concurrency: 1, loadSampleMs: 100 } });
+    const { server, orgId, agent, dataDir } = harness;
+    for (const name of ['a', 'b', 'c']) {
+      const check = server.admin.createCheck({ name, url: `${target.url}/`, interval_sec: 1, orgId });
+      server.admin.assign(check.guid, harness.monitorId);
+    }
+    await agent.syncNow();
+
+    const report = await eventually(async () => {
+      const s = await statusJson(dataDir);
+      return s.overloaded && s.skipped_backlog > 0 ? s : undefined;
+    }, 15_000, 'status --json to say overloaded');
+    expect(report.skipped_overlap + report.skipped_backlog).toBeGreaterThan(0);
+    expect(agent.snapshot().problems.map((p) => p.kind)).toContain('overloaded');
+    // Never a queue: at most one run waits behind the cap per check.
+    const stats = agent.snapshot().scheduler;
+    expect(stats?.waiting ?? 0).toBeLessThanOrEqual(3);
+
+    // A stopped agent is not overloaded any more.
+    await agent.stop();
+    expect(await statusJson(dataDir)).toMatchObject({ overloaded: false, skipped_overlap: 0, skipped_backlog: 0 });
+  }, 30_000);
+
+  it('an agent that keeps up is not overloaded', async () => {
+    target = await startHttpTarget({ '/': { status: 200, body: 'ok' } });
+    harness = await enrolledAgent({ tunables: { loadSampleMs: 100 } });
+    const { server, orgId, agent, dataDir } = harness;
+    const check = server.admin.createCheck({ name: 'fast', url: `${target.url}/`, interval_sec: 1, orgId });
+    server.admin.assign(check.guid, harness.monitorId);
+    await agent.syncNow();
+    await eventually(() => agent.state().load, 10_000, 'a load sample');
+    await eventually(() => (agent.snapshot().checks[0]?.lastResult === undefined ? undefined : true), 10_000, 'a first result');
+    expect(await statusJson(dataDir)).toMatchObject({ overloaded: false, skipped_backlog: 0 });
+    expect(agent.snapshot().problems.map((p) => p.kind)).not.toContain('overloaded');
+  }, 30_000);
+});

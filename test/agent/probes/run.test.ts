@@ -1,0 +1,26 @@
+// The run context every probe shares (probes/run.ts): deadline and the caller's stop signal.
+import { describe, expect, it } from 'vitest';
+import { startRun } from '../../../src-main/agent/probes/run.ts';
+import { definition } from './definition.ts';
+
+describe('startRun', () => {
+  it('every run in flight follows one caller signal; finished runs no longer do', () => {
+    const stop = new AbortController();
+    const runs = Array.from({ length: 3 }, () => startRun(definition({ url: 'http://127.0.0.1:9/' }), { signal: stop.signal }));
+    const [finished, ...inFlight] = runs;
+    finished?.finish();
+    stop.abort(new Error('stopping'));
+    expect(inFlight.map((r) => r.signal.aborted)).toEqual([true, true]);
+    expect(inFlight.map((r) => r.cancelled())).toEqual([true, true]);
+    expect(finished?.signal.aborted).toBe(false);
+    for (const run of inFlight) run.finish();
+  });
+
+  it('a run started after the caller signal aborted starts aborted', () => {
+    const stop = new AbortController();
+    stop.abort();
+    const run = startRun(definition({ url: 'http://127.0.0.1:9/' }), { signal: stop.signal });
+    expect(run.signal.aborted).toBe(true);
+    run.finish();
+  });
+});

@@ -1,0 +1,45 @@
+// The overload verdict (schedule/load.ts): pure, table-driven, on made-up scheduler totals.
+import { describe, expect, it } from 'vitest';
+import { createLoadWatch, loadVerdict, type RunCounts } from '../../../src-main/agent/schedule/load.ts';
+
+const options = { windowMs: 60_000, overlapShare: 0.01 };
+const counts = (executed: number, skippedOverlap = 0, skippedBacklog = 0): RunCounts => ({ executed, skippedOverlap, skippedBacklog });
+
+describe('loadVerdict', () => {
+  const cases: { name: string; first: RunCounts; last: RunCounts; overloaded: boolean; recentSkipped: number }[] = [
+    { name: 'every due run executed', first: counts(0), last: counts(60_000), overloaded: false, recentSkipped: 0 },
+    { name: 'one slow check among many (overlaps under the share)', first: counts(0), last: counts(60_000, 59), overloaded: false, recentSkipped: 59 },
+    { name: 'overlaps at the share', first: counts(0), last: counts(990, 10), overloaded: true, recentSkipped: 10 },
+    { name: 'a single run held behind the concurrency cap', first: counts(0), last: counts(60_000, 0, 1), overloaded: true, recentSkipped: 1 },
+    { name: 'skips before the window only', first: counts(1000, 500, 20), last: counts(61_000, 500, 20), overloaded: false, recentSkipped: 0 },
+    { name: 'nothing due at all', first: counts(5), last: counts(5), overloaded: false, recentSkipped: 0 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const report = loadVerdict(options, c.first, c.last);
+      expect({ overloaded: report.overloaded, recentSkipped: report.recentSkipped }).toEqual({ overloaded: c.overloaded, recentSkipped: c.recentSkipped });
+      expect(report.skippedOverlap).toBe(c.last.skippedOverlap);
+      expect(report.skippedBacklog).toBe(c.last.skippedBacklog);
+    });
+  }
+});
+
+describe('createLoadWatch', () => {
+  it('judges only the last window: an overload clears a window after the skips stop', () => {
+    const watch = createLoadWatch(options);
+    expect(watch.record(0, counts(0)).overloaded).toBe(false);
+    // A burst: 200 of 1,000 due runs skipped within the first 5 s.
+    expect(watch.record(5_000, counts(800, 200)).overloaded).toBe(true);
+    // Skips stop; still inside the window of the burst.
+    let at = 5_000;
+    let executed = 800;
+    while (at < 60_000) {
+      at += 5_000;
+      executed += 1_000;
+      expect(watch.record(at, counts(executed, 200)).overloaded).toBe(true);
+    }
+    // One sample later the burst's baseline has left the window.
+    const after = watch.record(at + 5_000, counts(executed + 1_000, 200));
+    expect(after).toMatchObject({ overloaded: false, recentSkipped: 0, skippedOverlap: 200 });
+  });
+});
