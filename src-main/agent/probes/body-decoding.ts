@@ -96,17 +96,33 @@ export function charsetOf(contentType: string | string[] | undefined): string | 
   return match?.[2]?.toLowerCase();
 }
 
+/** Bytes of an HTML document searched for a <meta> charset (the HTML prescan's window). */
+const prescanBytes = 1024;
+
+/**
+ * The charset an HTML document declares in its first bytes: <meta charset="…"> or
+ * <meta http-equiv="Content-Type" content="…; charset=…">. A UTF-16 label there is read as
+ * UTF-8, as the HTML standard says (the bytes of the tag were ASCII, so it cannot be UTF-16).
+ */
+export function metaCharset(head: Uint8Array): string | undefined {
+  const text = Buffer.from(head.subarray(0, prescanBytes)).toString('latin1');
+  const label = /<meta\b[^>]*?charset\s*=\s*["']?\s*([\w.:+-]+)/i.exec(text)?.[1]?.toLowerCase();
+  return label?.startsWith('utf-16') === true ? 'utf-8' : label;
+}
+
 /**
  * The decoder for a body starting with `head`: a byte order mark decides, else `charset` when
  * TextDecoder knows the label (Node ships full ICU: ISO-8859-x, windows-125x, Shift_JIS, GBK,
- * UTF-16...), else UTF-8. Invalid sequences become U+FFFD, never an error.
+ * UTF-16...), else for HTML the <meta> charset in the bytes at hand, else UTF-8. Invalid
+ * sequences become U+FFFD, never an error.
  */
-export function textDecoderFor(head: Uint8Array, charset: string | undefined): TextDecoder {
+export function textDecoderFor(head: Uint8Array, charset: string | undefined, html = false): TextDecoder {
   const bom = bomEncoding(head);
   if (bom !== undefined) return new TextDecoder(bom);
-  if (charset !== undefined) {
+  const label = charset ?? (html ? metaCharset(head) : undefined);
+  if (label !== undefined) {
     try {
-      return new TextDecoder(charset);
+      return new TextDecoder(label);
     } catch {
       // An unknown label: UTF-8 with replacement, as browsers fall back.
     }

@@ -151,6 +151,7 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
     sampleChars: run.sampleChars,
     maxBytes: probeDefaults.maxBodyBytes,
     ...(charset === undefined ? {} : { charset }),
+    html: /html/i.test(String(hop.contentType ?? '')),
   });
   let error = '';
   try {

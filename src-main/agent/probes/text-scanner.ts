@@ -13,6 +13,11 @@ export interface ScanOptions {
   maxBytes: number;
   /** Charset label (e.g. from Content-Type); a BOM wins; unknown or absent = UTF-8. */
   charset?: string;
+  /**
+   * The stream is an HTML document: without a charset, a <meta> declaration in the first chunk
+   * decides (not waited for beyond it: a page trickling in must not stall an early match).
+   */
+  html?: boolean;
 }
 
 export interface ScanResult {
@@ -31,7 +36,7 @@ export interface TextScanner {
 }
 
 export function createTextScanner(options: ScanOptions): TextScanner {
-  const { matchString, matchMode, sampleChars, maxBytes, charset } = options;
+  const { matchString, matchMode, sampleChars, maxBytes, charset, html = false } = options;
   // Chosen once the first bytes show whether there is a byte order mark.
   let decoder: TextDecoder | undefined;
   let head = new Uint8Array(0);
@@ -66,7 +71,7 @@ export function createTextScanner(options: ScanOptions): TextScanner {
       if (decoder === undefined) {
         head = Buffer.concat([head, part]);
         if (bomUndecided(head) && !capped) return false;
-        decoder = textDecoderFor(head, charset);
+        decoder = textDecoderFor(head, charset, html);
         take(decoder.decode(head, { stream: true }));
       } else {
         take(decoder.decode(part, { stream: true }));
@@ -75,7 +80,7 @@ export function createTextScanner(options: ScanOptions): TextScanner {
     },
     finish() {
       // A stream shorter than a BOM is decoded whole here; otherwise the decoder is flushed.
-      take(decoder === undefined ? textDecoderFor(head, charset).decode(head) : decoder.decode());
+      take(decoder === undefined ? textDecoderFor(head, charset, html).decode(head) : decoder.decode());
       return { found, sample, bytes, capped };
     },
   };

@@ -24,6 +24,12 @@ const routes: Record<string, RouteSpec> = {
   '/utf16le-bom': { headers: html(), body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Café ouvert', 'utf16le')]) },
   '/utf16be-header': { headers: html('utf-16be'), body: utf16be('Café ouvert') },
   '/bom-wins': { headers: html('iso-8859-1'), body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Café ouvert')]) },
+  '/meta-charset': { headers: html(), body: Buffer.from('<html><head><meta charset="iso-8859-1"></head>Caf\xe9 ouvert', 'latin1') },
+  '/meta-http-equiv': {
+    headers: html(),
+    body: Buffer.from('<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252">Caf\xe9 ouvert', 'latin1'),
+  },
+  '/header-beats-meta': { headers: html('utf-8'), body: Buffer.from('<meta charset="iso-8859-1">Café ouvert') },
   '/unknown-charset': { headers: html('x-no-such-charset'), body: Buffer.from('Café ouvert') },
   '/gzip-latin1': { headers: { ...html('iso-8859-1'), 'content-encoding': 'gzip' }, body: gzipSync(Buffer.from('Caf\xe9 ouvert', 'latin1')) },
   // 24 MiB of text in 24 KiB: the probe must stop inflating at its 4 MiB limit.
@@ -91,6 +97,9 @@ describe('charset', () => {
     { path: '/utf16be-header', sample: 'Café ouvert' },
     { path: '/bom-wins', sample: 'Café ouvert' },
     { path: '/unknown-charset', sample: 'Café ouvert' },
+    { path: '/meta-charset', sample: '<html><head><meta charset="iso-8859-1"></head>Café ouvert' },
+    { path: '/meta-http-equiv', sample: '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252">Café ouvert' },
+    { path: '/header-beats-meta', sample: '<meta charset="iso-8859-1">Café ouvert' },
     { path: '/gzip-latin1', sample: 'Café ouvert' },
   ])('$path: "Café" is found and sampled as written', async ({ path, sample }) => {
     expect(await probe(path, { match_string: 'Café' })).toMatchObject({ success: true, error: '' });
