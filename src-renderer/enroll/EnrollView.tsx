@@ -22,6 +22,11 @@ interface Form {
   city: string;
   reclaimId: string;
   allowInsecureHttp: boolean;
+  /** Empty: the saved proxy (Settings) or the environment's is used. */
+  proxyUrl: string;
+  serverCaFile: string;
+  /** The "joins a shared fleet" choice: egress policy strict. */
+  sharedFleet: boolean;
 }
 
 type Place = 'name' | 'region' | 'country' | 'city';
@@ -52,6 +57,9 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
     city: identity?.city ?? '',
     reclaimId: reclaimId ?? '',
     allowInsecureHttp: false,
+    proxyUrl: '',
+    serverCaFile: '',
+    sharedFleet: snapshot?.egressPolicy === 'strict',
   });
   const [failure, setFailure] = useState<{ failure: EnrollFailure; server: string; reclaimId: string } | undefined>();
   const [advancedOpen, setAdvancedOpen] = useState(reclaimId !== undefined);
@@ -76,6 +84,8 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
         region: f.region || s.region,
         country: f.country || s.country,
         city: f.city || s.city,
+        serverCaFile: f.serverCaFile || (s.serverCaFile ?? ''),
+        sharedFleet: f.sharedFleet || s.egressPolicy === 'strict',
       }));
     });
     return () => {
@@ -95,6 +105,10 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
       country: form.country.trim(),
       city: form.city.trim(),
       ...(form.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
+      // Empty network fields keep what Settings already hold; the fleet choice is always said.
+      ...(form.proxyUrl.trim() === '' ? {} : { proxyUrl: form.proxyUrl.trim() }),
+      ...(form.serverCaFile.trim() === '' ? {} : { serverCaFile: form.serverCaFile.trim() }),
+      egressPolicy: form.sharedFleet ? ('strict' as const) : ('open' as const),
     };
     const result: EnrollResult | undefined = await enroll.run(args, monitorId.trim());
     if (result === undefined) return;
@@ -102,7 +116,7 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
       setFailure({ failure: result, server: args.server, reclaimId: monitorId.trim() });
       return;
     }
-    setForm((f) => ({ ...f, token: '' }));
+    setForm((f) => ({ ...f, token: '', proxyUrl: '' }));
     setFlash(`Enrolled as monitor ${result.monitorId} on ${result.server}. Its checks arrive within seconds.`);
     navigate({ view: 'overview' });
   };
@@ -190,7 +204,7 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
           ))}
         </div>
         <details open={advancedOpen} onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}>
-          <summary>Advanced: reclaim a monitor id</summary>
+          <summary>Advanced: reclaim a monitor id, office network</summary>
           <p className="hint">
             To take over a monitor that was enrolled before (its history and check assignments stay), give its id. Its enrollment
             must first be reset on the server’s Monitors page. Leave empty to enroll as a new monitor.
@@ -204,6 +218,19 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
             <input type="checkbox" checked={form.allowInsecureHttp} onChange={(e) => set({ allowInsecureHttp: e.target.checked })} />
             <span>Allow a plain http:// server that is not on this machine (the API key would cross the network unencrypted)</span>
           </label>
+          <label className="field">
+            <span>Proxy (empty = the one in Settings, or the HTTPS_PROXY environment)</span>
+            <input type="password" id="enroll-proxyUrl" value={form.proxyUrl} placeholder="http://user:password@proxy.example:3128" spellCheck={false} autoComplete="off" onChange={(e) => set({ proxyUrl: e.target.value })} />
+          </label>
+          <label className="field">
+            <span>Extra CA bundle for the server (PEM file)</span>
+            <input type="text" id="enroll-serverCaFile" value={form.serverCaFile} placeholder="/etc/ssl/office-ca.pem" spellCheck={false} autoComplete="off" onChange={(e) => set({ serverCaFile: e.target.value })} />
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={form.sharedFleet} onChange={(e) => set({ sharedFleet: e.target.checked })} />
+            <span>This monitor joins a shared fleet: don’t let checks reach this network (private, loopback and link-local addresses)</span>
+          </label>
+          <p className="hint">These are saved to Settings › Office network and used for this enrollment.</p>
         </details>
 
         {errors.notice(undefined)}

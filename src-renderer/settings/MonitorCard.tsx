@@ -29,6 +29,12 @@ export function MonitorCard({ serverUrl }: { serverUrl: string }) {
         <dd className="wrap">{identity?.server ?? (serverUrl === '' ? 'none yet' : serverUrl)}</dd>
         <dt>Monitor id</dt>
         <dd>{identity === undefined ? 'not enrolled' : <code>{identity.monitorId}</code>}</dd>
+        <dt>Checks may reach</dt>
+        <dd>
+          {snapshot?.egressPolicy === 'strict'
+            ? 'public addresses only: this monitor joins a shared fleet, so private, loopback and link-local addresses are refused'
+            : 'any address, this network included'}
+        </dd>
       </dl>
       <div className="button-row">
         <button type="button" onClick={() => navigate({ view: 'enroll' })}>{identity === undefined ? 'Enroll…' : 'Enroll again…'}</button>

@@ -5,6 +5,8 @@ import { Notice } from '../components/Notice.tsx';
 import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
+import { NetworkFields, type NetworkDraft, type NetworkField } from './NetworkFields.tsx';
+import { maskProxy, proxyProblem } from './proxy-text.ts';
 
 type IntervalKey = keyof Settings['intervals'];
 /**
@@ -18,7 +20,7 @@ const intervalFields: { key: IntervalKey; label: string; fallback: number; min: 
   { key: 'pingSec', label: 'Heartbeat', fallback: 30, min: 5 },
 ];
 
-type FieldName = IntervalKey | 'targets' | 'outboxResults' | 'outboxMegabytes';
+type FieldName = IntervalKey | 'targets' | 'outboxResults' | 'outboxMegabytes' | NetworkField;
 
 interface Draft {
   notifications: boolean;
@@ -27,6 +29,7 @@ interface Draft {
   targets: string;
   outboxResults: string;
   outboxMegabytes: string;
+  network: NetworkDraft;
 }
 
 const draftOf = (s: Settings): Draft => ({
@@ -41,6 +44,14 @@ const draftOf = (s: Settings): Draft => ({
   targets: s.connectivityTargets.join('\n'),
   outboxResults: s.outboxLimits.maxResults?.toString() ?? '',
   outboxMegabytes: s.outboxLimits.maxMegabytes?.toString() ?? '',
+  network: {
+    proxyUrl: maskProxy(s.proxyUrl),
+    proxyShown: maskProxy(s.proxyUrl),
+    checksUseProxy: s.checksUseProxy,
+    serverCaFile: s.serverCaFile ?? '',
+    checksCaFile: s.checksCaFile ?? '',
+    strict: s.egressPolicy === 'strict',
+  },
 });
 
 export interface FieldError {
@@ -79,12 +90,27 @@ export function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok
   if (results.message !== undefined) errors.push({ field: 'outboxResults', message: results.message });
   const megabytes = wholeNumber(draft.outboxMegabytes, 'Unsent results size', 10, 10_240);
   if (megabytes.message !== undefined) errors.push({ field: 'outboxMegabytes', message: megabytes.message });
+  const { network } = draft;
+  // An untouched field keeps the saved proxy (its password was never in the window to send back).
+  const proxyEdited = network.proxyUrl.trim() !== network.proxyShown;
+  const proxy = proxyEdited ? proxyProblem(network.proxyUrl) : undefined;
+  if (proxy !== undefined) errors.push({ field: 'proxyUrl', message: proxy });
+  for (const [field, label] of [['serverCaFile', 'Extra CA bundle for the server'], ['checksCaFile', 'Extra CA bundle for checks']] as const) {
+    if (/[\r\n\0]/.test(network[field])) errors.push({ field, message: `${label}: give the path of one PEM file.` });
+  }
   if (errors.length > 0) return { ok: false, errors };
   const outboxLimits: Settings['outboxLimits'] = {
     ...(results.value === undefined ? {} : { maxResults: results.value }),
     ...(megabytes.value === undefined ? {} : { maxMegabytes: megabytes.value }),
   };
-  return { ok: true, patch: { notifications: draft.notifications, launchAtLogin: draft.launchAtLogin, intervals, connectivityTargets: targets, outboxLimits } };
+  const networkPatch: SettingsPatch = {
+    ...(proxyEdited ? { proxyUrl: network.proxyUrl.trim() } : {}),
+    checksUseProxy: network.checksUseProxy,
+    serverCaFile: network.serverCaFile.trim(),
+    checksCaFile: network.checksCaFile.trim(),
+    egressPolicy: network.strict ? 'strict' : 'open',
+  };
+  return { ok: true, patch: { notifications: draft.notifications, launchAtLogin: draft.launchAtLogin, intervals, connectivityTargets: targets, outboxLimits, ...networkPatch } };
 }
 
 /** Where an interval's value comes from: the command line wins over the settings file. */
@@ -131,6 +157,8 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
     }
     const next = await save.run(outcome.patch);
     if (next !== undefined) {
+      // The saved proxy is shown masked again from here on.
+      setDraft((d) => ({ ...d, network: draftOf(next).network }));
       setSaved(true);
       onSaved(next);
     }
@@ -205,6 +233,13 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
         </div>
         <p className="hint">While the server cannot be reached, results wait here. Past either bound the oldest are dropped and counted on the Unsent results page. Applies from the next start.</p>
       </fieldset>
+      <NetworkFields
+        draft={draft.network}
+        change={(next) => change({ network: { ...draft.network, ...next } })}
+        fieldProps={fieldProps}
+        fieldError={fieldError}
+        savedProxy={maskProxy(settings.proxyUrl)}
+      />
       {invalid.length === 0 ? null : (
         <Notice tone="error" title={invalid.length === 1 ? 'Not saved: one value needs attention' : `Not saved: ${invalid.length} values need attention`}>
           <ul className="error-list">{invalid.map((e) => <li key={e.field}>{e.message}</li>)}</ul>
