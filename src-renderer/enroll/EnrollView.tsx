@@ -105,10 +105,10 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
       country: form.country.trim(),
       city: form.city.trim(),
       ...(form.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
-      // Empty network fields keep what Settings already hold; the fleet choice is always said.
+      // Empty network fields keep what Settings already hold; the fleet choice is sent when it says something new.
       ...(form.proxyUrl.trim() === '' ? {} : { proxyUrl: form.proxyUrl.trim() }),
       ...(form.serverCaFile.trim() === '' ? {} : { serverCaFile: form.serverCaFile.trim() }),
-      egressPolicy: form.sharedFleet ? ('strict' as const) : ('open' as const),
+      ...(form.sharedFleet ? { egressPolicy: 'strict' as const } : snapshot?.egressPolicy === 'strict' ? { egressPolicy: 'open' as const } : {}),
     };
     const result: EnrollResult | undefined = await enroll.run(args, monitorId.trim());
     if (result === undefined) return;

@@ -57,6 +57,30 @@ describe('Enroll', () => {
     expect(setFlash).toHaveBeenCalledWith(expect.stringContaining('Enrolled as monitor abcdefghjkmn'));
   });
 
+  it('sends the advanced office-network fields with the enroll request, the proxy masked while typed', async () => {
+    const { bridge } = setup({ 'agent:enroll': () => ok<EnrollResult>({ ok: true, monitorId: 'abcdefghjkmn', server: 'https://uptime.example' }) });
+    await screen.findByDisplayValue('https://uptime.example');
+    const proxy = screen.getByLabelText<HTMLInputElement>(/^Proxy/);
+    expect(proxy.type).toBe('password');
+    fireEvent.change(proxy, { target: { value: ' http://alice:pw@proxy.office:3128 ' } });
+    fireEvent.change(screen.getByLabelText('Extra CA bundle for the server (PEM file)'), { target: { value: '/etc/ssl/office-ca.pem' } });
+    fireEvent.click(screen.getByLabelText(/This monitor joins a shared fleet/));
+    await fillAndSubmit();
+    expect(bridge.callsTo('agent:enroll')).toEqual([
+      {
+        server: 'https://uptime.example',
+        token: 'uet_pasted-token',
+        name: 'office-pc',
+        region: 'eu-west',
+        country: 'DE',
+        city: 'Berlin',
+        proxyUrl: 'http://alice:pw@proxy.office:3128',
+        serverCaFile: '/etc/ssl/office-ca.pem',
+        egressPolicy: 'strict',
+      },
+    ]);
+  });
+
   it.each([
     { kind: 'token-rejected' as const, message: 'the server refused the enrollment token', says: ['The server refused the enrollment token', 'Mint a new token'] },
     { kind: 'bad-request' as const, message: 'the server refused the enrollment request: name: too long', says: ['The server refused the request', 'name: too long'] },

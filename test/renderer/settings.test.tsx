@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IpcResult, Settings } from '../../src-main/ipc/contract.ts';
+import type { IpcResult, Settings, SettingsPatch } from '../../src-main/ipc/contract.ts';
 import { SettingsView } from '../../src-renderer/views/SettingsView.tsx';
 import { createFakeBridge, deferred, fail, ok } from './fake-bridge.ts';
 import { appInfoOf, notEnrolled, settingsOf, snapshotOf } from './fixtures.ts';
@@ -58,8 +58,59 @@ describe('Settings', () => {
         intervals: { syncSec: 30 },
         connectivityTargets: ['router.lan:80', '192.0.2.1:443'],
         outboxLimits: { maxResults: 100000 },
+        checksUseProxy: false,
+        serverCaFile: '',
+        checksCaFile: '',
+        egressPolicy: 'open',
       },
     ]);
+  });
+
+  it('shows the office network settings with a saved proxy password masked, and keeps it unless edited', async () => {
+    const saved = settingsOf({ proxyUrl: 'http://alice:s3cret-pw@proxy.office:3128', checksUseProxy: true, serverCaFile: '/etc/ssl/office-ca.pem', checksCaFile: '/etc/ssl/checks-ca.pem', egressPolicy: 'strict' });
+    const bridge = createFakeBridge({ 'settings:get': () => ok(saved), 'settings:update': (patch) => ok({ ...saved, ...(patch as Partial<Settings>) }) });
+    const { container } = renderView(<SettingsView />, bridge);
+    const proxy = await screen.findByLabelText<HTMLInputElement>(/Proxy for the agent’s traffic/);
+    expect(proxy.value).toBe('http://alice:•••@proxy.office:3128');
+    expect(container.innerHTML).not.toContain('s3cret-pw');
+    expect(screen.getByLabelText<HTMLInputElement>(/Checks use the proxy too/).checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Extra CA bundle for the server (PEM file)').value).toBe('/etc/ssl/office-ca.pem');
+    expect(screen.getByLabelText<HTMLInputElement>('Extra CA bundle for checks (PEM file)').value).toBe('/etc/ssl/checks-ca.pem');
+    const fleet = screen.getByLabelText<HTMLInputElement>(/This monitor joins a shared fleet/);
+    expect(fleet.checked).toBe(true);
+
+    fireEvent.click(fleet);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    const [patch] = bridge.callsTo('settings:update') as SettingsPatch[];
+    expect(patch).not.toHaveProperty('proxyUrl');
+    expect(patch).toMatchObject({ checksUseProxy: true, serverCaFile: '/etc/ssl/office-ca.pem', checksCaFile: '/etc/ssl/checks-ca.pem', egressPolicy: 'open' });
+    expect(container.innerHTML).not.toContain('s3cret-pw');
+  });
+
+  it('refuses a proxy URL it cannot use at the field, and sends an edited one', async () => {
+    const bridge = createFakeBridge({ 'settings:update': (patch) => ok(settingsOf(patch as Partial<Settings>)) });
+    renderView(<SettingsView />, bridge);
+    const proxy = await screen.findByLabelText<HTMLInputElement>(/Proxy for the agent’s traffic/);
+    fireEvent.change(proxy, { target: { value: 'socks5://proxy.office:1080' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(proxy.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(proxy.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/socks5:\/\/ proxies are not supported/);
+    expect(bridge.callsTo('settings:update')).toHaveLength(0);
+
+    fireEvent.change(proxy, { target: { value: ' http://bob:pw-typed@proxy.office:3128 ' } });
+    fireEvent.click(screen.getByLabelText(/Checks use the proxy too/));
+    fireEvent.change(screen.getByLabelText('Extra CA bundle for checks (PEM file)'), { target: { value: '/srv/ca.pem' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    expect(bridge.callsTo('settings:update')[0]).toMatchObject({ proxyUrl: 'http://bob:pw-typed@proxy.office:3128', checksUseProxy: true, checksCaFile: '/srv/ca.pem', egressPolicy: 'open' });
+    // Once saved, the field shows the password masked like any saved proxy.
+    expect(proxy.value).toBe('http://bob:•••@proxy.office:3128');
+  });
+
+  it('shows the egress policy on the monitor card', async () => {
+    renderView(<SettingsView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ egressPolicy: 'strict' })) }));
+    expect((await screen.findByText('Checks may reach')).nextElementSibling?.textContent).toMatch(/public addresses only: this monitor joins a shared fleet/);
   });
 
   it('on the web: warns about the key storage, and greys out desktop-only settings', async () => {
