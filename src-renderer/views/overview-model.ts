@@ -29,7 +29,7 @@ export function downChecks(snapshot: AgentSnapshot): DownCheck[] {
     .sort((a, b) => (a.since ?? '').localeCompare(b.since ?? '') || a.check.name.localeCompare(b.check.name));
 }
 
-const severe = new Set(['key-rejected', 'monitor-disabled', 'results-dropped', 'private-file']);
+const severe = new Set(['key-rejected', 'monitor-disabled', 'key-damaged', 'results-dropped', 'private-file']);
 
 /** The snapshot's problems plus what its connection and backlog say, worst first. */
 export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewProblem[] {
@@ -42,7 +42,8 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
       actionLabel: 'See outages',
       severity: 'bad',
     });
-  } else if (snapshot.auth === 'ok' && snapshot.sync.failures > 0 && snapshot.sync.lastError !== undefined) {
+  } else if (snapshot.auth === 'ok' && snapshot.sync.failures > 0 && snapshot.sync.lastError !== undefined && !snapshot.problems.some((p) => p.kind === 'server-connection')) {
+    // A server-connection problem (proxy, untrusted certificate...) already says what and what to do.
     problems.push({
       kind: 'server-unavailable',
       message: `The server is not answering as it should (last contact ${ago(snapshot.connectivity.lastContactAt, now)}); results wait here and checks go on. The last attempt said: ${snapshot.sync.lastError}.`,
@@ -51,7 +52,11 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
       severity: 'warn',
     });
   }
-  for (const p of snapshot.problems) problems.push({ ...p, severity: severe.has(p.kind) ? 'bad' : 'warn' });
+  for (const p of snapshot.problems) {
+    // Once the proxy or CA is fixed, the user wants to see it work without waiting for the next sync.
+    const retry = p.kind === 'server-connection' && p.action === 'none' ? { action: 'sync-now' as const, actionLabel: 'Try again now' } : {};
+    problems.push({ ...p, ...retry, severity: severe.has(p.kind) ? 'bad' : 'warn' });
+  }
   const { outbox } = snapshot;
   if (snapshot.connectivity.online && snapshot.auth === 'ok' && outbox.rejectedCount === 0 && outbox.dropped === 0 && backlogNeedsAttention(snapshot)) {
     problems.push({

@@ -49,6 +49,29 @@ describe('Overview', () => {
     expect(navigate).toHaveBeenCalledWith({ view: 'enroll' });
   });
 
+  it('shows the clock, connection and damaged-key problems with their message and action, once each', async () => {
+    const problems = [
+      { kind: 'clock-skew', message: 'This computer\'s clock is 5 minutes behind the server\'s.', action: 'none', actionLabel: '' },
+      { kind: 'server-connection', message: 'The server\'s certificate is not trusted: signed by Office CA: add your CA in Settings.', action: 'none', actionLabel: '' },
+      { kind: 'key-damaged', message: 'The stored API key is damaged and cannot be sent.', action: 'enroll', actionLabel: 'Enroll again' },
+    ] as const;
+    const bridge = createFakeBridge({
+      'agent:snapshot': () => ok(snapshotOf({ problems: [...problems], sync: { ...snapshotOf().sync, failures: 2, lastError: 'certificate not trusted' } })),
+      'agent:sync-now': () => ok({ ok: true, message: 'synced' }),
+    });
+    const { navigate } = renderView(<OverviewView />, bridge);
+    const list = await screen.findByRole('list');
+    const items = within(list).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toHaveLength(3);
+    expect(items[0]).toContain('API key is damaged');
+    expect(items.some((t) => t.includes('5 minutes behind'))).toBe(true);
+    expect(items.some((t) => t.includes('add your CA in Settings'))).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Enroll again' }));
+    expect(navigate).toHaveBeenCalledWith({ view: 'enroll' });
+    fireEvent.click(screen.getByRole('button', { name: 'Try again now' }));
+    expect(bridge.callsTo('agent:sync-now')).toHaveLength(1);
+  });
+
   it('pauses and resumes checks, and says when a sync failed', async () => {
     const bridge = createFakeBridge({
       'agent:pause': () => ok(snapshotOf({ paused: true, takenAt: '2026-11-21T10:00:01.000Z' })),
