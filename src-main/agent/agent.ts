@@ -1,102 +1,34 @@
 // Composition root: wires the store, the identity, the check set, probing, the upload loop, the
 // heartbeat and the offline policy into one agent that the headless command and the Electron
 // main process both host. Policy lives in those modules; this file only connects them.
-import { openAgentStore, type AgentStore } from './agent-store.ts';
-import { createCheckInsight, type CheckInsight } from './check-insight.ts';
+import type { Agent, AgentOptions } from './agent-api.ts';
+import { openAgentStore } from './agent-store.ts';
+import { createCheckInsight } from './check-insight.ts';
 import { createCheckSet } from './check-set.ts';
-import type { ExtraProbeContext } from './check-runner.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { systemClock } from './clock.ts';
 import { agentDefaults, type AgentTunables } from './defaults.ts';
-import type { UploadOutcome } from './delivery/uploader.ts';
-import type { EnrollInput, EnrollOutcome } from './enrollment.ts';
 import { parseEndpoint, type Endpoint } from './health/connectivity.ts';
 import { createOfflinePolicy } from './health/offline-policy.ts';
 import { createHeartbeat } from './heartbeat.ts';
-import { createIdentityHolder, type CallFailure, type IdentityView } from './identity.ts';
-import type { KeyVault } from './key-vault.ts';
-import { silentLogger, type Logger } from './log.ts';
+import { createIdentityHolder } from './identity.ts';
+import { silentLogger } from './log.ts';
 import { startLoop, type Loop } from './loop.ts';
-import { clearLoad, saveLoad, sameLoad } from './load-state.ts';
+import { createLoadReporter } from './load-state.ts';
 import { createProbing } from './probing.ts';
-import { createReadModel, type ReadModel } from './read-model.ts';
-import { createResultSink, describeStoreProblem } from './results/result-sink.ts';
+import { createReadModel } from './read-model.ts';
+import { createRecording } from './results/recording.ts';
 import { watchIdentityFile, type IdentityWatch } from './identity-watch.ts';
 import { openRunStateWriter } from './run-state-file.ts';
-import { describeOverload } from './schedule/load.ts';
-import type { RunnableSet } from './runnable-checks.ts';
 import { createServiceCalls } from './service-calls.ts';
-import { createLiveState, initialState, type AgentState } from './state.ts';
-import type { SyncOutcome } from './sync.ts';
-import type { CheckTransition } from './transitions.ts';
+import { createLiveState, initialState } from './state.ts';
 import { createUploadLoop } from './upload-loop.ts';
 import { setMeta } from './store/meta.ts';
 import { userAgent } from './version.ts';
 import { isSendableCredential } from './wire/api-client.ts';
 import { probeNetwork, serverClient, serverRoute, type NetworkSettings, type ProbeNetwork } from './wire/network.ts';
 import { serverReachTarget } from './wire/proxy.ts';
-import { wireLimits, type CheckDefinition } from './wire/schemas.ts';
 
-export interface AgentOptions {
-  dataDir: string;
-  vault: KeyVault;
-  log?: Logger;
-  clock?: Clock;
-  tunables?: Partial<AgentTunables>;
-  /** Extra probe context, e.g. a test CA the probes should trust. */
-  probeContext?: ExtraProbeContext;
-  /** The private definitions file to load and watch. */
-  privateChecksFile?: string;
-  /** An already opened store of dataDir (tests seed it); by default the agent opens its own. */
-  store?: AgentStore;
-  /** Proxy, CA files and egress policy (README "Office networks"); setNetwork() changes them. */
-  network?: NetworkSettings;
-  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; default process.env. */
-  env?: NodeJS.ProcessEnv;
-}
-
-export type { CallFailure } from './identity.ts';
-
-/** The running agent; what it shows comes from its read model (read-model.ts). */
-export interface Agent extends ReadModel {
-  /** Starts the loops when enrolled; an agent that is not enrolled waits for enroll(). */
-  start(): Promise<void>;
-  /** Stops scheduling, lets runs in flight finish, tries a last upload, closes the store. */
-  stop(): Promise<void>;
-  enroll(input: EnrollInput): Promise<EnrollOutcome>;
-  syncNow(): Promise<SyncOutcome | CallFailure>;
-  /** Drains the outbox now, whatever the backoff says (a user asked). */
-  uploadNow(): Promise<UploadOutcome | CallFailure>;
-  isEnrolled(): boolean;
-  identity(): IdentityView | undefined;
-  /** Stops starting check runs (sync, upload and health go on); resume() continues on the grid. */
-  pause(): void;
-  resume(): void;
-  /** The checks being run, those waiting for a local definition, and local entries the server lacks. */
-  runnable(): RunnableSet;
-  /** Uses (loads and watches) another private definitions file; undefined stops using one. */
-  setPrivateChecksFile(file: string | undefined): Promise<void>;
-  /** Reads the private definitions file again now. */
-  reloadPrivateChecks(): Promise<void>;
-  /** The local definition of a private check, for the UI's reveal-on-demand. */
-  privateDefinition(guid: string): CheckDefinition | undefined;
-  /** Forgets this monitor: key, identity and check set. Unsent results stay for a reclaim. */
-  forget(): Promise<void>;
-  /** Applies changed network settings: the server client and the next check runs use them. */
-  setNetwork(settings: NetworkSettings): Promise<void>;
-  state(): AgentState;
-  /** Calls listener after every state change; returns the unsubscribe function. */
-  onChange(listener: () => void): () => void;
-  /** Rollups, the event log and test runs: what the detail pane and the Events view read. */
-  insight: Pick<CheckInsight, 'window' | 'events' | 'testRun'>;
-  /** Calls listener when a check goes down or recovers (for notifications and the UI). */
-  onTransition(listener: (transition: CheckTransition) => void): () => void;
-  /**
-   * The OS says the machine woke up (Electron powerMonitor `resume`): every check continues on
-   * its grid from now, runs missed while asleep are not made up, and for a short grace period
-   * runs that get no answer count as offline. Headless, the agent notices from its clocks.
-   */
-  clockJumped(): void;
-}
+export type { Agent, AgentOptions, CallFailure } from './agent-api.ts';
 
 export function createAgent(options: AgentOptions): Agent {
   const clock = options.clock ?? systemClock;
@@ -132,6 +64,7 @@ export function createAgent(options: AgentOptions): Agent {
     live.update((s) => ({ ...s, auth: 'key-damaged' }));
   }
   const runState = openRunStateWriter(options.dataDir);
+  const loadReporter = createLoadReporter({ db, clock, log, live });
   let loops: Record<'sync' | 'upload' | 'status' | 'ping' | 'connectivity', Loop> | undefined;
 
   const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
@@ -180,34 +113,14 @@ export function createAgent(options: AgentOptions): Agent {
   const uploads = createUploadLoop({ outbox, calls, live, log, now });
   const heartbeat = createHeartbeat({ calls, clock, unsent: () => outbox.count(), lastOutage: () => policy.lastOutage });
 
-  const sink = createResultSink({
-    db,
-    outbox,
+  const sink = createRecording({
+    db, outbox, stats, clock, log, live, runState,
     history: insight.history,
-    clock,
-    maxBatch: wireLimits.resultsPerBatch,
-    onCommitted: ({ dropped, history: entries }) => {
-      for (const entry of entries) stats.record(entry);
-      if (dropped > 0) {
-        log.warn({ dropped }, 'the outbox is full; the oldest results were dropped');
-        live.update((s) => ({ ...s, droppedResults: outbox.dropped() }));
-      }
+    dataDir: options.dataDir,
+    onBatchWaiting: () => {
       if (uploads.batchWaiting()) loops?.upload.trigger();
-      live.update((s) => s);
     },
-    onProblem: (problem, error) => {
-      const message = describeStoreProblem(problem, options.dataDir);
-      // Once per problem in the log (the retry runs every second); the state follows the counts.
-      if (live.get().storeProblem === undefined) log.error({ detail: problem.detail, code: (error as { errcode?: number }).errcode }, message);
-      runState.write({ store_problem: message, unsaved_results: problem.waiting });
-      live.update((s) => ({ ...s, storeProblem: message }));
-    },
-    onRecovered: (problem) => {
-      log.info({ dropped: problem.dropped }, 'results are saved again');
-      runState.write({ store_problem: null, unsaved_results: 0 });
-      live.update(({ storeProblem: _gone, ...rest }) => ({ ...rest, droppedResults: outbox.dropped() }));
-      loops?.upload.trigger();
-    },
+    onRecovered: () => loops?.upload.trigger(),
   });
 
   const checkSet = createCheckSet({
@@ -232,24 +145,12 @@ export function createAgent(options: AgentOptions): Agent {
     transitions: insight.transitions,
     probeContext: () => ({ ...probeNet, ...options.probeContext }),
     onTransition: insight.announce,
-    onLoad: (report) => {
-      // Stored at every sample: status --json takes an old figure for a stopped agent.
-      saveLoad(db, report, clock.now());
-      const before = live.get().load;
-      if (sameLoad(before, report)) return;
-      if (report.overloaded && before?.overloaded !== true) log.warn({ skipped: report.recentSkipped }, describeOverload(report));
-      live.update((s) => ({ ...s, load: report }));
-    },
+    onLoad: (report) => loadReporter.report(report),
   });
 
   const view = createReadModel({
-    store,
-    live,
-    identity,
-    checkSet,
+    store, live, identity, checkSet, keyProtection: options.vault.protection, now,
     schedulerStats: () => probing.stats(),
-    keyProtection: options.vault.protection,
-    now,
     downSince: (guid) => insight.transitions.downSince(guid),
     egressPolicy: () => probeNet.egressPolicy,
   });
@@ -272,8 +173,7 @@ export function createAgent(options: AgentOptions): Agent {
     loops = undefined;
     await Promise.all([...Object.values(running ?? {}).map((l) => l.stop()), probing.stop()]);
     sink.flush();
-    clearLoad(db);
-    if (live.get().load !== undefined) live.update(({ load: _gone, ...rest }) => rest);
+    loadReporter.clear();
   }
 
   /** After enroll or forget: a fresh live state that keeps only what the user chose (and a store problem). */

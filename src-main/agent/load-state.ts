@@ -1,7 +1,10 @@
 // The running agent's load (schedule/load.ts) kept in the store, where `status --json` — another
 // process — reads it. Written at every sample and removed when probing stops; a figure older
 // than a few sample periods belongs to an agent that is gone (killed) and is ignored.
-import type { LoadReport } from './schedule/load.ts';
+import type { Clock } from './clock.ts';
+import type { Logger } from './log.ts';
+import { describeOverload, type LoadReport } from './schedule/load.ts';
+import type { LiveState } from './state.ts';
 import type { Database } from './store/database.ts';
 import { deleteMeta, getMeta, setMeta } from './store/meta.ts';
 
@@ -33,3 +36,28 @@ export function readLoad(db: Database, nowMs: number, freshMs: number): LoadRepo
 /** Whether two reports differ in anything shown: equal ones are neither stored nor announced. */
 export const sameLoad = (a: LoadReport | undefined, b: LoadReport): boolean =>
   a !== undefined && a.overloaded === b.overloaded && a.skippedOverlap === b.skippedOverlap && a.skippedBacklog === b.skippedBacklog && a.recentSkipped === b.recentSkipped;
+
+export interface LoadReporterDeps {
+  db: Database;
+  clock: Clock;
+  log: Logger;
+  live: LiveState;
+}
+
+/** Keeps the scheduler's load samples where the window and `status --json` read them. */
+export function createLoadReporter(deps: LoadReporterDeps): { report(report: LoadReport): void; clear(): void } {
+  return {
+    report(report) {
+      // Stored at every sample: status --json takes an old figure for a stopped agent.
+      saveLoad(deps.db, report, deps.clock.now());
+      const before = deps.live.get().load;
+      if (sameLoad(before, report)) return;
+      if (report.overloaded && before?.overloaded !== true) deps.log.warn({ skipped: report.recentSkipped }, describeOverload(report));
+      deps.live.update((s) => ({ ...s, load: report }));
+    },
+    clear() {
+      clearLoad(deps.db);
+      if (deps.live.get().load !== undefined) deps.live.update(({ load: _gone, ...rest }) => rest);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// Where finished runs go: the result sink commits them (outbox + history in one transaction),
+// and this module keeps what the rest of the agent sees in step — per-check figures, the dropped
+// count, a full disk said once in the log, the window and `status --json`, and its recovery.
+import type { CheckStats } from '../check-stats.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../log.ts';
+import type { RunStateWriter } from '../run-state-file.ts';
+import type { LiveState } from '../state.ts';
+import type { Database } from '../store/database.ts';
+import type { History } from '../store/history.ts';
+import type { Outbox } from '../store/outbox.ts';
+import { wireLimits } from '../wire/schemas.ts';
+import { createResultSink, describeStoreProblem, type ResultSink } from './result-sink.ts';
+
+export interface RecordingDeps {
+  db: Database;
+  outbox: Outbox;
+  history: History;
+  stats: CheckStats;
+  clock: Clock;
+  log: Logger;
+  live: LiveState;
+  runState: RunStateWriter;
+  dataDir: string;
+  /** After every commit: a full wire batch may be waiting to go. */
+  onBatchWaiting: () => void;
+  /** Results are saved again after a store problem: what waited can go now. */
+  onRecovered: () => void;
+}
+
+export function createRecording(deps: RecordingDeps): ResultSink {
+  const { outbox, live, log, runState } = deps;
+  return createResultSink({
+    db: deps.db,
+    outbox,
+    history: deps.history,
+    clock: deps.clock,
+    maxBatch: wireLimits.resultsPerBatch,
+    onCommitted: ({ dropped, history: entries }) => {
+      for (const entry of entries) deps.stats.record(entry);
+      if (dropped > 0) {
+        log.warn({ dropped }, 'the outbox is full; the oldest results were dropped');
+        live.update((s) => ({ ...s, droppedResults: outbox.dropped() }));
+      }
+      deps.onBatchWaiting();
+      live.update((s) => s);
+    },
+    onProblem: (problem, error) => {
+      const message = describeStoreProblem(problem, deps.dataDir);
+      // Once per problem in the log (the retry runs every second); the state follows the counts.
+      if (live.get().storeProblem === undefined) log.error({ detail: problem.detail, code: (error as { errcode?: number }).errcode }, message);
+      runState.write({ store_problem: message, unsaved_results: problem.waiting });
+      live.update((s) => ({ ...s, storeProblem: message }));
+    },
+    onRecovered: (problem) => {
+      log.info({ dropped: problem.dropped }, 'results are saved again');
+      runState.write({ store_problem: null, unsaved_results: 0 });
+      live.update(({ storeProblem: _gone, ...rest }) => ({ ...rest, droppedResults: outbox.dropped() }));
+      deps.onRecovered();
+    },
+  });
+}
