@@ -1,18 +1,10 @@
 // An event of the log in words, the same way in the detail pane, the Events view and the
 // overview: "Shop down 10:28 — status 503 → up 10:41, down for 13 min".
+import type { AgentEvent } from '../../src-main/ipc/contract.ts';
 import { duration, sentence } from '../format.ts';
 
-/** Structurally the agent's AgentEvent. */
-export interface EventItem {
-  id: number;
-  kind: string;
-  checkGuid: string;
-  checkName: string;
-  startedAt: string;
-  endedAt?: string;
-  reason: string;
-  endReason?: string;
-}
+/** An entry of the agent's event log, as the bridge delivers it. */
+export type EventItem = AgentEvent;
 
 const agentWords: Record<string, { what: string; ongoing: string }> = {
   offline: { what: 'Offline', ongoing: 'offline' },

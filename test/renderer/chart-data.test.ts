@@ -31,11 +31,11 @@ describe('latency chart data', () => {
 describe('events in words', () => {
   const now = Date.parse('2026-11-21T10:45:00.000Z');
   it.each([
-    { name: 'a check down, then up', event: { id: 1, kind: 'down', checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:28:00.000Z', endedAt: '2026-11-21T10:41:00.000Z', reason: 'status 503', endReason: 'status 200' }, title: /^Shop down .+ → up .+, down for 13 min$/, tone: 'ok' },
-    { name: 'a check still down', event: { id: 2, kind: 'down', checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:38:00.000Z', reason: 'status 503' }, title: /^Shop down for 7 min \(since .+\)$/, tone: 'bad' },
-    { name: 'an outage of the agent', event: { id: 3, kind: 'offline', checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:05:00.000Z', reason: 'no connectivity target answered' }, title: /^Offline .+–.+ \(3 min\)$/, tone: 'info' },
-    { name: 'a one-off', event: { id: 4, kind: 'key-rejected', checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'the server refused the API key' }, title: /^API key refused by the server at .+$/, tone: 'warn' },
-    { name: 'a test run', event: { id: 5, kind: 'test-run', checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'test run from the window passed (not uploaded)' }, title: /^Shop: test run at .+$/, tone: 'info' },
+    { name: 'a check down, then up', event: { id: 1, kind: 'down' as const, checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:28:00.000Z', endedAt: '2026-11-21T10:41:00.000Z', reason: 'status 503', endReason: 'status 200' }, title: /^Shop down .+ → up .+, down for 13 min$/, tone: 'ok' },
+    { name: 'a check still down', event: { id: 2, kind: 'down' as const, checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:38:00.000Z', reason: 'status 503' }, title: /^Shop down for 7 min \(since .+\)$/, tone: 'bad' },
+    { name: 'an outage of the agent', event: { id: 3, kind: 'offline' as const, checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:05:00.000Z', reason: 'no connectivity target answered' }, title: /^Offline .+–.+ \(3 min\)$/, tone: 'info' },
+    { name: 'a one-off', event: { id: 4, kind: 'key-rejected' as const, checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'the server refused the API key' }, title: /^API key refused by the server at .+$/, tone: 'warn' },
+    { name: 'a test run', event: { id: 5, kind: 'test-run' as const, checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'test run from the window passed (not uploaded)' }, title: /^Shop: test run at .+$/, tone: 'info' },
   ])('$name', ({ event, title, tone }) => {
     const text = eventText(event, now);
     expect(text.title).toMatch(title);
