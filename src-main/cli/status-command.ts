@@ -1,13 +1,13 @@
 // `uptime-agent status [--json]`: what the store says, also while `run` is going. It only reads:
 // the store is opened read-only, nothing is migrated or created (not even the data folder).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
 import { legacyIdentity } from '../agent/enrollment.ts';
 import { lockHolder } from '../agent/instance-lock.ts';
 import { fileKeyVault, type Credentials } from '../agent/key-vault.ts';
 import { printable, printableJsonLine } from '../agent/printable.ts';
 import { readRunState } from '../agent/run-state-file.ts';
-import { openDatabase, openDatabaseReadOnly, type Database } from '../agent/store/database.ts';
+import { openDatabase, openDatabaseReadOnly, schemaVersion, type Database } from '../agent/store/database.ts';
 import { statusReport, type StatusReport } from '../agent/status-report.ts';
 import { countChecks } from '../agent/check-health.ts';
 import { parseFlags } from './args.ts';
@@ -41,8 +41,7 @@ async function readStatus(dataDir: string): Promise<StatusReport> {
   let credentials: Credentials | undefined;
   if (existsSync(dataDir)) credentials = await fileKeyVault(dataDir, () => undefined, { readOnly: true }).load();
   const file = storeFile(dataDir);
-  // No store yet: the report of an empty one, from memory.
-  const db: Database = existsSync(file) ? openDatabaseReadOnly(file) : openDatabase(':memory:');
+  const db = openStoreOrEmpty(file);
   try {
     const identity = credentials?.identity ?? legacyIdentity(db);
     const live = readRunState(dataDir, (pid) => lockHolder(dataDir) === pid);
@@ -50,6 +49,20 @@ async function readStatus(dataDir: string): Promise<StatusReport> {
   } finally {
     db.close();
   }
+}
+
+/**
+ * No store yet — or one a starting `run` has only just created (an empty file, or no schema
+ * before its first migration commits) — reads as an empty store, from memory: `status` right
+ * after `run` starts must not fail.
+ */
+function openStoreOrEmpty(file: string): Database {
+  if (existsSync(file) && statSync(file).size > 0) {
+    const db = openDatabaseReadOnly(file);
+    if (schemaVersion(db) > 0) return db;
+    db.close();
+  }
+  return openDatabase(':memory:');
 }
 
 function describe(report: StatusReport, dataDir: string): string[] {
