@@ -1,10 +1,13 @@
 // npm run bench:rollups — what the 1 h / 24 h / 7 d figures cost at 5,000 checks (BENCH_CHECKS):
 // a store filled with a full day of minute rows and eight days of hour rows per check (as a 60 s
-// interval leaves them), then the queries the window makes. Prints figures; asserts nothing.
+// interval leaves them), then the queries the window makes; then what recording costs per run and
+// what the open buckets hold in memory over an hour of 1 s runs. Prints figures; asserts nothing.
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { openDatabase, transaction } from '../src-main/agent/store/database.ts';
 import { createRollups, type RollupRun } from '../src-main/agent/store/rollups.ts';
 import { fixed, percentile, printTable } from './support.ts';
@@ -74,3 +77,62 @@ printTable('Size and pruning', [{
   'rows pruned': pruned,
 }]);
 db.close();
+
+// An hour of 1 s runs at 1,000 checks (BENCH_OPEN_CHECKS, BENCH_OPEN_SECONDS): what recording
+// costs per run as the agent does it (batches committed like the result sink's), and how much
+// JS heap the open buckets hold at the end of the hour, when each check's hour bucket is full.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heapMb = (): number => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+};
+
+const openChecks = Number(process.env.BENCH_OPEN_CHECKS ?? '1000');
+const seconds = Number(process.env.BENCH_OPEN_SECONDS ?? '3600');
+const openDb = openDatabase(join(dir, 'open.db'));
+const heapBefore = heapMb();
+const openRollups = createRollups(openDb);
+/** A fixed pseudo-random sequence (mulberry32): the same latencies for every run of the bench. */
+let seed = 14;
+const random = (): number => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
+/** Per check a typical latency (5-300 ms) with log-normal spread, 1 % slow outliers, 1 % failures with nothing back. */
+const typical = Array.from({ length: openChecks }, () => 5 + Math.floor(random() * 295));
+const latencyOf = (check: number): number => {
+  const r = random();
+  if (r < 0.01) return 0;
+  const spread = Math.exp((random() + random() + random() - 1.5) * 0.6);
+  return Math.max(1, Math.round((typical[check] ?? 10) * spread * (r > 0.99 ? 10 : 1)));
+};
+// Starts at an hour boundary, so that after the last second every hour bucket is full.
+const start = Math.ceil(now / 3_600_000) * 3_600_000;
+const commitSize = 100;
+let recordMs = 0;
+const runsTotal = openChecks * seconds;
+for (let s = 0; s < seconds; s++) {
+  for (let first = 0; first < openChecks; first += commitSize) {
+    const runs: RollupRun[] = [];
+    for (let c = first; c < Math.min(openChecks, first + commitSize); c++) {
+      const latencyMs = latencyOf(c);
+      runs.push({ guid: `check-${c}`, ranAtMs: start + s * 1000 + c, success: latencyMs > 0, skipped: false, latencyMs });
+    }
+    const t = performance.now();
+    transaction(openDb, () => openRollups.record(runs));
+    recordMs += performance.now() - t;
+  }
+}
+const heapAfter = heapMb();
+printTable(`An hour of 1 s runs at ${openChecks} checks (${seconds} s simulated, commits of ${commitSize})`, [{
+  runs: runsTotal,
+  'recording ms per run': fixed(recordMs / runsTotal, 4),
+  'recording s total': fixed(recordMs / 1000),
+  'open buckets heap MB': fixed(heapAfter - heapBefore),
+  'per check KB': fixed(((heapAfter - heapBefore) * 1024) / openChecks, 2),
+}]);
+openDb.close();
