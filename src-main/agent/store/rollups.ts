@@ -1,31 +1,41 @@
 // Per-check figures per minute and per hour (runs, failures, skipped, latency min/median/p95/max),
 // so uptime over 1 h / 24 h / 7 d is a sum over at most a few thousand small rows instead of a
-// scan of raw results, and the latency chart reads one row per point. The open bucket of each
-// check is kept in memory (its latency samples, sorted) and written as one upsert per commit;
-// closed buckets are never touched again. Bounded: minute rows are kept for a little over a day,
-// hour rows for a little over a week (see rollupDefaults), pruned per check along its primary key.
-import type { Database } from './database.ts';
+// scan of raw results, and the latency chart reads one row per point. Bounded on disk: minute rows
+// are kept for a little over a day, hour rows for a little over a week (see rollupDefaults),
+// pruned per check along its primary key.
+//
+// Recording costs almost nothing per run: record() only adds to the open buckets in memory
+// (rollup-buckets.ts: flat memory, latencies in a fixed-size histogram) and runs no SQL, so it
+// can never fail the result commit it is called from. flush() writes the buckets with unwritten
+// runs in a transaction of its own; check-insight.ts flushes every few seconds and when the agent
+// stops, and a bucket left behind (its minute or hour is over) waits in memory for that flush.
+// Every read first writes the buckets it covers, so what it returns is exact. A crash loses the
+// runs recorded since the last flush (seconds of counts; the results themselves are safe in the
+// outbox and the history). A flush the store refuses (a full disk) changes nothing in memory and
+// is done again later: rows are written whole (the row as it was before this process + all this
+// process recorded of the bucket), so a retried write never counts a run twice.
+//
+// Precision: counts, min and max are exact; median and p95 are exact up to 127 ms and within
+// 1.6 % above (latency-histogram.ts); how stretches of one bucket combine: rollup-buckets.ts.
+import { transaction, type Database } from './database.ts';
+import { bucketMs, combine, createOpenBuckets, emptyRow, resolutions, type Resolution, type RollupRun, type Row, type Unwritten } from './rollup-buckets.ts';
 
-export type Resolution = 'minute' | 'hour';
+export type { Resolution, RollupRun } from './rollup-buckets.ts';
 
 export const rollupDefaults = {
   /** Minute rows cover the 1 h and 24 h windows exactly, with an hour to spare for the edge. */
   minuteRetentionMs: 25 * 3_600_000,
   /** Hour rows cover the 7 d window exactly, with a day to spare. */
   hourRetentionMs: 8 * 24 * 3_600_000,
+  /**
+   * Left-behind buckets kept in memory while the store refuses writes (a full disk): about 20
+   * minutes of 1,000 checks' minute buckets, ~2 MB. Beyond it the oldest go, as results waiting
+   * in memory do (results/result-sink.ts): memory stays bounded however long the disk is full.
+   */
+  maxUnwritten: 20_000,
 };
 
-const bucketMs: Record<Resolution, number> = { minute: 60_000, hour: 3_600_000 };
 const tableOf: Record<Resolution, string> = { minute: 'rollups_minute', hour: 'rollups_hour' };
-
-/** One run as the rollups need it. Latency 0 means nothing came back: not a latency sample. */
-export interface RollupRun {
-  guid: string;
-  ranAtMs: number;
-  success: boolean;
-  skipped: boolean;
-  latencyMs: number;
-}
 
 export interface LatencyFigures {
   min: number;
@@ -53,85 +63,31 @@ export interface WindowCounts {
   skipped: number;
 }
 
+/** A flush: how many buckets were written, or the store's error (then all of them wait for the next). */
+export type FlushOutcome = { ok: true; written: number } | { ok: false; error: unknown };
+
 export interface Rollups {
-  /** Adds runs to their buckets; call inside the caller's transaction (the result commit). */
+  /** Adds runs to their buckets, in memory only: no SQL, so it cannot fail the caller's commit. */
   record(runs: readonly RollupRun[]): void;
+  /** Writes every bucket with unwritten runs, in a transaction of its own. */
+  flush(): FlushOutcome;
   /** The buckets of one check that start within [fromMs, toMs), oldest first. */
   series(guid: string, resolution: Resolution, fromMs: number, toMs: number): RollupBucket[];
   /** Counts over [fromMs, toMs), at the given resolution (whole buckets). */
   counts(guid: string, resolution: Resolution, fromMs: number, toMs: number): WindowCounts;
   /** Counts of every check over [fromMs, toMs): one grouped query for a whole table. */
   countsAll(resolution: Resolution, fromMs: number, toMs: number): Map<string, WindowCounts>;
-  /** Drops rows past their retention; returns how many went. */
+  /** Writes what is unwritten, then drops rows past their retention; returns how many went. Throws the store's error. */
   prune(nowMs: number): number;
   forget(guid: string): void;
+  /** What is held in memory: open buckets, buckets with unwritten runs, bytes of latency counters. */
+  held(): { open: number; unwritten: number; latencyBytes: number };
 }
 
 /** Share of decided runs that passed; undefined when none was decided. */
 export function uptimePercent(c: WindowCounts): number | undefined {
   const decided = c.runs - c.skipped;
   return decided <= 0 ? undefined : (100 * (decided - c.failures)) / decided;
-}
-
-/** Nearest-rank percentile of an ascending array. */
-function rank(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-}
-
-/** Inserts into an ascending array, keeping it sorted (binary search, one splice). */
-function insertSorted(sorted: number[], value: number): void {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] ?? 0) <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  sorted.splice(lo, 0, value);
-}
-
-interface Row {
-  runs: number;
-  failures: number;
-  skipped: number;
-  lat_min: number | null;
-  lat_median: number | null;
-  lat_p95: number | null;
-  lat_max: number | null;
-  lat_count: number;
-}
-
-/** The open bucket of one check at one resolution. */
-interface Open {
-  bucket: number;
-  /** What the row held before this process first touched it (a restart mid-bucket). */
-  base: Row;
-  runs: number;
-  failures: number;
-  skipped: number;
-  samples: number[];
-}
-
-const emptyRow = (): Row => ({ runs: 0, failures: 0, skipped: 0, lat_min: null, lat_median: null, lat_p95: null, lat_max: null, lat_count: 0 });
-
-/**
- * The row an open bucket writes. Counts add up exactly. Latency min/max combine exactly; the
- * median and p95 come from the samples of this process, unless a restart left the row with more
- * samples than it has seen since (then the stored ones stay until this process has more).
- */
-function rowOf(open: Open): Row {
-  const { base, samples } = open;
-  const row: Row = { ...base, runs: base.runs + open.runs, failures: base.failures + open.failures, skipped: base.skipped + open.skipped, lat_count: base.lat_count + samples.length };
-  if (samples.length === 0) return row;
-  const min = samples[0] ?? 0;
-  const max = samples.at(-1) ?? 0;
-  row.lat_min = base.lat_min === null ? min : Math.min(base.lat_min, min);
-  row.lat_max = base.lat_max === null ? max : Math.max(base.lat_max, max);
-  if (samples.length >= base.lat_count) {
-    row.lat_median = rank(samples, 50);
-    row.lat_p95 = rank(samples, 95);
-  }
-  return row;
 }
 
 const bucketOf = (row: Row & { bucket: number }, resolution: Resolution): RollupBucket => ({
@@ -145,21 +101,18 @@ const bucketOf = (row: Row & { bucket: number }, resolution: Resolution): Rollup
 });
 
 export function createRollups(db: Database, options: Partial<typeof rollupDefaults> = {}): Rollups {
-  const retention: Record<Resolution, number> = {
-    minute: options.minuteRetentionMs ?? rollupDefaults.minuteRetentionMs,
-    hour: options.hourRetentionMs ?? rollupDefaults.hourRetentionMs,
-  };
+  const settings = { ...rollupDefaults, ...options };
+  const retention: Record<Resolution, number> = { minute: settings.minuteRetentionMs, hour: settings.hourRetentionMs };
+  const buckets = createOpenBuckets(settings.maxUnwritten);
   const ids = new Map<string, number>();
-  const open = new Map<string, Open>();
-  const resolutions: Resolution[] = ['minute', 'hour'];
 
   const findId = db.prepare('SELECT id FROM rollup_keys WHERE guid = ?');
   const addId = db.prepare('INSERT INTO rollup_keys (guid) VALUES (?)');
-  const columns = 'bucket, runs, failures, skipped, lat_min, lat_median, lat_p95, lat_max, lat_count';
+  const figures = 'runs, failures, skipped, lat_min, lat_median, lat_p95, lat_max, lat_count';
   const sql = (r: Resolution) => ({
-    read: db.prepare(`SELECT ${columns} FROM ${tableOf[r]} WHERE check_id = ? AND bucket = ?`),
-    write: db.prepare(`INSERT OR REPLACE INTO ${tableOf[r]} (check_id, ${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    range: db.prepare(`SELECT ${columns} FROM ${tableOf[r]} WHERE check_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`),
+    read: db.prepare(`SELECT ${figures} FROM ${tableOf[r]} WHERE check_id = ? AND bucket = ?`),
+    write: db.prepare(`INSERT OR REPLACE INTO ${tableOf[r]} (check_id, bucket, ${figures}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    range: db.prepare(`SELECT bucket, ${figures} FROM ${tableOf[r]} WHERE check_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`),
     sum: db.prepare(`SELECT COALESCE(SUM(runs), 0) AS runs, COALESCE(SUM(failures), 0) AS failures, COALESCE(SUM(skipped), 0) AS skipped
       FROM ${tableOf[r]} WHERE check_id = ? AND bucket >= ? AND bucket < ?`),
     sumAll: db.prepare(`SELECT k.guid AS guid, SUM(runs) AS runs, SUM(failures) AS failures, SUM(skipped) AS skipped
@@ -169,76 +122,103 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
   });
   const statements = { minute: sql('minute'), hour: sql('hour') };
 
-  const idOf = (guid: string, create: boolean): number | undefined => {
+  const knownId = (guid: string): number | undefined => {
     let id = ids.get(guid);
-    if (id !== undefined) return id;
-    id = (findId.get(guid) as { id: number } | undefined)?.id;
-    if (id === undefined && create) id = Number(addId.run(guid).lastInsertRowid);
+    if (id === undefined) id = (findId.get(guid) as { id: number } | undefined)?.id;
     if (id !== undefined) ids.set(guid, id);
     return id;
   };
-  const bucketIndex = (ms: number, r: Resolution): number => Math.floor(ms / bucketMs[r]);
   const range = (r: Resolution, fromMs: number, toMs: number): [number, number] => [Math.ceil(fromMs / bucketMs[r]), Math.ceil(toMs / bucketMs[r])];
 
-  return {
-    record(runs) {
-      const dirty = new Map<string, { id: number; r: Resolution; open: Open }>();
-      for (const run of runs) {
-        const id = idOf(run.guid, true) ?? 0;
-        for (const r of resolutions) {
-          const key = `${r}:${run.guid}`;
-          const bucket = bucketIndex(run.ranAtMs, r);
-          let acc = open.get(key);
-          if (acc === undefined || acc.bucket !== bucket) {
-            // The next bucket after one this process wrote cannot have a row yet; anything else
-            // (first run since start, a late run, a clock that went back) starts from the row.
-            const stored = acc !== undefined && bucket > acc.bucket ? undefined : (statements[r].read.get(id, bucket) as Row | undefined);
-            acc = { bucket, base: stored ?? emptyRow(), runs: 0, failures: 0, skipped: 0, samples: [] };
-            open.set(key, acc);
+  /**
+   * Writes the buckets whole, then runs `inside` in the same transaction (a read there sees them
+   * even if the commit then fails). They count as written only once committed; the ids a failed
+   * transaction created are forgotten, since its rollback took them back.
+   */
+  function write(unwritten: readonly Unwritten[], inside?: () => void): FlushOutcome {
+    if (unwritten.length === 0 && inside === undefined) return { ok: true, written: 0 };
+    const created: string[] = [];
+    try {
+      transaction(db, () => {
+        for (const u of unwritten) {
+          let id = knownId(u.guid);
+          if (id === undefined) {
+            id = Number(addId.run(u.guid).lastInsertRowid);
+            ids.set(u.guid, id);
+            created.push(u.guid);
           }
-          acc.runs += 1;
-          if (run.skipped) acc.skipped += 1;
-          else if (!run.success) acc.failures += 1;
-          if (!run.skipped && run.latencyMs > 0) insertSorted(acc.samples, run.latencyMs);
-          dirty.set(`${key}:${bucket}`, { id, r, open: acc });
+          const st = statements[u.resolution];
+          // Read before this process's first write, so what a rolled-back write put there is never read.
+          u.base ??= (st.read.get(id, u.bucket) as Row | undefined) ?? emptyRow();
+          const row = combine(u.base, buckets.own(u));
+          st.write.run(id, u.bucket, row.runs, row.failures, row.skipped, row.lat_min, row.lat_median, row.lat_p95, row.lat_max, row.lat_count);
         }
-      }
-      for (const { id, r, open: acc } of dirty.values()) {
-        const row = rowOf(acc);
-        statements[r].write.run(id, acc.bucket, row.runs, row.failures, row.skipped, row.lat_min, row.lat_median, row.lat_p95, row.lat_max, row.lat_count);
-      }
-    },
+        inside?.();
+      });
+    } catch (error) {
+      for (const guid of created) ids.delete(guid);
+      return { ok: false, error };
+    }
+    buckets.written(unwritten);
+    return { ok: true, written: unwritten.length };
+  }
+
+  /** A read after writing the buckets it covers; if the store refuses the write, the read still saw them. */
+  function exact<T>(unwritten: readonly Unwritten[], query: () => T): T {
+    // Inside a caller's transaction a write would stand or fall with it, unseen here: read as stored.
+    if (unwritten.length === 0 || db.isTransaction) return query();
+    let answer: { value: T } | undefined;
+    write(unwritten, () => (answer = { value: query() }));
+    return answer === undefined ? query() : answer.value;
+  }
+
+  return {
+    record: (runs) => buckets.record(runs),
+    flush: () => write(buckets.unwritten()),
     series(guid, resolution, fromMs, toMs) {
-      const id = idOf(guid, false);
-      if (id === undefined) return [];
-      const rows = statements[resolution].range.all(id, ...range(resolution, fromMs, toMs)) as unknown as (Row & { bucket: number })[];
-      return rows.map((row) => bucketOf(row, resolution));
+      return exact(buckets.unwritten(guid), () => {
+        const id = knownId(guid);
+        if (id === undefined) return [];
+        const rows = statements[resolution].range.all(id, ...range(resolution, fromMs, toMs)) as unknown as (Row & { bucket: number })[];
+        return rows.map((row) => bucketOf(row, resolution));
+      });
     },
     counts(guid, resolution, fromMs, toMs) {
-      const id = idOf(guid, false);
-      if (id === undefined) return { runs: 0, failures: 0, skipped: 0 };
-      return { ...(statements[resolution].sum.get(id, ...range(resolution, fromMs, toMs)) as unknown as WindowCounts) };
+      return exact(buckets.unwritten(guid), () => {
+        const id = knownId(guid);
+        if (id === undefined) return { runs: 0, failures: 0, skipped: 0 };
+        return { ...(statements[resolution].sum.get(id, ...range(resolution, fromMs, toMs)) as unknown as WindowCounts) };
+      });
     },
     countsAll(resolution, fromMs, toMs) {
-      const rows = statements[resolution].sumAll.all(...range(resolution, fromMs, toMs)) as unknown as (WindowCounts & { guid: string })[];
-      return new Map(rows.map(({ guid, ...c }) => [guid, c]));
+      return exact(buckets.unwritten(), () => {
+        const rows = statements[resolution].sumAll.all(...range(resolution, fromMs, toMs)) as unknown as (WindowCounts & { guid: string })[];
+        return new Map(rows.map(({ guid, ...c }) => [guid, c]));
+      });
     },
     prune(nowMs) {
-      let removed = 0;
-      const keys = db.prepare('SELECT id FROM rollup_keys').all() as { id: number }[];
-      for (const r of resolutions) {
-        const before = bucketIndex(nowMs - retention[r], r);
-        for (const { id } of keys) removed += Number(statements[r].prune.run(id, before).changes);
-      }
-      return removed;
+      const drop = (): number => {
+        let removed = 0;
+        const keys = db.prepare('SELECT id FROM rollup_keys').all() as { id: number }[];
+        for (const r of resolutions) {
+          const before = Math.floor((nowMs - retention[r]) / bucketMs[r]);
+          for (const { id } of keys) removed += Number(statements[r].prune.run(id, before).changes);
+        }
+        return removed;
+      };
+      // Unwritten buckets first, so that none is written back after its rows were dropped.
+      const written = write(buckets.unwritten());
+      if (!written.ok) throw written.error;
+      return transaction(db, drop);
     },
     forget(guid) {
-      const id = idOf(guid, false);
-      for (const r of resolutions) open.delete(`${r}:${guid}`);
+      buckets.forget(guid);
+      const id = knownId(guid);
       if (id === undefined) return;
       for (const r of resolutions) statements[r].forget.run(id);
       db.prepare('DELETE FROM rollup_keys WHERE id = ?').run(id);
       ids.delete(guid);
     },
+    held: () => buckets.held(),
   };
 }
