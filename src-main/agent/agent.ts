@@ -109,7 +109,7 @@ export function createAgent(options: AgentOptions): Agent {
     onClockSkew: (skewSec) => setMeta(db, 'clock_skew_sec', String(skewSec)),
   });
 
-  const insight = createCheckInsight({ db, history, clock, live, checkSet: { runnable: () => checkSet.runnable() }, probeContext: () => ({ ...probeNet, ...options.probeContext }) });
+  const insight = createCheckInsight({ db, history, clock, live, log, checkSet: { runnable: () => checkSet.runnable() }, probeContext: () => ({ ...probeNet, ...options.probeContext }) });
   const uploads = createUploadLoop({ outbox, calls, live, log, now });
   const heartbeat = createHeartbeat({ calls, clock, unsent: () => outbox.count(), lastOutage: () => policy.lastOutage });
 
@@ -215,6 +215,7 @@ export function createAgent(options: AgentOptions): Agent {
     if (lost.unsaved + lost.dropped > 0) {
       log.error({ unsaved: lost.unsaved, dropped: lost.dropped }, `${lost.unsaved + lost.dropped} results could not be saved before stopping (${live.get().storeProblem ?? 'the store did not take them'})`);
     }
+    insight.close();
     runState.close();
     store.close();
   }

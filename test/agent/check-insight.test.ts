@@ -2,9 +2,19 @@
 // a check going down then up is one episode in the event log (announced once each way), the
 // rollups carry its runs for the windows, and a "Run now" test run is explained, logged as such
 // and never uploaded.
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckInsight, type CheckInsight } from '../../src-main/agent/check-insight.ts';
+import { createResultSink } from '../../src-main/agent/results/result-sink.ts';
+import { createLiveState, initialState, type LiveState } from '../../src-main/agent/state.ts';
+import { openDatabase, transaction, type Database } from '../../src-main/agent/store/database.ts';
+import { createHistory, type History, type HistoryEntry } from '../../src-main/agent/store/history.ts';
+import { createOutbox } from '../../src-main/agent/store/outbox.ts';
 import type { CheckTransition } from '../../src-main/agent/transitions.ts';
 import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
+import { createFakeClock, type FakeClock } from '../support/fake-clock.ts';
+import { tempDir, type TempDir } from '../support/temp-dir.ts';
+import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason, type SmallDisk } from '../support/tmpfs.ts';
 import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 
 describe('check insight: events, rollups and test runs', () => {
@@ -44,6 +54,8 @@ describe('check insight: events, rollups and test runs', () => {
     expect(episode?.reason).toContain('503');
     expect(episode?.endedAt).toBeDefined();
 
+    // The recovery is announced as the run ends; the window counts it once it is committed.
+    await eventually(() => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').endsWith('u'), 10_000, 'the recovery committed');
     const window = h.agent.insight.window(check.guid, '1h');
     const runs = window.buckets.reduce((n, b) => n + b.runs, 0);
     expect(runs).toBeGreaterThanOrEqual(4);
@@ -69,5 +81,149 @@ describe('check insight: events, rollups and test runs', () => {
 
     const refused = await h.agent.insight.testRun('no-such-guid');
     expect(refused.ok ? '' : refused.error).toContain('cannot be run now');
+  });
+});
+
+// The rollups behind the window: recorded in memory from the result commit, written every 10 s,
+// before reads and at stop, on a real store file, with the clock driven by hand.
+describe('check insight: when the rollups reach the store', () => {
+  let dir: TempDir;
+  let dbs: Database[];
+  let clock: FakeClock;
+  let live: LiveState;
+  const noChecks = { runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }) };
+
+  afterEach(async () => {
+    for (const db of dbs) db.close();
+    await dir.remove();
+  });
+
+  async function setUp(wrap: (history: History) => History = (h) => h): Promise<{ db: Database; insight: CheckInsight; rows: () => number }> {
+    dir = await tempDir('insight-test-');
+    const db = openDatabase(join(dir.path, 'agent.db'));
+    // Another connection, as another process (or the next start after a crash) reads the file.
+    const reader = openDatabase(join(dir.path, 'agent.db'));
+    dbs = [db, reader];
+    clock = createFakeClock();
+    live = createLiveState(initialState(new Date(clock.now()), 0));
+    const insight = createCheckInsight({ db, history: wrap(createHistory(db, 60)), clock, live, checkSet: noChecks });
+    const rows = (): number => (reader.prepare('SELECT COALESCE(SUM(runs), 0) AS n FROM rollups_minute').get() as { n: number }).n;
+    return { db, insight, rows };
+  }
+  const entry = (guid: string, secondsIn: number, success = true): HistoryEntry => ({
+    check_guid: guid,
+    ran_at: new Date(clock.now() - 30_000 + secondsIn * 1000).toISOString(),
+    success,
+    skipped: false,
+    http_status: success ? 200 : 503,
+    latency_ms: 12,
+    error: success ? '' : 'status 503',
+  });
+
+  it('writes every 10 s and at stop, never in the result commit; a read sees every run at once', async () => {
+    const { db, insight, rows } = await setUp();
+    transaction(db, () => insight.history.insert([entry('a', 0), entry('b', 0)]));
+    transaction(db, () => insight.history.insert([entry('a', 1, false)]));
+    expect(rows()).toBe(0);
+    await clock.advance(9_999);
+    expect(rows()).toBe(0);
+    await clock.advance(1);
+    expect(rows()).toBe(3);
+
+    transaction(db, () => insight.history.insert([entry('a', 2), entry('b', 2)]));
+    // The window reads exact figures without waiting for the timer.
+    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 3, failures: 1, skipped: 0 });
+    expect(rows()).toBe(4);
+    // Stopping writes the rest (b's last run) and leaves no timer behind.
+    insight.close();
+    expect(rows()).toBe(5);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('a result commit rolled back after the history insert and then retried counts its runs once', async () => {
+    const { db, insight } = await setUp();
+    const entries = [entry('a', 0), entry('a', 1, false)];
+    expect(() =>
+      transaction(db, () => {
+        insight.history.insert(entries);
+        throw new Error('database or disk is full');
+      }),
+    ).toThrow('disk is full');
+    // The result sink retries with the same entries.
+    transaction(db, () => insight.history.insert(entries));
+    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 2, failures: 1, skipped: 0 });
+  });
+
+  it('while results cannot be saved the rollups wait in memory, and are written once results are', async () => {
+    const { db, insight, rows } = await setUp();
+    transaction(db, () => insight.history.insert([entry('a', 0)]));
+    live.update((s) => ({ ...s, storeProblem: 'the disk is full' }));
+    await clock.advance(30_000);
+    expect(rows()).toBe(0);
+    live.update(({ storeProblem: _gone, ...rest }) => rest);
+    await clock.advance(10_000);
+    expect(rows()).toBe(1);
+  });
+});
+
+describe.skipIf(!canMountTmpfs)(`check insight on a full disk (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, () => {
+  let disk: SmallDisk;
+  beforeAll(() => (disk = mountSmallDisk(1024)));
+  afterAll(() => disk.unmount());
+
+  it('results that wait through a full disk are counted once each in the rollups, and nothing is lost', async () => {
+    const db = openDatabase(join(disk.dir, 'agent.db'));
+    const clock = createFakeClock();
+    const live = createLiveState(initialState(new Date(clock.now()), 0));
+    const history = createHistory(db, 300);
+    let offered = 0;
+    const insight = createCheckInsight({
+      db,
+      history: { ...history, insert: (entries) => ((offered += entries.length), history.insert(entries)) },
+      clock,
+      live,
+      checkSet: { runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }) },
+    });
+    const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
+    const sink = createResultSink({
+      db, outbox, clock,
+      history: insight.history,
+      maxBatch: 500,
+      retryBatch: 20,
+      retryMs: 1000,
+      onCommitted: () => undefined,
+      onProblem: () => live.update((s) => ({ ...s, storeProblem: 'the disk is full' })),
+      onRecovered: () => live.update(({ storeProblem: _gone, ...rest }) => rest),
+    });
+    const add = (i: number): void => {
+      const ranAt = new Date(clock.now() - 60_000 + i * 100).toISOString();
+      const failed = i % 4 === 0;
+      sink.add({
+        result: { check_guid: 'a', monitor_id: 'abcdefghjkmn', ran_at: ranAt, success: !failed, http_status: failed ? 503 : 200, latency_ms: 10 + (i % 7), error: 'x'.repeat(200) },
+        history: { check_guid: 'a', ran_at: ranAt, success: !failed, skipped: false, http_status: failed ? 503 : 200, latency_ms: 10 + (i % 7), error: '' },
+      });
+    };
+    for (let i = 0; i < 11; i++) add(i);
+    sink.flush();
+    await clock.advance(10_000);
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    disk.fill();
+
+    for (let i = 11; i < 111; i++) add(i);
+    await clock.advance(0);
+    expect(live.get().storeProblem).toBeDefined();
+    // Commits keep failing for a while; the rollups wait too.
+    await clock.advance(15_000);
+    disk.free();
+    await clock.advance(10_000);
+    expect(live.get().storeProblem).toBeUndefined();
+    expect(sink.pending()).toBe(0);
+    expect(outbox.count()).toBe(111);
+    // The failed commits got as far as the history insert: the rollups were offered the runs again.
+    expect(offered).toBeGreaterThan(111);
+    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 111, failures: 28, skipped: 0 });
+    insight.close();
+    sink.close();
+    db.close();
   });
 });
