@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openDatabase, transaction } from '../src-main/agent/store/database.ts';
+import { insightDefaults } from '../src-main/agent/check-insight.ts';
 import { createRollups, type RollupRun } from '../src-main/agent/store/rollups.ts';
 import { fixed, percentile, printTable } from './support.ts';
 
@@ -59,13 +60,19 @@ const rows = [
 ];
 printTable(`Rollup queries at ${checks} checks (filled in ${fixed(fillMs / 1000)} s)`, rows);
 
-// record(): one commit of 500 runs (a full result batch) into the open buckets.
+// record() + flush(): one commit of 500 runs (a full result batch) into the open buckets, then
+// written at once: the cost per run of a check whose interval is longer than the flush period
+// (each run leaves its two buckets to write).
 const batch = (b: number): RollupRun[] =>
   Array.from({ length: 500 }, (_, i) => ({ guid: guid(b * 500 + i), ranAtMs: now + b * 10, success: i % 50 !== 0, skipped: false, latencyMs: 5 + (i % 40) }));
-const first = time('record() 500 runs, first run of each check since start', 10, (b) => transaction(db, () => rollups.record(batch(b))));
+const recordAndFlush = (runs: RollupRun[]): void => {
+  transaction(db, () => rollups.record(runs));
+  rollups.flush();
+};
+const first = time('record() + flush() 500 runs, first run of each check since start', 10, (b) => recordAndFlush(batch(b)));
 // Steady state: every check's next run lands in its next minute bucket (60 s interval).
 const next = (b: number): RollupRun[] => batch(b).map((r) => ({ ...r, ranAtMs: r.ranAtMs + 60_000 }));
-const steady = time('record() 500 runs, steady state (next minute)', 10, (b) => transaction(db, () => rollups.record(next(b))));
+const steady = time('record() + flush() 500 runs, steady state (next minute)', 10, (b) => recordAndFlush(next(b)));
 printTable('Recording (per run: divide by 500)', [first, steady]);
 const pruneStart = performance.now();
 const pruned = rollups.prune(now + day);
@@ -79,14 +86,17 @@ printTable('Size and pruning', [{
 db.close();
 
 // An hour of 1 s runs at 1,000 checks (BENCH_OPEN_CHECKS, BENCH_OPEN_SECONDS): what recording
-// costs per run as the agent does it (batches committed like the result sink's), and how much
-// JS heap the open buckets hold at the end of the hour, when each check's hour bucket is full.
+// costs per run as the agent does it (batches committed like the result sink's, a flush every
+// 10 s as check-insight.ts does), how long one flush holds the event loop, and how much memory
+// (JS heap and array buffers) the open buckets hold at the end of the hour, when each check's
+// hour bucket is full.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const heapMb = (): number => {
   gc();
   gc();
-  return process.memoryUsage().heapUsed / 1024 / 1024;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return (heapUsed + arrayBuffers) / 1024 / 1024;
 };
 
 const openChecks = Number(process.env.BENCH_OPEN_CHECKS ?? '1000');
@@ -113,9 +123,18 @@ const latencyOf = (check: number): number => {
 // Starts at an hour boundary, so that after the last second every hour bucket is full.
 const start = Math.ceil(now / 3_600_000) * 3_600_000;
 const commitSize = 100;
+const flushEvery = insightDefaults.rollupFlushMs / 1000;
 let recordMs = 0;
+const flushes: number[] = [];
+let written = 0;
 const runsTotal = openChecks * seconds;
 for (let s = 0; s < seconds; s++) {
+  if (s % flushEvery === 0) {
+    const t = performance.now();
+    const outcome = openRollups.flush();
+    flushes.push(performance.now() - t);
+    if (outcome.ok) written += outcome.written;
+  }
   for (let first = 0; first < openChecks; first += commitSize) {
     const runs: RollupRun[] = [];
     for (let c = first; c < Math.min(openChecks, first + commitSize); c++) {
@@ -128,11 +147,22 @@ for (let s = 0; s < seconds; s++) {
   }
 }
 const heapAfter = heapMb();
-printTable(`An hour of 1 s runs at ${openChecks} checks (${seconds} s simulated, commits of ${commitSize})`, [{
+const flushMs = flushes.reduce((a, b) => a + b, 0);
+flushes.sort((a, b) => a - b);
+const held = openRollups.held();
+printTable(`An hour of 1 s runs at ${openChecks} checks (${seconds} s simulated, commits of ${commitSize}, a flush every ${flushEvery} s)`, [{
   runs: runsTotal,
-  'recording ms per run': fixed(recordMs / runsTotal, 4),
-  'recording s total': fixed(recordMs / 1000),
-  'open buckets heap MB': fixed(heapAfter - heapBefore),
+  'ms per run (record + flush)': fixed((recordMs + flushMs) / runsTotal, 4),
+  'record ms per run': fixed(recordMs / runsTotal, 4),
+  'flushes': flushes.length,
+  'rows per flush': fixed(written / Math.max(1, flushes.length), 0),
+  'flush median ms': fixed(percentile(flushes, 50), 2),
+  'flush max ms': fixed(flushes.at(-1) ?? 0, 2),
+}]);
+printTable('Memory of the open buckets after the hour', [{
+  'heap + array buffers MB': fixed(heapAfter - heapBefore),
   'per check KB': fixed(((heapAfter - heapBefore) * 1024) / openChecks, 2),
+  'open buckets': held.open,
+  'latency counters KB': fixed(held.latencyBytes / 1024),
 }]);
 openDb.close();
