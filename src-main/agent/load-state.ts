@@ -8,7 +8,7 @@ import type { LiveState } from './state.ts';
 import type { Database } from './store/database.ts';
 import { deleteMeta, getMeta, setMeta } from './store/meta.ts';
 
-interface StoredLoad extends LoadReport {
+export interface StoredLoad extends LoadReport {
   /** Wall-clock ms of the sample. */
   at: number;
 }
@@ -21,13 +21,13 @@ export function clearLoad(db: Database): void {
   deleteMeta(db, 'load');
 }
 
-/** The running agent's load, if a fresh one is recorded. */
-export function readLoad(db: Database, nowMs: number, freshMs: number): LoadReport | undefined {
+/** The running agent's load, with the wall-clock ms it was sampled at, if a fresh one is recorded. */
+export function readLoad(db: Database, nowMs: number, freshMs: number): StoredLoad | undefined {
   const raw = getMeta(db, 'load');
   if (raw === undefined) return undefined;
   try {
-    const { at, ...report } = JSON.parse(raw) as StoredLoad;
-    return nowMs - at <= freshMs ? report : undefined;
+    const stored = JSON.parse(raw) as StoredLoad;
+    return nowMs - stored.at <= freshMs ? stored : undefined;
   } catch {
     return undefined;
   }

@@ -61,7 +61,7 @@ export function createProbing(deps: ProbingDeps): Probing {
     const watch = createLoadWatch({ windowMs: deps.tunables.loadWindowMs, overlapShare: deps.tunables.overlapShare });
     const sample = (): void => {
       if (scheduler === undefined) return;
-      deps.onLoad(watch.record(deps.clock.monotonic(), scheduler.stats()));
+      deps.onLoad(watch.record(deps.clock.monotonic(), { ...scheduler.stats(), lag: scheduler.lag() }));
       loadTimer = deps.clock.setTimer(deps.tunables.loadSampleMs, sample);
     };
     loadTimer = deps.clock.setTimer(deps.tunables.loadSampleMs, sample);

@@ -56,6 +56,17 @@ export interface StatusReport {
   overloaded: boolean;
   skipped_overlap: number;
   skipped_backlog: number;
+  /**
+   * Beyond design.md's fields, from the same sample: the runs the running agent started since it
+   * started (runs due = runs_executed + skipped_overlap + skipped_backlog; two readings give the
+   * runs due, executed and missed between their load_sampled_at), and the 99th percentile of how
+   * late runs started after their due time over the last minute (ms, 1000 = a second or more;
+   * null when none started). 0 and null when no agent is running.
+   */
+  runs_executed: number;
+  schedule_lag_p99_ms: number | null;
+  /** When the running agent took the sample these load figures come from; null when none is running. */
+  load_sampled_at: string | null;
   /** Beyond design.md's fields: the private definitions file's state, problems by guid and field. */
   private_definitions: PrivateDefinitionsSummary;
 }
@@ -106,6 +117,9 @@ export function statusReport(db: Database, identity: StoredIdentity | undefined,
     overloaded: load?.overloaded ?? false,
     skipped_overlap: load?.skippedOverlap ?? 0,
     skipped_backlog: load?.skippedBacklog ?? 0,
+    runs_executed: load?.executed ?? 0,
+    schedule_lag_p99_ms: load?.lagP99Ms ?? null,
+    load_sampled_at: load === undefined ? null : new Date(load.at).toISOString(),
     private_definitions: privateDefinitions,
   };
 }

@@ -18,6 +18,9 @@ interface StatusJson {
   overloaded: boolean;
   skipped_overlap: number;
   skipped_backlog: number;
+  runs_executed: number;
+  schedule_lag_p99_ms: number | null;
+  load_sampled_at: string | null;
 }
 
 async function statusJson(dataDir: string): Promise<StatusJson> {
@@ -39,9 +42,14 @@ describe('overload', () => {
 
     const report = await eventually(async () => {
       const s = await statusJson(dataDir);
-      return s.overloaded && s.skipped_backlog > 0 ? s : undefined;
-    }, 15_000, 'status --json to say overloaded');
+      // The lag needs a run started within the window, after the first sample.
+      return s.overloaded && s.skipped_backlog > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
+    }, 15_000, 'status --json to say overloaded, with the lag of the runs that started');
     expect(report.skipped_overlap + report.skipped_backlog).toBeGreaterThan(0);
+    // The figures that give missed runs over an interval, and the lag, reach the CLI.
+    expect(report.runs_executed).toBeGreaterThan(0);
+    expect(report.schedule_lag_p99_ms).toEqual(expect.any(Number));
+    expect(Number.isNaN(Date.parse(report.load_sampled_at ?? ''))).toBe(false);
     expect(agent.snapshot().problems.map((p) => p.kind)).toContain('overloaded');
     // Never a queue: at most one run waits behind the cap per check.
     const stats = agent.snapshot().scheduler;
@@ -49,7 +57,7 @@ describe('overload', () => {
 
     // A stopped agent is not overloaded any more.
     await agent.stop();
-    expect(await statusJson(dataDir)).toMatchObject({ overloaded: false, skipped_overlap: 0, skipped_backlog: 0 });
+    expect(await statusJson(dataDir)).toMatchObject({ overloaded: false, skipped_overlap: 0, skipped_backlog: 0, runs_executed: 0, schedule_lag_p99_ms: null, load_sampled_at: null });
   }, 30_000);
 
   it('an agent that keeps up is not overloaded', async () => {
@@ -61,7 +69,12 @@ describe('overload', () => {
     await agent.syncNow();
     await eventually(() => agent.state().load, 10_000, 'a load sample');
     await eventually(() => (agent.snapshot().checks[0]?.lastResult === undefined ? undefined : true), 10_000, 'a first result');
-    expect(await statusJson(dataDir)).toMatchObject({ overloaded: false, skipped_backlog: 0 });
+    const status = await eventually(async () => {
+      const s = await statusJson(dataDir);
+      return s.runs_executed > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
+    }, 10_000, 'status --json to show the runs and their lag');
+    expect(status).toMatchObject({ overloaded: false, skipped_backlog: 0 });
+    expect(status.schedule_lag_p99_ms).toBeGreaterThanOrEqual(0);
     expect(agent.snapshot().problems.map((p) => p.kind)).not.toContain('overloaded');
   }, 30_000);
 });

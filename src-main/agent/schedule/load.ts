@@ -2,23 +2,30 @@
 // scheduler skips a run whose check is still running when due again, or that waited behind the
 // concurrency cap past its next due time, and counts it. Those counts, over a recent window, say
 // "overloaded" — so the user learns that runs are missing before the gaps show on the server.
+// The same window gives the schedule lag p99: how late runs start, before any is skipped.
+import { lagPercentile, newLagCounts, type LagCounts } from './lag.ts';
 
 /** The scheduler's running totals since it started. */
 export interface RunCounts {
   executed: number;
   skippedOverlap: number;
   skippedBacklog: number;
+  /** The scheduler's lag totals (schedule/lag.ts); absent: no lag figure. */
+  lag?: LagCounts;
 }
 
 export interface LoadReport {
   /** Runs were skipped in the recent window beyond the tolerated share, or held by the cap. */
   overloaded: boolean;
-  /** Totals since probing started. */
+  /** Totals since probing started: runs due = executed + skippedOverlap + skippedBacklog. */
+  executed: number;
   skippedOverlap: number;
   skippedBacklog: number;
   /** Runs due and runs skipped within the recent window. */
   recentDue: number;
   recentSkipped: number;
+  /** The 99th percentile of the schedule lag of runs started within the window, ms; null: none started. */
+  lagP99Ms: number | null;
 }
 
 export interface LoadOptions {
@@ -46,25 +53,33 @@ export function loadVerdict(options: LoadOptions, first: RunCounts, last: RunCou
   const share = recentDue === 0 ? 0 : recentSkipped / recentDue;
   return {
     overloaded: backlog || (recentSkipped > 0 && share >= options.overlapShare),
+    executed: last.executed,
     skippedOverlap: last.skippedOverlap,
     skippedBacklog: last.skippedBacklog,
     recentDue,
     recentSkipped,
+    lagP99Ms: last.lag === undefined ? null : lagPercentile(last.lag, first.lag, 99),
   };
 }
 
 export function createLoadWatch(options: LoadOptions): LoadWatch {
-  // Samples at most one window old, plus the newest one before it (the window's baseline).
+  // Samples at most one window old, plus the newest one before it (the window's baseline). Each
+  // keeps its own copy of the lag totals; copies of samples that left the window are reused.
   let samples: { at: number; counts: RunCounts }[] = [];
+  const spare: LagCounts[] = [];
   return {
     record(at, counts) {
-      samples.push({ at, counts: { ...counts } });
+      const lag = counts.lag === undefined ? undefined : (spare.pop() ?? newLagCounts());
+      if (lag !== undefined && counts.lag !== undefined) lag.set(counts.lag);
+      const copy = { executed: counts.executed, skippedOverlap: counts.skippedOverlap, skippedBacklog: counts.skippedBacklog, ...(lag === undefined ? {} : { lag }) };
+      samples.push({ at, counts: copy });
       const start = at - options.windowMs;
       let base = 0;
       while (base + 1 < samples.length && (samples[base + 1]?.at ?? at) <= start) base++;
+      for (const gone of samples.slice(0, base)) if (gone.counts.lag !== undefined) spare.push(gone.counts.lag);
       samples = samples.slice(base);
-      const first = samples[0]?.counts ?? counts;
-      return loadVerdict(options, first, counts);
+      const first = samples[0]?.counts ?? copy;
+      return loadVerdict(options, first, copy);
     },
   };
 }

@@ -7,6 +7,7 @@ import { agentDefaults } from '../defaults.ts';
 import { clockOffset, detectJump } from './clock-jump.ts';
 import { MinHeap } from './heap.ts';
 import { firstRunAt, gridAfterFirstRun, gridSlot, nextGridPoint, type GridSlot, type Sharing } from './grid.ts';
+import { newLagCounts, recordLag, type LagCounts } from './lag.ts';
 
 export interface Job extends Sharing {
   guid: string;
@@ -86,6 +87,8 @@ export interface Scheduler {
    */
   clockJumped(): void;
   stats(): SchedulerStats;
+  /** The lag of every run started (start minus due, ms) as running totals: the live counters, read only. */
+  lag(): LagCounts;
   /** Stops starting runs; resolves when the runs in flight are done (or aborted after graceMs). */
   stop(graceMs: number): Promise<void>;
 }
@@ -101,6 +104,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const waiting: { entry: Entry; due: number }[] = [];
   const abort = new AbortController();
   const stats = { executed: 0, skippedOverlap: 0, skippedBacklog: 0 };
+  const lag = newLagCounts();
   let running = 0;
   let timer: TimerHandle | undefined;
   let armedFor = Infinity;
@@ -194,7 +198,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     running++;
     stats.executed++;
     entry.inFlight = true;
-    const ticket: RunTicket = { guid: entry.job.guid, dueAt: due, startedAt: now(), ranAt: clock.now(), signal: abort.signal };
+    const startedAt = now();
+    recordLag(lag, startedAt - due);
+    const ticket: RunTicket = { guid: entry.job.guid, dueAt: due, startedAt, ranAt: clock.now(), signal: abort.signal };
     options
       .run(ticket)
       .catch((error: unknown) => options.onRunError(entry.job.guid, error))
@@ -277,6 +283,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     },
     clockJumped: rebase,
     stats: () => ({ ...stats, running, waiting: waiting.length, scheduled: entries.size }),
+    lag: () => lag,
     async stop(graceMs) {
       stopped = true;
       timer?.cancel();

@@ -1,6 +1,7 @@
 // The overload verdict (schedule/load.ts): pure, table-driven, on made-up scheduler totals.
 import { describe, expect, it } from 'vitest';
 import { createLoadWatch, loadVerdict, type RunCounts } from '../../../src-main/agent/schedule/load.ts';
+import { newLagCounts, recordLag } from '../../../src-main/agent/schedule/lag.ts';
 
 const options = { windowMs: 60_000, overlapShare: 0.01 };
 const counts = (executed: number, skippedOverlap = 0, skippedBacklog = 0): RunCounts => ({ executed, skippedOverlap, skippedBacklog });
@@ -41,5 +42,32 @@ describe('createLoadWatch', () => {
     // One sample later the burst's baseline has left the window.
     const after = watch.record(at + 5_000, counts(executed + 1_000, 200));
     expect(after).toMatchObject({ overloaded: false, recentSkipped: 0, skippedOverlap: 200 });
+  });
+});
+
+describe('createLoadWatch lag', () => {
+  it('gives the lag p99 of the runs started within the window only', () => {
+    const watch = createLoadWatch(options);
+    const lag = newLagCounts();
+    expect(watch.record(0, { ...counts(0), lag }).lagP99Ms).toBe(null);
+    // A late burst in the first 5 s: 1,000 runs 300 ms late.
+    for (let i = 0; i < 1_000; i++) recordLag(lag, 300);
+    expect(watch.record(5_000, { ...counts(1_000), lag })).toMatchObject({ lagP99Ms: 300, executed: 1_000 });
+    let at = 5_000;
+    let executed = 1_000;
+    while (at < 60_000) {
+      at += 5_000;
+      executed += 1_000;
+      for (let i = 0; i < 1_000; i++) recordLag(lag, 2);
+      // The watch keeps its own copies: the live counters moving on do not change a baseline.
+      expect(watch.record(at, { ...counts(executed), lag }).lagP99Ms).toBe(300);
+    }
+    // The burst left the window: on time again.
+    for (let i = 0; i < 1_000; i++) recordLag(lag, 1);
+    expect(watch.record(at + 5_000, { ...counts(executed + 1_000), lag }).lagP99Ms).toBe(2);
+  });
+
+  it('has no lag figure without lag counts', () => {
+    expect(createLoadWatch(options).record(0, counts(3)).lagP99Ms).toBe(null);
   });
 });
