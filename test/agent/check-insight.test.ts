@@ -4,11 +4,11 @@
 // and never uploaded.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckInsight, type CheckInsight } from '../../src-main/agent/check-insight.ts';
+import { createCheckInsight, insightDefaults, type CheckInsight } from '../../src-main/agent/check-insight.ts';
 import { createResultSink } from '../../src-main/agent/results/result-sink.ts';
 import { createLiveState, initialState, type LiveState } from '../../src-main/agent/state.ts';
 import { openDatabase, transaction, type Database } from '../../src-main/agent/store/database.ts';
-import { createHistory, type History, type HistoryEntry } from '../../src-main/agent/store/history.ts';
+import { createHistory, type HistoryEntry } from '../../src-main/agent/store/history.ts';
 import { createOutbox } from '../../src-main/agent/store/outbox.ts';
 import type { CheckTransition } from '../../src-main/agent/transitions.ts';
 import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
@@ -98,7 +98,7 @@ describe('check insight: when the rollups reach the store', () => {
     await dir.remove();
   });
 
-  async function setUp(wrap: (history: History) => History = (h) => h): Promise<{ db: Database; insight: CheckInsight; rows: () => number }> {
+  async function setUp(tunables: Partial<typeof insightDefaults> = {}): Promise<{ db: Database; insight: CheckInsight; rows: () => number }> {
     dir = await tempDir('insight-test-');
     const db = openDatabase(join(dir.path, 'agent.db'));
     // Another connection, as another process (or the next start after a crash) reads the file.
@@ -106,7 +106,7 @@ describe('check insight: when the rollups reach the store', () => {
     dbs = [db, reader];
     clock = createFakeClock();
     live = createLiveState(initialState(new Date(clock.now()), 0));
-    const insight = createCheckInsight({ db, history: wrap(createHistory(db, 60)), clock, live, checkSet: noChecks });
+    const insight = createCheckInsight({ db, history: createHistory(db, 60), clock, live, checkSet: noChecks }, tunables);
     const rows = (): number => (reader.prepare('SELECT COALESCE(SUM(runs), 0) AS n FROM rollups_minute').get() as { n: number }).n;
     return { db, insight, rows };
   }
@@ -136,6 +136,14 @@ describe('check insight: when the rollups reach the store', () => {
     expect(rows()).toBe(4);
     // Stopping writes the rest (b's last run) and leaves no timer behind.
     insight.close();
+    expect(rows()).toBe(5);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('a timed flush writes in slices, one after the other, until nothing is left', async () => {
+    const { db, insight, rows } = await setUp({ rollupFlushSlice: 2 });
+    transaction(db, () => insight.history.insert(['a', 'b', 'c', 'd', 'e'].map((guid) => entry(guid, 0))));
+    await clock.advance(insightDefaults.rollupFlushMs);
     expect(rows()).toBe(5);
     expect(clock.pending()).toBe(0);
   });

@@ -100,7 +100,7 @@ function ownRow(open: Open): Row {
 
 export interface OpenBuckets {
   record(runs: readonly RollupRun[]): void;
-  /** Every bucket with unwritten runs, or those of one check. */
+  /** Every bucket with unwritten runs, or those of one check; the left-behind ones first. */
   unwritten(guid?: string): Unwritten[];
   /** Everything this process recorded of the bucket (written whole, so a retry counts nothing twice). */
   own(bucket: Unwritten): Row;
@@ -157,12 +157,13 @@ export function createOpenBuckets(maxLeftBehind: number): OpenBuckets {
       }
     },
     unwritten(guid) {
+      // Left behind first: they are done, and hold memory until written.
       const found: Unwritten[] = [];
+      for (const l of leftBehind.values()) if (guid === undefined || l.guid === guid) found.push(l);
       for (const r of resolutions) {
         const candidates = guid === undefined ? open[r].values() : [open[r].get(guid)];
         for (const o of candidates) if (o?.dirty === true) found.push(o);
       }
-      for (const l of leftBehind.values()) if (guid === undefined || l.guid === guid) found.push(l);
       return found;
     },
     own: (u) => (isLeftBehind(u) ? u.row : ownRow(u as Open)),

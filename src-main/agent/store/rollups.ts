@@ -63,14 +63,18 @@ export interface WindowCounts {
   skipped: number;
 }
 
-/** A flush: how many buckets were written, or the store's error (then all of them wait for the next). */
-export type FlushOutcome = { ok: true; written: number } | { ok: false; error: unknown };
+/** A flush: how many buckets were written and how many are left, or the store's error (then all of them wait for the next). */
+export type FlushOutcome = { ok: true; written: number; left: number } | { ok: false; error: unknown };
 
 export interface Rollups {
   /** Adds runs to their buckets, in memory only: no SQL, so it cannot fail the caller's commit. */
   record(runs: readonly RollupRun[]): void;
-  /** Writes every bucket with unwritten runs, in a transaction of its own. */
-  flush(): FlushOutcome;
+  /**
+   * Writes the buckets with unwritten runs (at most `limit` of them: one transaction holds the
+   * event loop for as long as it writes), in a transaction of its own; those left behind by their
+   * minute or hour first.
+   */
+  flush(limit?: number): FlushOutcome;
   /** The buckets of one check that start within [fromMs, toMs), oldest first. */
   series(guid: string, resolution: Resolution, fromMs: number, toMs: number): RollupBucket[];
   /** Counts over [fromMs, toMs), at the given resolution (whole buckets). */
@@ -136,7 +140,7 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
    * transaction created are forgotten, since its rollback took them back.
    */
   function write(unwritten: readonly Unwritten[], inside?: () => void): FlushOutcome {
-    if (unwritten.length === 0 && inside === undefined) return { ok: true, written: 0 };
+    if (unwritten.length === 0 && inside === undefined) return { ok: true, written: 0, left: 0 };
     const created: string[] = [];
     try {
       transaction(db, () => {
@@ -160,7 +164,7 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
       return { ok: false, error };
     }
     buckets.written(unwritten);
-    return { ok: true, written: unwritten.length };
+    return { ok: true, written: unwritten.length, left: 0 };
   }
 
   /** A read after writing the buckets it covers; if the store refuses the write, the read still saw them. */
@@ -174,7 +178,12 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
 
   return {
     record: (runs) => buckets.record(runs),
-    flush: () => write(buckets.unwritten()),
+    flush(limit = Number.POSITIVE_INFINITY) {
+      const unwritten = buckets.unwritten();
+      if (unwritten.length <= limit) return write(unwritten);
+      const outcome = write(unwritten.slice(0, limit));
+      return outcome.ok ? { ...outcome, left: unwritten.length - limit } : outcome;
+    },
     series(guid, resolution, fromMs, toMs) {
       return exact(buckets.unwritten(guid), () => {
         const id = knownId(guid);

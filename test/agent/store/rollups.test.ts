@@ -172,7 +172,7 @@ describe('rollups in memory, written by flushes', () => {
   it('a restart mid-bucket adds to the row the stopped process flushed; a crash loses only what was not flushed yet', () => {
     const first = createRollups(store());
     first.record(Array.from({ length: 20 }, (_, i) => run('a', i * 1000, { latencyMs: 60 + i, success: i !== 0 })));
-    expect(first.flush()).toEqual({ ok: true, written: 2 });
+    expect(first.flush()).toEqual({ ok: true, written: 2, left: 0 });
     // Recorded after the last flush, then the process dies: lost (the results are in the outbox).
     first.record([run('a', 20_000, { latencyMs: 1 })]);
 
@@ -183,7 +183,7 @@ describe('rollups in memory, written by flushes', () => {
     const want = { runs: 50, failures: 1, skipped: 0, latency: { min: 60, median: 104, p95: 118, max: 119 } };
     expect(second.series('a', 'minute', t0, t0 + 60_000)).toEqual([{ startMs: t0, ...want }]);
     expect(second.series('a', 'hour', t0, t0 + 3_600_000)).toEqual([{ startMs: t0, ...want }]);
-    expect(second.flush()).toEqual({ ok: true, written: 0 });
+    expect(second.flush()).toEqual({ ok: true, written: 0, left: 0 });
 
     // Once more, with the stored stretch the larger one: its median and p95 stay.
     const third = createRollups(store());
@@ -198,6 +198,17 @@ describe('rollups in memory, written by flushes', () => {
     rollups.record([run('a', 61_000, { latencyMs: 40 }), run('a', 2000, { latencyMs: 5 })]);
     expect(rollups.series('a', 'minute', t0, t0 + 120_000).map((b) => [b.runs, b.latency?.min, b.latency?.max])).toEqual([[3, 5, 30], [2, 20, 40]]);
     expect(rollups.counts('a', 'hour', t0, t0 + 3_600_000).runs).toBe(5);
+  });
+
+  it('a flush can be cut in slices, the buckets left behind by their minute first', () => {
+    const rollups = createRollups(store());
+    rollups.record([run('a', 0), run('b', 0), run('a', 60_000)]);
+    // a's minute 0 (left behind), then a's and b's open minute and hour buckets.
+    expect(rollups.flush(2)).toEqual({ ok: true, written: 2, left: 3 });
+    expect(stored('rollups_minute')).toEqual([{ runs: 1 }, { runs: 1 }]);
+    expect(rollups.flush(2)).toEqual({ ok: true, written: 2, left: 1 });
+    expect(rollups.flush(2)).toEqual({ ok: true, written: 1, left: 0 });
+    expect(rollups.countsAll('minute', t0, t0 + 120_000)).toEqual(new Map([['a', { runs: 2, failures: 0, skipped: 0 }], ['b', { runs: 1, failures: 0, skipped: 0 }]]));
   });
 
   it('a flush the store refuses keeps every figure in memory, bounded, and the retry counts each run once', () => {
@@ -220,11 +231,11 @@ describe('rollups in memory, written by flushes', () => {
     expect(rollups.counts('a', 'hour', t0, t0 + 3_600_000).runs).toBe(2);
 
     db.exec('PRAGMA query_only = OFF');
-    expect(rollups.flush()).toEqual({ ok: true, written: 5 });
+    expect(rollups.flush()).toEqual({ ok: true, written: 5, left: 0 });
     // Minutes 0-2 were dropped from memory beyond the bound; the hour bucket has every run, once.
     expect(rollups.series('a', 'minute', t0, t0 + 3_600_000).map((b) => [b.startMs - t0, b.runs])).toEqual([[0, 2], [180_000, 1], [240_000, 1], [300_000, 1], [360_000, 1]]);
     expect(rollups.counts('a', 'hour', t0, t0 + 3_600_000)).toEqual({ runs: 9, failures: 1, skipped: 0 });
-    expect(rollups.flush()).toEqual({ ok: true, written: 0 });
+    expect(rollups.flush()).toEqual({ ok: true, written: 0, left: 0 });
   });
 });
 
