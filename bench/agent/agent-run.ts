@@ -1,21 +1,40 @@
 // The built headless command as users start it (the file itself, so its shebang's V8 flags
 // apply), enrolled with a reference server in its own process that holds N checks at a 1 s
-// interval, measured for a window after a warm-up.
+// interval, measured for a window after a warm-up. With `inside`, the agent also loads the bench
+// preload (memory-preload.js) that writes V8's memory figures to a file.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readStatus, scheduleBetween, type ScheduleFigures, type StatusReading } from './agent-status.ts';
 import { startChild, stopChild } from './children.ts';
+import { insideMemory, osMemory, type InsideMemory, type OsMemory } from './memory.ts';
 import { nextMessage, type Measured } from './measure.ts';
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 
 export interface AgentMeasured extends Measured {
   checks: number;
+  inside: boolean;
   /** Results the server stored during the window. */
   stored: number;
-  /** `status --json` at the end of the window. */
-  unsentAtEnd: number | undefined;
+  /** `status --json` at the start and the end of the window. */
+  status: { before: StatusReading; after: StatusReading };
+  /** Due, executed and missed runs between the two readings, or why there are none. */
+  schedule: ScheduleFigures | string;
+  memory: { os: OsMemory | string; inside: InsideMemory | undefined };
+}
+
+export interface RunningAgent {
+  pid: number;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Where the preload writes; undefined without it. */
+  memoryFile: string | undefined;
+  /** Why the agent is not running any more (with its log's tail); undefined while it runs. */
+  gone(): string | undefined;
+  target: Target;
+  stored(): Promise<number>;
 }
 
 interface BenchServer {
@@ -44,43 +63,37 @@ function logTail(file: string): string {
   return readFileSync(file, 'utf8').trim().split('\n').slice(-5).join('\n');
 }
 
-export async function measureAgent(cli: string, checks: number, target: Target, folder: string, warmupS: number, windowS: number): Promise<AgentMeasured> {
-  const dir = join(folder, `agent-${checks}`);
+const preload = new URL('./memory-preload.js', import.meta.url).pathname;
+let runs = 0;
+
+/** Enrolls and starts an agent with N checks, hands it to `use`, and stops everything after. */
+export async function withAgent<T>(cli: string, checks: number, target: Target, folder: string, inside: boolean, use: (agent: RunningAgent) => Promise<T>): Promise<T> {
+  const dir = join(folder, `agent-${checks}-${++runs}`);
   const dataDir = join(dir, 'data');
   mkdirSync(dir, { recursive: true });
   const server = await startServer(dir, checks, target.url);
   try {
-    const env = { ...process.env, UPTIME_AGENT_ENROLL_TOKEN: server.token, UPTIME_AGENT_DATA_DIR: '' };
-    const enroll = spawnSync(cli, ['enroll', '--server', server.url, '--name', 'bench', '--region', 'local', '--country', 'XX', '--city', 'Bench', '--data-dir', dataDir], { env, encoding: 'utf8', timeout: 30_000 });
+    const memoryFile = inside ? join(dir, 'memory.json') : undefined;
+    const base = { ...process.env, UPTIME_AGENT_ENROLL_TOKEN: server.token, UPTIME_AGENT_DATA_DIR: '' };
+    const enroll = spawnSync(cli, ['enroll', '--server', server.url, '--name', 'bench', '--region', 'local', '--country', 'XX', '--city', 'Bench', '--data-dir', dataDir], { env: base, encoding: 'utf8', timeout: 30_000 });
     if (enroll.status !== 0) throw new Error(`enroll failed (exit ${enroll.status}): ${enroll.stderr.trim()}`);
 
+    // As users start it unless the inside view is asked for; status --json runs without the preload.
+    const env = memoryFile === undefined ? base : { ...base, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(), BENCH_MEMORY_FILE: memoryFile };
     const logFile = join(dir, 'agent.log');
     const log = openSync(logFile, 'w');
     const agent = startChild(cli, ['run', '--data-dir', dataDir], { stdio: ['ignore', 'ignore', log], env });
     closeSync(log);
-    const pid = agent.pid ?? 0;
     try {
-      await sleep(warmupS * 1000);
-      if (agent.exitCode !== null) throw new Error(`the agent exited with code ${agent.exitCode} during the warm-up:\n${logTail(logFile)}`);
-      const before = { proc: sampleProcess(pid), served: await target.served(), stored: await server.stored() };
-      let rssMb = before.proc.rssMb;
-      for (let second = 0; second < windowS; second++) {
-        await sleep(1000);
-        rssMb = sampleProcess(pid).rssMb;
-      }
-      const after = { proc: sampleProcess(pid), served: await target.served(), stored: await server.stored() };
-      const status = spawnSync(cli, ['status', '--json', '--data-dir', dataDir], { env, encoding: 'utf8', timeout: 30_000 });
-      const unsent = status.status === 0 ? (JSON.parse(status.stdout) as { unsent_results?: number }).unsent_results : undefined;
-      return {
-        checks,
-        probes: after.served - before.served,
-        cpuMs: after.proc.cpuMs - before.proc.cpuMs,
-        rssMb,
-        peakRssMb: after.proc.peakRssMb,
-        windowS,
-        stored: after.stored - before.stored,
-        unsentAtEnd: unsent,
-      };
+      return await use({
+        pid: agent.pid ?? 0,
+        dataDir,
+        env: base,
+        memoryFile,
+        gone: () => (agent.exitCode === null && agent.signalCode === null ? undefined : `the agent exited (${agent.exitCode ?? agent.signalCode})):\n${logTail(logFile)}`),
+        target,
+        stored: () => server.stored(),
+      });
     } finally {
       // The contract: a graceful stop within 15 s.
       await stopChild(agent, 20_000);
@@ -88,4 +101,35 @@ export async function measureAgent(cli: string, checks: number, target: Target, 
   } finally {
     await server.stop();
   }
+}
+
+export function measureAgent(cli: string, checks: number, target: Target, folder: string, warmupS: number, windowS: number, inside: boolean): Promise<AgentMeasured> {
+  return withAgent(cli, checks, target, folder, inside, async (agent) => {
+    await sleep(warmupS * 1000);
+    const died = agent.gone();
+    if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
+    const statusBefore = await readStatus(cli, agent.dataDir, agent.env);
+    const before = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
+    let rssMb = before.proc.rssMb;
+    for (let second = 0; second < windowS; second++) {
+      await sleep(1000);
+      rssMb = sampleProcess(agent.pid).rssMb;
+    }
+    const after = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
+    const memory = { os: osMemory(agent.pid), inside: agent.memoryFile === undefined ? undefined : insideMemory(agent.memoryFile) };
+    const statusAfter = await readStatus(cli, agent.dataDir, agent.env);
+    return {
+      checks,
+      inside,
+      probes: after.served - before.served,
+      cpuMs: after.proc.cpuMs - before.proc.cpuMs,
+      rssMb,
+      peakRssMb: after.proc.peakRssMb,
+      windowS,
+      stored: after.stored - before.stored,
+      status: { before: statusBefore, after: statusAfter },
+      schedule: !statusBefore.ok ? statusBefore.why : !statusAfter.ok ? statusAfter.why : scheduleBetween(statusBefore.value, statusAfter.value),
+      memory,
+    };
+  });
 }

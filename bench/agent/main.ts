@@ -1,14 +1,19 @@
 // npm run bench:agent — the built `uptime-agent run` against a loopback target at N checks with a
 // 1 s interval, next to the raw undici floor and (when installed) blackbox_exporter driven by wrk,
-// all in one run on this machine; see README "Benchmarks". Prints a table; asserts nothing.
-// BENCH_CHECKS (default 1000,3000,6000), BENCH_WARMUP_S (20), BENCH_WINDOW_S (30).
+// all in one run on this machine; then once more at 80 % of the saturation rate found, and issue
+// 14's goals marked met or not. See README "Benchmarks". Prints tables; asserts nothing.
+// BENCH_CHECKS (default 1000,3000,6000), BENCH_WARMUP_S (20), BENCH_WINDOW_S (30),
+// BENCH_INSIDE (1: every agent loads the memory preload; compare: also the first N once with it),
+// BENCH_SOAK_MIN (a memory soak of that many minutes instead; BENCH_SOAK_STEP_S, default 60).
 import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measureAgent, type AgentMeasured } from './agent-run.ts';
 import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
+import { goalRows, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
+import { soak } from './soak.ts';
 import { startTarget } from './target.ts';
 import { fixed, printTable } from '../support.ts';
 
@@ -18,9 +23,13 @@ function positive(name: string, fallback: string): number[] {
   return values;
 }
 
-const sizes = positive('BENCH_CHECKS', '1000,3000,6000');
+const soakMin = process.env.BENCH_SOAK_MIN === undefined ? undefined : positive('BENCH_SOAK_MIN', '30')[0];
+const sizes = positive('BENCH_CHECKS', soakMin === undefined ? '1000,3000,6000' : '1000');
 const [warmupS = 20] = positive('BENCH_WARMUP_S', '20');
 const [windowS = 30] = positive('BENCH_WINDOW_S', '30');
+const [soakStepS = 60] = positive('BENCH_SOAK_STEP_S', '60');
+const inside = process.env.BENCH_INSIDE ?? '';
+if (!['', '1', 'compare'].includes(inside)) throw new Error(`BENCH_INSIDE must be 1 or compare, got "${inside}"`);
 const floorWarmupS = 2;
 const blackboxWarmupS = 3;
 
@@ -29,13 +38,16 @@ if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build:mai
 // tsc writes the file without the executable bit that an npm install gives a package's bin.
 chmodSync(cli, 0o755);
 
-// Each phase's own time plus generous room for starting and stopping processes.
-const budgetS = floorWarmupS + windowS + 30 + blackboxWarmupS + windowS + 30 + sizes.reduce((sum) => sum + warmupS + windowS + 60, 0);
+// Each phase's own time plus generous room for starting and stopping processes: the sizes, the
+// run at 80 % of saturation and the preload comparison.
+const agentRunS = warmupS + windowS + 90;
+const budgetS = soakMin !== undefined ? soakMin * 60 + 180 : floorWarmupS + windowS + 30 + blackboxWarmupS + windowS + 30 + (sizes.length + 2) * agentRunS;
 stopEverythingOn(budgetS * 1000);
 
 const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (n: number): string => `${fixed(n, 2)} ms`;
 const mb = (n: number): string => `${fixed(n, 0)} MB`;
+const mib = 1024 * 1024;
 
 function row(system: string, m: Measured, floor: Measured, rate: string, stored: string, showRss = true): Record<string, string> {
   return {
@@ -50,17 +62,59 @@ function row(system: string, m: Measured, floor: Measured, rate: string, stored:
   };
 }
 
-function agentRow(m: AgentMeasured, floor: Measured): Record<string, string> {
+const agentName = (m: AgentMeasured, label = ''): string => `uptime-agent, ${count(m.checks)} checks${label}${m.inside ? ' (preload)' : ''}`;
+
+function agentRow(m: AgentMeasured, floor: Measured, label: string): Record<string, string> {
   const rate = probesPerSecond(m);
   const due = rate >= 0.99 * m.checks ? `${count(rate)} (all due)` : `${count(rate)} of ${count(m.checks)} due`;
-  return row(`uptime-agent, ${count(m.checks)} checks`, m, floor, due, count(m.stored / m.windowS));
+  return row(agentName(m, label), m, floor, due, count(m.stored / m.windowS));
+}
+
+function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
+  const s = m.schedule;
+  const after = m.status.after;
+  const took = [m.status.before, after].map((r) => (r.ok ? `${fixed(r.value.tookMs / 1000, 1)} s` : 'failed')).join(' / ');
+  const base = { system: agentName(m, label) };
+  // Why, when status --json failed, is printed under the table.
+  if (typeof s === 'string') return { ...base, due: '—', executed: '—', 'missed (overlap + backlog)': '—', 'lag p99': '—', between: m.status.before.ok && after.ok ? s : 'see below', 'status --json took': took, unsent: '—' };
+  return {
+    ...base,
+    due: count(s.due),
+    executed: count(s.executed),
+    'missed (overlap + backlog)': `${count(s.missedOverlap + s.missedBacklog)} (${count(s.missedOverlap)} + ${count(s.missedBacklog)})`,
+    'lag p99': s.lagP99Ms === null ? '—' : `${s.lagP99Ms} ms`,
+    between: `${fixed(s.intervalS, 1)} s of samples${s.overloaded ? ', overloaded' : ''}`,
+    'status --json took': took,
+    unsent: after.ok ? count(after.value.unsent) : '—',
+  };
+}
+
+function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
+  const { os, inside: v8 } = m.memory;
+  const mib1 = (bytes: number | undefined): string => (bytes === undefined ? '—' : `${fixed(bytes / mib, 1)} MB`);
+  return {
+    system: agentName(m, label),
+    RSS: typeof os === 'string' ? mb(m.rssMb) : `${fixed(os.rssMb, 1)} MB`,
+    'file-backed': typeof os === 'string' ? os : `${fixed(os.fileMb, 1)} MB`,
+    'malloc heap+arenas': typeof os === 'string' ? '—' : `${fixed(os.mallocMb, 1)} MB`,
+    'other anon (V8…)': typeof os === 'string' ? '—' : `${fixed(os.otherAnonMb, 1)} MB`,
+    'V8 heap used/total': v8 === undefined ? '—' : `${fixed(v8.heapUsed / mib, 1)} / ${fixed(v8.heapTotal / mib, 1)} MB`,
+    external: mib1(v8?.external),
+    'array buffers': mib1(v8?.arrayBuffers),
+    'V8 malloced': mib1(v8?.malloced),
+  };
 }
 
 async function main(): Promise<void> {
   const folder = removeOnExit(mkdtempSync(join(tmpdir(), 'uptime-agent-bench-')));
   console.log(`bench:agent — ${new Date().toISOString()}, node ${process.version}, ${availableParallelism()} CPUs, load ${loadavg().map((l) => fixed(l, 2)).join(' ')}`);
-  console.log(`checks ${sizes.join(', ')} at a 1 s interval; warm-up ${warmupS} s, window ${windowS} s; all on 127.0.0.1`);
   const target = await startTarget(folder);
+  if (soakMin !== undefined) {
+    console.log(`target: ${target.description} at ${target.url}`);
+    await soak(cli, sizes[0] ?? 1000, target, folder, soakMin, soakStepS);
+    return;
+  }
+  console.log(`checks ${sizes.join(', ')} at a 1 s interval; warm-up ${warmupS} s, window ${windowS} s; all on 127.0.0.1`);
   console.log(`target: ${target.description} at ${target.url}`);
 
   console.log(`raw undici floor: 32 workers, fresh connection per request, ${windowS} s…`);
@@ -75,17 +129,40 @@ async function main(): Promise<void> {
     rows.unshift(row('Prometheus blackbox_exporter (driven by wrk, 16 connections)', m, floor, count(probesPerSecond(m)), '—'));
   }
 
-  const notes: string[] = [];
-  for (const n of sizes) {
-    console.log(`uptime-agent with ${count(n)} checks: ${warmupS} s warm-up, ${windowS} s window…`);
-    const m = await measureAgent(cli, n, target, folder, warmupS, windowS);
-    rows.push(agentRow(m, floor));
-    notes.push(`${count(n)} checks: ${m.unsentAtEnd === undefined ? 'status --json unavailable' : `${count(m.unsentAtEnd)} results unsent at the end of the window`}`);
+  const measure = (n: number, withPreload: boolean, label = ''): Promise<AgentMeasured> => {
+    console.log(`uptime-agent with ${count(n)} checks${label}${withPreload ? ' (memory preload loaded)' : ''}: ${warmupS} s warm-up, ${windowS} s window…`);
+    return measureAgent(cli, n, target, folder, warmupS, windowS, withPreload);
+  };
+  const runs: AgentMeasured[] = [];
+  for (const n of sizes) runs.push(await measure(n, inside === '1'));
+  const agentRows: { m: AgentMeasured; label: string }[] = runs.map((m) => ({ m, label: '' }));
+
+  const saturated = saturation(runs);
+  let at80: AgentMeasured | undefined;
+  if (saturated !== undefined) {
+    at80 = await measure(Math.max(1, Math.round(0.8 * probesPerSecond(saturated))), inside === '1', ' = 80 % of saturation');
+    agentRows.push({ m: at80, label: ' = 80 % of saturation' });
   }
+  const first = runs[0];
+  if (inside === 'compare' && first !== undefined) agentRows.push({ m: await measure(first.checks, true), label: '' });
+
+  for (const { m, label } of agentRows) rows.push(agentRow(m, floor, label));
   printTable('uptime-agent against the floor (CPU from /proc/PID/stat, RSS = VmRSS at the end of the window, peak = VmHWM; probes counted by the target)', rows);
-  for (const note of notes) console.log(`  ${note}`);
-  console.log('  schedule lag: not exposed by the agent (bench:probes measures it in-process)');
   if (floor.failures > 0) console.log(`  the floor saw ${count(floor.failures)} failed requests`);
+
+  printTable("schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; lag p99 = the minute before the last sample)", agentRows.map(({ m, label }) => scheduleRow(m, label)));
+  for (const { m } of agentRows) for (const r of [m.status.before, m.status.after]) if (!r.ok) console.log(`  ${count(m.checks)} checks: ${r.why}`);
+
+  printTable('memory at the end of the window: /proc/PID/smaps (file-backed = node and its libraries; malloc = [heap] + glibc arenas; other anonymous = mostly the V8 heap) and, with the preload, V8 itself', agentRows.map(({ m, label }) => memoryRow(m, label)));
+  if (!agentRows.some(({ m }) => m.inside)) console.log('  V8 figures: run with BENCH_INSIDE=1 (every agent loads the preload) or BENCH_INSIDE=compare (the first N once more with it)');
+  const plain = agentRows.find(({ m }) => !m.inside && m.checks === first?.checks)?.m;
+  const loaded = agentRows.find(({ m }) => m.inside && m.checks === first?.checks)?.m;
+  if (inside === 'compare' && plain !== undefined && loaded !== undefined) {
+    console.log(`  preload cost at ${count(plain.checks)} checks: CPU per probe ${ms(cpuPerProbeMs(plain))} without, ${ms(cpuPerProbeMs(loaded))} with; RSS ${mb(plain.rssMb)} without, ${mb(loaded.rssMb)} with`);
+  }
+
+  console.log(`\n${saturationRule}: ${saturated === undefined ? 'none of these runs missed runs, so no saturation was found (add a larger N to BENCH_CHECKS)' : `${count(probesPerSecond(saturated))} probes/s (at ${count(saturated.checks)} checks)`}`);
+  printTable("issue 14's goals", goalRows(runs, floor, saturated, at80));
 }
 
 try {

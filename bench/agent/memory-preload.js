@@ -1,0 +1,32 @@
+// Loaded into the agent by the bench (NODE_OPTIONS="--import <this file>") when it asks for the
+// inside view of memory: every 2 s, V8's own figures go to the file named by BENCH_MEMORY_FILE
+// (written whole, then renamed, so a reader never sees half of it), in the shape of InsideMemory
+// (memory.ts). Nothing else: an unref'd timer that never keeps the agent alive, no hooks, no
+// patched modules. Plain JavaScript on purpose: a .ts preload would make Node load its
+// type-stripping compiler (WebAssembly, several MB) into an agent that otherwise never needs it.
+import { renameSync, writeFileSync } from 'node:fs';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+
+const file = process.env.BENCH_MEMORY_FILE;
+if (file !== undefined && file !== '') {
+  const write = () => {
+    const usage = process.memoryUsage();
+    const snapshot = {
+      at: Date.now(),
+      rss: usage.rss,
+      heapUsed: usage.heapUsed,
+      heapTotal: usage.heapTotal,
+      external: usage.external,
+      arrayBuffers: usage.arrayBuffers,
+      malloced: getHeapStatistics().malloced_memory,
+      spaces: getHeapSpaceStatistics().map((s) => ({ name: s.space_name, used: s.space_used_size, size: s.space_size })),
+    };
+    try {
+      writeFileSync(`${file}.tmp`, JSON.stringify(snapshot));
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // The bench folder went away: the agent is being stopped.
+    }
+  };
+  setInterval(write, 2_000).unref();
+}

@@ -1,0 +1,97 @@
+// Where an agent process's memory goes. From the OS (/proc/PID/smaps): file-backed pages (the node
+// binary and its libraries, the store's shared WAL index), glibc's malloc heap and arenas (SQLite's
+// page cache, undici's and OpenSSL's native buffers live there), and the rest of the anonymous
+// memory (mostly the V8 heap; also thread stacks and malloc blocks large enough for their own
+// mmap). From inside, when the bench preload ran (memory-preload.js): the V8 heap, external
+// memory and array buffers as V8 counts them.
+import { readFileSync } from 'node:fs';
+
+export interface OsMemory {
+  rssMb: number;
+  /** From smaps_rollup: the anonymous share of the RSS. */
+  anonymousMb: number;
+  fileMb: number;
+  /** [heap] (the main arena) plus the other arenas' 64 MiB-aligned heaps. */
+  mallocMb: number;
+  /** Anonymous memory outside malloc's arenas: mostly the V8 heap. */
+  otherAnonMb: number;
+}
+
+export interface InsideMemory {
+  at: number;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  /** V8's own malloc'ed memory (getHeapStatistics().malloced_memory). */
+  malloced: number;
+  spaces: { name: string; used: number; size: number }[];
+}
+
+const kbField = (block: string, name: string): number => {
+  const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(block);
+  return match?.[1] === undefined ? 0 : Number(match[1]);
+};
+
+interface Mapping {
+  start: number;
+  end: number;
+  perms: string;
+  path: string;
+  rssKb: number;
+}
+
+const header = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/;
+
+export function parseSmaps(text: string): Mapping[] {
+  const mappings: Mapping[] = [];
+  let current: Mapping | undefined;
+  for (const line of text.split('\n')) {
+    const head = header.exec(line);
+    if (head !== null) {
+      current = { start: parseInt(head[1] ?? '0', 16), end: parseInt(head[2] ?? '0', 16), perms: head[3] ?? '', path: head[4] ?? '', rssKb: 0 };
+      mappings.push(current);
+    } else if (current !== undefined && line.startsWith('Rss:')) current.rssKb = kbField(line, 'Rss');
+  }
+  return mappings;
+}
+
+/** glibc's non-main arenas: heaps of at most 64 MiB, aligned to 64 MiB, the unused rest reserved ---p. */
+const arenaHeapBytes = 64 * 1024 * 1024;
+
+function isArenaHeap(m: Mapping, next: Mapping | undefined): boolean {
+  if (m.path !== '' || m.start % arenaHeapBytes !== 0 || !m.perms.startsWith('rw')) return false;
+  if (m.end - m.start === arenaHeapBytes) return true;
+  return next !== undefined && next.start === m.end && next.perms.startsWith('---') && next.path === '' && next.end - m.start === arenaHeapBytes;
+}
+
+export function classify(mappings: readonly Mapping[], rollup: string): OsMemory {
+  let fileKb = 0;
+  let mallocKb = 0;
+  let anonKb = 0;
+  mappings.forEach((m, i) => {
+    if (m.path.startsWith('/')) fileKb += m.rssKb;
+    else if (m.path === '[heap]' || isArenaHeap(m, mappings[i + 1])) mallocKb += m.rssKb;
+    else anonKb += m.rssKb;
+  });
+  const mb = (kb: number): number => kb / 1024;
+  return { rssMb: mb(kbField(rollup, 'Rss')), anonymousMb: mb(kbField(rollup, 'Anonymous')), fileMb: mb(fileKb), mallocMb: mb(mallocKb), otherAnonMb: mb(anonKb) };
+}
+
+export function osMemory(pid: number): OsMemory | string {
+  try {
+    return classify(parseSmaps(readFileSync(`/proc/${pid}/smaps`, 'utf8')), readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+  } catch (error) {
+    return `smaps unreadable: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** The preload's last snapshot, if it wrote one. */
+export function insideMemory(file: string): InsideMemory | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as InsideMemory;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,86 @@
+// BENCH_SOAK_MIN=30 npm run bench:agent — one agent (N checks at 1 s, the inside view loaded) for
+// that many minutes: RSS, V8 heap and the OS's split printed every minute, then the slope of RSS
+// and of the V8 heap used (MB per 10 min, least squares) from minute 2 on, so "flat over 30
+// minutes" is a printed figure, not an impression.
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withAgent } from './agent-run.ts';
+import { readStatus, scheduleBetween, type StatusReading } from './agent-status.ts';
+import { insideMemory, osMemory } from './memory.ts';
+import { sampleProcess } from './proc-stats.ts';
+import type { Target } from './target.ts';
+import { fixed, printTable } from '../support.ts';
+
+const mib = 1024 * 1024;
+/** The first minutes are start-up (the store fills, caches warm, V8 sizes its heap): left out of the slope. */
+const settleMin = 2;
+
+/** Least-squares slope of y over x; NaN with fewer than two points. */
+export function slope(points: readonly { x: number; y: number }[]): number {
+  if (points.length < 2) return Number.NaN;
+  const mx = points.reduce((s, p) => s + p.x, 0) / points.length;
+  const my = points.reduce((s, p) => s + p.y, 0) / points.length;
+  const sxy = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
+  const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
+  return sxx === 0 ? Number.NaN : sxy / sxx;
+}
+
+interface Sample {
+  min: number;
+  rssMb: number;
+  heapUsedMb: number;
+}
+
+export async function soak(cli: string, checks: number, target: Target, folder: string, minutes: number, stepS: number): Promise<void> {
+  console.log(`soak: uptime-agent with ${checks.toLocaleString('en-US')} checks for ${minutes} min (bench preload loaded for the V8 figures), a line every ${stepS} s…`);
+  await withAgent(cli, checks, target, folder, true, async (agent) => {
+    const started = performance.now();
+    let last = { proc: sampleProcess(agent.pid), served: await target.served() };
+    const samples: Sample[] = [];
+    const rows: Record<string, string>[] = [];
+    let statusAtSettle: StatusReading | undefined;
+    // A short trial run (a few minutes or less) settles for half of it instead.
+    const from = Math.min(settleMin, minutes / 2);
+    for (let step = 1; step * stepS <= minutes * 60; step++) {
+      await sleep(started + step * stepS * 1000 - performance.now());
+      const died = agent.gone();
+      if (died !== undefined) throw new Error(`during the soak, ${died}`);
+      const now = { proc: sampleProcess(agent.pid), served: await target.served() };
+      const os = osMemory(agent.pid);
+      const inside = agent.memoryFile === undefined ? undefined : insideMemory(agent.memoryFile);
+      const min = (step * stepS) / 60;
+      const probes = now.served - last.served;
+      const heapUsedMb = inside === undefined ? Number.NaN : inside.heapUsed / mib;
+      samples.push({ min, rssMb: now.proc.rssMb, heapUsedMb });
+      const row = {
+        min: fixed(min, 1),
+        RSS: `${fixed(now.proc.rssMb, 1)} MB`,
+        'V8 heap used': `${fixed(heapUsedMb, 1)} MB`,
+        'V8 heap total': `${fixed(inside === undefined ? Number.NaN : inside.heapTotal / mib, 1)} MB`,
+        external: `${fixed(inside === undefined ? Number.NaN : inside.external / mib, 1)} MB`,
+        'malloc heap+arenas': typeof os === 'string' ? '—' : `${fixed(os.mallocMb, 1)} MB`,
+        'other anon': typeof os === 'string' ? '—' : `${fixed(os.otherAnonMb, 1)} MB`,
+        'probes/s': fixed(probes / stepS, 0),
+        'CPU per probe': `${fixed((now.proc.cpuMs - last.proc.cpuMs) / probes, 2)} ms`,
+      };
+      rows.push(row);
+      console.log(`  ${Object.entries(row).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      if (statusAtSettle === undefined && min >= from) statusAtSettle = await readStatus(cli, agent.dataDir, agent.env);
+      last = now;
+    }
+    printTable(`soak: ${checks.toLocaleString('en-US')} checks, ${minutes} min (RSS from /proc, V8 from the preload, split from /proc/PID/smaps)`, rows);
+    const steady = samples.filter((s) => s.min >= from);
+    const per10 = (pick: (s: Sample) => number): string => `${fixed(slope(steady.map((s) => ({ x: s.min, y: pick(s) }))) * 10, 2)} MB per 10 min`;
+    console.log(`  slope from minute ${fixed(from, 1)} on (${steady.length} samples, least squares): RSS ${per10((s) => s.rssMb)}, V8 heap used ${per10((s) => s.heapUsedMb)}`);
+    const end = await readStatus(cli, agent.dataDir, agent.env);
+    if (statusAtSettle === undefined || !statusAtSettle.ok || !end.ok) console.log(`  schedule: ${statusAtSettle?.ok === false ? statusAtSettle.why : !end.ok ? end.why : 'no reading after the settling minutes'}`);
+    else {
+      const s = scheduleBetween(statusAtSettle.value, end.value);
+      console.log(
+        typeof s === 'string'
+          ? `  schedule: ${s}`
+          : `  schedule over ${fixed(s.intervalS / 60, 1)} min: ${s.due.toLocaleString('en-US')} due, ${s.executed.toLocaleString('en-US')} executed, ${s.missedOverlap + s.missedBacklog} missed; lag p99 of the last minute ${s.lagP99Ms ?? '—'} ms`,
+      );
+    }
+  });
+}
