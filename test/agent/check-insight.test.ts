@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckInsight, insightDefaults, type CheckInsight } from '../../src-main/agent/check-insight.ts';
+import { storeFile } from '../../src-main/agent/data-dir.ts';
 import { createResultSink } from '../../src-main/agent/results/result-sink.ts';
 import { createLiveState, initialState, type LiveState } from '../../src-main/agent/state.ts';
 import { openDatabase, transaction, type Database } from '../../src-main/agent/store/database.ts';
@@ -81,6 +82,35 @@ describe('check insight: events, rollups and test runs', () => {
 
     const refused = await h.agent.insight.testRun('no-such-guid');
     expect(refused.ok ? '' : refused.error).toContain('cannot be run now');
+  });
+});
+
+describe('check insight: the agent stopping', () => {
+  let h: Harness;
+  let target: HttpTarget;
+  afterEach(async () => {
+    await h.close();
+    await target.close();
+  });
+
+  it('writes the rollups of every committed run before the store closes', async () => {
+    target = await startHttpTarget({ '/': (_req, res) => res.end('ok') });
+    h = await enrolledAgent();
+    const check = h.server.admin.createCheck({ name: 'Home', url: `${target.url}/`, interval_sec: 1, orgId: h.orgId });
+    h.server.admin.assign(check.guid, h.monitorId);
+    await h.agent.syncNow();
+    await eventually(() => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').length >= 2, 10_000, 'two runs committed');
+    // Well before the first timed flush (10 s): only the stop can have written them.
+    await h.agent.stop();
+    const db = openDatabase(storeFile(h.dataDir));
+    try {
+      const { runs } = db.prepare('SELECT COALESCE(SUM(r.runs), 0) AS runs FROM rollups_minute r JOIN rollup_keys k ON k.id = r.check_id WHERE k.guid = ?').get(check.guid) as { runs: number };
+      const { n } = db.prepare('SELECT COUNT(*) AS n FROM history WHERE check_guid = ?').get(check.guid) as { n: number };
+      expect(n).toBeGreaterThanOrEqual(2);
+      expect(runs).toBe(n);
+    } finally {
+      db.close();
+    }
   });
 });
 
