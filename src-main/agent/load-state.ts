@@ -44,19 +44,32 @@ export interface LoadReporterDeps {
   live: LiveState;
 }
 
+/**
+ * The stored figure is advisory (a missed one goes stale and is ignored), and the store's own
+ * trouble, a full disk, is named by the result recording. This runs on the sampling timer and in
+ * the stop, where a throw ended the process or cut the stop short (uncounted results, open store).
+ */
+function bestEffort(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // See above: nothing to add to what the recording already says.
+  }
+}
+
 /** Keeps the scheduler's load samples where the window and `status --json` read them. */
 export function createLoadReporter(deps: LoadReporterDeps): { report(report: LoadReport): void; clear(): void } {
   return {
     report(report) {
       // Stored at every sample: status --json takes an old figure for a stopped agent.
-      saveLoad(deps.db, report, deps.clock.now());
+      bestEffort(() => saveLoad(deps.db, report, deps.clock.now()));
       const before = deps.live.get().load;
       if (sameLoad(before, report)) return;
       if (report.overloaded && before?.overloaded !== true) deps.log.warn({ skipped: report.recentSkipped }, describeOverload(report));
       deps.live.update((s) => ({ ...s, load: report }));
     },
     clear() {
-      clearLoad(deps.db);
+      bestEffort(() => clearLoad(deps.db));
       if (deps.live.get().load !== undefined) deps.live.update(({ load: _gone, ...rest }) => rest);
     },
   };
