@@ -70,7 +70,7 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
       await eventually(async () => (await status(disk.dir)).store_problem === null, 10_000, 'recovered by itself');
       child.kill('SIGTERM');
       const first = await done;
-      expect(first.code).toBe(0);
+      expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toContain('results are saved again');
       expect(first.stderr).not.toContain('cannot rollback');
       // Every run that reached the target was delivered (a run cut short by the stop has no result).
@@ -91,7 +91,7 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
       }, 20_000, 'full again');
       child.kill('SIGTERM');
       const second = await done;
-      expect(second.code).toBe(0);
+      expect(second.code, second.stderr).toBe(0);
       const lost = /"msg":"(\d+) results could not be saved before stopping \(the disk holding [^"]* is full/.exec(second.stderr);
       expect(lost).not.toBeNull();
       expect(Number(lost?.[1])).toBeGreaterThanOrEqual(again.unsaved_results);
