@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The window's frame: loading, a failed first load, first-run enrollment, navigation, live
 // updates pushed by the agent, and a lost connection.
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSnapshot, IpcResult } from '../../src-main/ipc/contract.ts';
 import { App } from '../../src-renderer/App.tsx';
@@ -101,20 +101,22 @@ describe('App', () => {
     expect(await screen.findByRole('complementary', { name: 'Shop' })).toBeTruthy();
     expect(document.title).toBe('1 down · Uptime Agent');
 
-    // Back: the pane closes, the checks view stays.
-    window.history.back();
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    });
+    // Back: the pane closes, the checks view stays. The window follows popstate, which fires
+    // within back() here; inside act() the render it causes is done when act() returns (a fixed
+    // sleep lost that race on a loaded machine).
+    act(() => window.history.back());
     expect(window.location.hash).toBe('#/checks');
     expect(screen.queryByRole('complementary', { name: 'Shop' })).toBeNull();
 
     // A reload opens where the address points.
     window.history.replaceState(null, '', '#/checks/g1');
     first.unmount();
+    const historyReads = bridge.callsTo('checks:history').length;
     renderApp(bridge);
     expect(await screen.findByRole('complementary', { name: 'Shop' })).toBeTruthy();
-    // Escape closes the pane.
+    // Escape closes the pane. Its key listener comes with the effect that reads its history; on a
+    // loaded machine that can run after the pane is on screen.
+    await waitFor(() => expect(bridge.callsTo('checks:history').length).toBeGreaterThan(historyReads));
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.queryByRole('complementary', { name: 'Shop' })).toBeNull();
     expect(window.location.hash).toBe('#/checks');
