@@ -1,67 +1,63 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { eventually } from '../support/agent-harness.ts';
-import { collect, lastLine, runCli, spawnCli, tempDataDir } from '../support/cli.ts';
+import { tempDataDir } from '../support/cli.ts';
+import { enrollDataDir, startRun, statusJson } from '../support/cli-agent.ts';
+import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 
 // Each target answer carries a unique number, so the server's stored samples tell exactly which
 // probe runs reached it.
 describe('crash safety of uptime-agent run', () => {
   let server: ReferenceServer;
-  let target: Server;
+  let target: HttpTarget;
   let targetUrl: string;
   const served = new Set<number>();
   let next = 0;
   beforeAll(async () => {
     server = await startReferenceServer();
-    target = createServer((_req, res) => {
-      const n = next++;
-      served.add(n);
-      res.end(`req-${n}`);
+    target = await startHttpTarget({
+      '/': (_req, res) => {
+        const n = next++;
+        served.add(n);
+        res.end(`req-${n}`);
+      },
     });
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    targetUrl = `${target.url}/`;
   });
   afterAll(async () => {
     await server.close();
-    target.closeAllConnections();
-    target.close();
+    await target.close();
   });
 
   it('delivers every committed result after SIGKILLs at random moments, and stops gracefully on SIGTERM', async () => {
     const { token, orgId } = withOrg(server);
     const dataDir = await tempDataDir();
-    const enrolled = await runCli(['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token, '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
-    const monitorId = lastLine(enrolled.stdout);
+    const monitorId = await enrollDataDir(server, token, dataDir);
     const checks = 5;
     for (let i = 0; i < checks; i++) {
       const c = server.admin.createCheck({ name: `c${i}`, url: `${targetUrl}?c=${i}`, interval_sec: 1, result_detail_max_chars: 20, orgId });
       server.admin.assign(c.guid, monitorId);
     }
-    const args = ['run', '--data-dir', dataDir, '--sync-interval', '0.5', '--upload-interval', '0.7'];
+    const flags = ['--sync-interval', '0.5', '--upload-interval', '0.7'];
     const kills = 4;
     for (let round = 0; round < kills; round++) {
-      const child = spawnCli(args);
-      const done = collect(child);
+      const run = startRun(dataDir, flags);
       const before = served.size;
       await eventually(() => served.size >= before + checks, 20_000, 'probe runs');
       // A random moment within the next 1.5 s: mid-probe, mid-commit or mid-upload alike.
       await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 1500)));
-      child.kill('SIGKILL');
-      expect((await done).code).toBeNull();
+      run.child.kill('SIGKILL');
+      expect((await run.exited).code).toBeNull();
     }
     // A last run, stopped gracefully: it must deliver all that is left.
-    const child = spawnCli(args);
-    const done = collect(child);
+    const run = startRun(dataDir, flags);
     const before = served.size;
     await eventually(() => served.size >= before + checks, 20_000, 'probe runs after the crashes');
-    child.kill('SIGTERM');
-    const result = await done;
-    expect(result.code).toBe(0);
+    const result = await run.stop();
+    expect(result.code, result.stderr).toBe(0);
 
-    const status = JSON.parse((await runCli(['status', '--json', '--data-dir', dataDir])).stdout) as { unsent_results: number };
+    const status = await statusJson<{ unsent_results: number }>(dataDir);
     expect(status.unsent_results).toBe(0);
     const delivered = server.results(monitorId).map((r) => Number(/^req-(\d+)$/.exec(r.responseSample ?? '')?.[1]));
     // Nothing invented, nothing twice.

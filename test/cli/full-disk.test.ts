@@ -1,14 +1,14 @@
 // `uptime-agent run` and `enroll` on a disk that really fills up (a small tmpfs as the data
 // folder): the real error named in status --json, recovery by itself once space is free, nothing
 // that reached the outbox lost, what could not be saved counted at stop; enroll checks first.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { eventually } from '../support/agent-harness.ts';
-import { collect, lastLine, runCli, spawnCli } from '../support/cli.ts';
+import { runCli } from '../support/cli.ts';
+import { enrollArgs, enrollDataDir, startRun, statusJson } from '../support/cli-agent.ts';
 import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason, type SmallDisk } from '../support/tmpfs.ts';
+import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 
 interface StatusJson {
   monitor_id: string | null;
@@ -22,36 +22,28 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
   let server: ReferenceServer;
   let token: string;
   let orgId: string;
-  let target: Server;
+  let target: HttpTarget;
   let targetUrl: string;
-  let hits = 0;
   beforeAll(async () => {
     server = await startReferenceServer();
     ({ token, orgId } = withOrg(server));
-    target = createServer((_req, res) => {
-      hits++;
-      res.end('ok');
-    });
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    target = await startHttpTarget({ '/': { body: 'ok' } });
+    targetUrl = `${target.url}/`;
   });
   afterAll(async () => {
     await server.close();
-    target.closeAllConnections();
-    target.close();
+    await target.close();
   });
 
-  const enrollArgs = (dataDir: string): string[] => ['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token, '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x'];
-  const status = async (dataDir: string): Promise<StatusJson> => JSON.parse((await runCli(['status', '--json', '--data-dir', dataDir])).stdout) as StatusJson;
+  const status = (dataDir: string): Promise<StatusJson> => statusJson<StatusJson>(dataDir);
 
   it('names the full disk in status --json, recovers by itself once space is free, loses nothing that was run, and counts what a stop could not save', async () => {
     const disk: SmallDisk = mountSmallDisk(2048);
     try {
-      const monitorId = lastLine((await runCli(enrollArgs(disk.dir))).stdout);
+      const monitorId = await enrollDataDir(server, token, disk.dir);
       for (let i = 0; i < 3; i++) server.admin.assign(server.admin.createCheck({ name: `c${i}`, url: `${targetUrl}?c=${i}`, interval_sec: 1, orgId }).guid, monitorId);
-      const args = ['run', '--data-dir', disk.dir, '--sync-interval', '0.3', '--upload-interval', '0.3'];
-      let child = spawnCli(args);
-      let done = collect(child);
+      const flags = ['--sync-interval', '0.3', '--upload-interval', '0.3'];
+      let run = startRun(disk.dir, flags);
       await eventually(() => server.results(monitorId).length >= 3, 20_000, 'first results delivered');
 
       disk.fill();
@@ -67,30 +59,27 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
       expect(server.requests({ endpoint: 'results' }).length - uploadsWhileFull).toBeLessThanOrEqual(10);
 
       disk.free();
-      await eventually(async () => (await status(disk.dir)).store_problem === null, 10_000, 'recovered by itself');
-      child.kill('SIGTERM');
-      const first = await done;
+      await eventually(async () => (await status(disk.dir)).store_problem === null, 20_000, 'recovered by itself');
+      const first = await run.stop();
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toContain('results are saved again');
       expect(first.stderr).not.toContain('cannot rollback');
       // Every run that reached the target was delivered (a run cut short by the stop has no result).
       const delivered = server.results(monitorId).length;
-      const ran = hits;
+      const ran = target.requests.length;
       expect(delivered).toBeGreaterThanOrEqual(ran - 3);
       expect(delivered).toBeLessThanOrEqual(ran);
       expect((await status(disk.dir)).unsent_results).toBe(0);
 
       // Full again, and stopped while full: what could not be saved is counted in the log.
-      child = spawnCli(args);
-      done = collect(child);
+      run = startRun(disk.dir, flags);
       await eventually(() => server.results(monitorId).length > delivered, 20_000, 'running again');
       disk.fill();
       const again = await eventually(async () => {
         const s = await status(disk.dir);
         return s.store_problem !== null && s.unsaved_results >= 2 ? s : undefined;
       }, 20_000, 'full again');
-      child.kill('SIGTERM');
-      const second = await done;
+      const second = await run.stop();
       expect(second.code, second.stderr).toBe(0);
       const lost = /"msg":"(\d+) results could not be saved before stopping \(the disk holding [^"]* is full/.exec(second.stderr);
       expect(lost).not.toBeNull();
@@ -99,14 +88,16 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
     } finally {
       disk.unmount();
     }
-  });
+    // Two runs of the real command and many status calls: a budget for a loaded machine, not a
+    // figure the test checks.
+  }, 120_000);
 
   it('enroll on a full disk sends nothing and says why', async () => {
     const disk = mountSmallDisk(512);
     try {
       disk.fill();
       const before = server.requests({ endpoint: 'enroll' }).length;
-      const result = await runCli(enrollArgs(disk.dir));
+      const result = await runCli(enrollArgs(server, token, disk.dir));
       expect(result.code).toBe(8);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain(`the disk holding ${disk.dir} is full`);

@@ -12,7 +12,8 @@ import type { WireResult } from '../../src-main/agent/wire/schemas.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { eventually } from '../support/agent-harness.ts';
-import { collect, lastLine, runCli, spawnCli, tempDataDir } from '../support/cli.ts';
+import { runCli, tempDataDir } from '../support/cli.ts';
+import { enrollArgs, enrollDataDir, startRun, statusJson } from '../support/cli-agent.ts';
 import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason } from '../support/tmpfs.ts';
 
 interface StatusJson {
@@ -40,12 +41,8 @@ describe('uptime-agent with bad local state', () => {
   afterAll(() => server.close());
   afterEach(() => sleeper?.kill());
 
-  const enroll = async (dataDir: string): Promise<string> => {
-    const result = await runCli(['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token, '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
-    expect(result.code).toBe(0);
-    return lastLine(result.stdout);
-  };
-  const status = async (dataDir: string): Promise<StatusJson> => JSON.parse((await runCli(['status', '--json', '--data-dir', dataDir])).stdout) as StatusJson;
+  const enroll = (dataDir: string): Promise<string> => enrollDataDir(server, token, dataDir);
+  const status = (dataDir: string): Promise<StatusJson> => statusJson<StatusJson>(dataDir);
 
   it('status on a folder that does not exist says "not enrolled" and creates nothing', async () => {
     const dataDir = join(await tempDataDir(), 'never-made');
@@ -58,12 +55,11 @@ describe('uptime-agent with bad local state', () => {
   it('status reads a stopped agent\'s store without creating or changing a file', async () => {
     const dataDir = await tempDataDir();
     const monitorId = await enroll(dataDir);
-    const child = spawnCli(['run', '--data-dir', dataDir, '--sync-interval', '0.2']);
-    const done = collect(child);
+    const run = startRun(dataDir, ['--sync-interval', '0.2']);
     // Works while run holds the store.
     await eventually(async () => (await status(dataDir)).monitor_id === monitorId && existsSync(join(dataDir, 'agent.db')), 20_000, 'status during run');
-    child.kill('SIGTERM');
-    expect((await done).code).toBe(0);
+    const stopped = await run.stop();
+    expect(stopped.code, stopped.stderr).toBe(0);
     const before = readdirSync(dataDir).sort().map((name) => [name, statSync(join(dataDir, name)).mtimeMs]);
     expect((await status(dataDir)).monitor_id).toBe(monitorId);
     const text = await runCli(['status', '--data-dir', dataDir]);
@@ -111,13 +107,11 @@ describe('uptime-agent with bad local state', () => {
     writeSync(fd, Buffer.alloc(32 * 1024, 0xa5), 0, 32 * 1024, statSync(file).size - 64 * 1024);
     closeSync(fd);
 
-    const child = spawnCli(['run', '--data-dir', dataDir, '--sync-interval', '0.2', '--upload-interval', '0.2']);
-    const done = collect(child);
+    const run = startRun(dataDir, ['--sync-interval', '0.2', '--upload-interval', '0.2']);
     await eventually(() => server.results(monitorId).length === 50, 20_000, 'the recovered results delivered');
     expect((await status(dataDir)).monitor_id).toBe(monitorId);
-    child.kill('SIGTERM');
-    const ran = await done;
-    expect(ran.code).toBe(0);
+    const ran = await run.stop();
+    expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stderr).toContain('the store was damaged');
     expect(ran.stderr).toMatch(/its 50 readable unsent results were moved into a new store/);
     expect(readdirSync(dataDir).filter((n) => /^agent\.db\.damaged-.*Z$/.test(n))).toHaveLength(1);
@@ -128,34 +122,29 @@ describe('uptime-agent with bad local state', () => {
     await enroll(dataDir);
     sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
     writeFileSync(join(dataDir, 'agent.lock'), String(sleeper.pid));
-    const child = spawnCli(['run', '--data-dir', dataDir]);
-    const done = collect(child);
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    await eventually(() => stderr.includes('agent running'), 20_000, 'run started');
-    child.kill('SIGTERM');
-    const ran = await done;
-    expect(ran.code).toBe(0);
+    const run = startRun(dataDir);
+    await eventually(() => run.log().includes('agent running'), 20_000, 'run started');
+    const ran = await run.stop();
+    expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stderr).toContain(`took over a stale lock on ${dataDir} (process ${sleeper.pid} is not an uptime-agent any more)`);
   });
 
   it.skipIf(process.platform === 'win32')('keeps the data folder 0700 and every file in it 0600, whatever the umask', async () => {
     const dataDir = join(await tempDataDir(), 'fresh');
     const umask = process.umask(0);
-    let child;
+    let run;
     try {
       await enroll(dataDir);
-      child = spawnCli(['run', '--data-dir', dataDir, '--sync-interval', '0.2']);
+      run = startRun(dataDir, ['--sync-interval', '0.2']);
     } finally {
       process.umask(umask);
     }
-    const done = collect(child);
     await eventually(() => ['agent.db-wal', 'agent.db-shm', 'agent.lock', 'run-state.json'].every((n) => existsSync(join(dataDir, n))), 20_000, 'run files');
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     const modes = readdirSync(dataDir).map((name) => [name, statSync(join(dataDir, name)).mode & 0o777]);
     expect(modes).toEqual(modes.map(([name]) => [name, 0o600]));
-    child.kill('SIGTERM');
-    expect((await done).code).toBe(0);
+    const stopped = await run.stop();
+    expect(stopped.code, stopped.stderr).toBe(0);
   });
 
   describe.skipIf(!canMountTmpfs)(`a read-only data folder (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, () => {
@@ -163,17 +152,15 @@ describe('uptime-agent with bad local state', () => {
       const disk = mountSmallDisk(2048);
       try {
         const monitorId = await enroll(disk.dir);
-        const first = spawnCli(['run', '--data-dir', disk.dir, '--sync-interval', '0.2']);
-        const firstDone = collect(first);
+        const first = startRun(disk.dir, ['--sync-interval', '0.2']);
         await eventually(() => existsSync(join(disk.dir, 'agent.db')), 20_000, 'the store');
-        first.kill('SIGTERM');
-        await firstDone;
+        await first.stop();
         disk.readOnly(true);
         const run = await runCli(['run', '--data-dir', disk.dir]);
         expect(run.code).toBe(8);
         oneLine(run.stderr);
         expect(run.stderr).toContain('read-only');
-        const again = await runCli(['enroll', '--data-dir', disk.dir, '--server', server.url, '--token', token, '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
+        const again = await runCli(enrollArgs(server, token, disk.dir));
         expect(again.code).toBe(8);
         oneLine(again.stderr);
         expect(again.stderr).toContain('Nothing was sent to the server');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { runCli, tempDataDir } from '../support/cli.ts';
+import { enrollArgs } from '../support/cli-agent.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
 import { startHttpsFront, type HttpsFront } from '../support/https-front.ts';
 import { makeCa, makeLeaf } from '../targets/certs.ts';
@@ -33,8 +34,7 @@ describe('enroll on an office network', () => {
   };
   const enroll = async (serverUrl: string, env: NodeJS.ProcessEnv, ...extra: string[]) => {
     const dataDir = await tempDataDir();
-    const result = await runCli(['enroll', '--data-dir', dataDir, '--server', serverUrl, '--token', token,
-      '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x', ...extra], { env: { ...noProxyEnv, ...env } });
+    const result = await runCli(enrollArgs({ url: serverUrl }, token, dataDir, ...extra), { env: { ...noProxyEnv, ...env } });
     return { ...result, dataDir };
   };
   const host = () => new URL(server.url).host;
@@ -118,8 +118,7 @@ describe('enroll with a private CA', () => {
     await server.close();
   });
   const enroll = async (env: NodeJS.ProcessEnv, ...extra: string[]) =>
-    runCli(['enroll', '--data-dir', await tempDataDir(), '--server', front.url, '--token', token,
-      '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x', ...extra], { env: { ...noProxyEnv, ...env } });
+    runCli(enrollArgs(front, token, await tempDataDir(), ...extra), { env: { ...noProxyEnv, ...env } });
 
   it('explains an untrusted server certificate with its issuer', async () => {
     const result = await enroll({});

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { eventually } from '../support/agent-harness.ts';
-import { collect, lastLine, runCli, spawnCli, tempDataDir } from '../support/cli.ts';
+import { tempDataDir } from '../support/cli.ts';
+import { enrollDataDir, startRun } from '../support/cli-agent.ts';
 
 describe('uptime-agent run with a damaged key file', () => {
   let server: ReferenceServer;
@@ -19,9 +20,7 @@ describe('uptime-agent run with a damaged key file', () => {
 
   it('reports the damaged key, sends nothing with it, and stops at once on SIGTERM', async () => {
     const dataDir = await tempDataDir();
-    const enrolled = await runCli(['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token,
-      '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
-    expect(lastLine(enrolled.stdout)).toMatch(/^[0-9a-z]{12}$/);
+    expect(await enrollDataDir(server, token, dataDir)).toMatch(/^[0-9a-z]{12}$/);
     // Bytes that are not UTF-8 read back as replacement characters: not a header value. The key
     // file keeps the identity beside the key (key-vault.ts); only the key is damaged.
     const keyFile = join(dataDir, 'api-key');
@@ -30,17 +29,13 @@ describe('uptime-agent run with a damaged key file', () => {
     await writeFile(keyFile, JSON.stringify({ ...stored, api_key: damaged }), { mode: 0o600 });
     server.clearRequests();
 
-    const child = spawnCli(['run', '--data-dir', dataDir, '--sync-interval', '0.1', '--upload-interval', '0.1', '--status-interval', '0.1', '--ping-interval', '0.1']);
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const done = collect(child);
-    await eventually(() => stderr.includes('the stored API key is damaged'), 15_000, 'the damaged key reported');
+    const run = startRun(dataDir, ['--sync-interval', '0.1', '--upload-interval', '0.1', '--status-interval', '0.1', '--ping-interval', '0.1']);
+    await eventually(() => run.log().includes('the stored API key is damaged'), 15_000, 'the damaged key reported');
     // Let the loops go round a few times: a damaged key must not wedge them.
     await new Promise((r) => setTimeout(r, 500));
-    child.kill('SIGTERM');
-    const result = await done;
-    expect(result.code).toBe(0);
-    expect(stderr).not.toContain('graceful stop took too long');
+    const result = await run.stop();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('graceful stop took too long');
     expect(server.requests().filter((r) => r.endpoint !== 'enroll')).toEqual([]);
   }, 30_000);
 });

@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { eventually } from '../support/agent-harness.ts';
-import { collect, lastLine, runCli, spawnCli, tempDataDir } from '../support/cli.ts';
+import { runCli, tempDataDir } from '../support/cli.ts';
+import { enrollDataDir, startRun, statusJson } from '../support/cli-agent.ts';
+import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 
 interface StatusJson {
   private_definitions: { file: string | null; error: string | null; defined: string[]; missing: string[]; problems: { guid: string | null; field: string | null; message: string }[] };
@@ -20,27 +20,20 @@ describe('uptime-agent run', () => {
   let server: ReferenceServer;
   let token: string;
   let orgId: string;
-  let target: Server;
+  let target: HttpTarget;
   let targetUrl: string;
-  let hits = 0;
   beforeAll(async () => {
     server = await startReferenceServer();
     ({ token, orgId } = withOrg(server));
-    target = createServer((_req, res) => {
-      hits++;
-      res.end('all good');
-    });
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
+    target = await startHttpTarget({ '/health': { body: 'all good' } });
+    targetUrl = `${target.url}/health`;
   });
   afterAll(async () => {
     await server.close();
-    target.closeAllConnections();
-    target.close();
+    await target.close();
   });
 
-  const status = async (dataDir: string): Promise<StatusJson> =>
-    JSON.parse((await runCli(['status', '--json', '--data-dir', dataDir])).stdout) as StatusJson;
+  const status = (dataDir: string): Promise<StatusJson> => statusJson<StatusJson>(dataDir);
 
   it('exits 2 with a clear message when not enrolled', async () => {
     const result = await runCli(['run', '--data-dir', await tempDataDir()]);
@@ -59,17 +52,14 @@ describe('uptime-agent run', () => {
 
   it('syncs, runs the checks, keeps the store current, and stops on SIGTERM with exit 0', async () => {
     const dataDir = await tempDataDir();
-    const enrolled = await runCli(['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token,
-      '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
-    const monitorId = lastLine(enrolled.stdout);
+    const monitorId = await enrollDataDir(server, token, dataDir);
     const check = server.admin.createCheck({ name: 'Health', url: targetUrl, interval_sec: 1, orgId });
     server.admin.assign(check.guid, monitorId);
     const secret = server.admin.createCheck({ name: 'Secret', url: 'https://intranet.example/', orgId });
     server.admin.assign(secret.guid, monitorId);
     server.admin.makePrivateDefinition(secret.guid);
 
-    const child = spawnCli(['run', '--data-dir', dataDir, '--sync-interval', '0.2', '--upload-interval', '60']);
-    const done = collect(child);
+    const run = startRun(dataDir, ['--sync-interval', '0.2', '--upload-interval', '60']);
     const synced = await eventually(async () => {
       const s = await status(dataDir);
       return s.checks.length === 2 && s.checks.some((c) => c.last_result !== undefined) ? s : undefined;
@@ -77,23 +67,20 @@ describe('uptime-agent run', () => {
     expect(synced.sync_cursor).not.toBeNull();
     expect(synced.checks.find((c) => c.guid === check.guid)).toMatchObject({ runnable: true, private_definition: false, last_result: { success: true } });
     expect(synced.checks.find((c) => c.guid === secret.guid)).toMatchObject({ runnable: false, private_definition: true });
-    expect(hits).toBeGreaterThan(0);
+    expect(target.requests.length).toBeGreaterThan(0);
 
     // A change on the server reaches the running agent.
     server.admin.updateCheck(check.guid, { enabled: false });
     await eventually(async () => (await status(dataDir)).checks.find((c) => c.guid === check.guid)?.enabled === false, 10_000, 'disable');
 
-    child.kill('SIGTERM');
-    const result = await done;
-    expect(result.code).toBe(0);
+    const result = await run.stop();
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain(token);
   });
 
   it('runs a private check from --private-checks and reports file problems by guid and field in status', async () => {
     const dataDir = await tempDataDir();
-    const enrolled = await runCli(['enroll', '--data-dir', dataDir, '--server', server.url, '--token', token,
-      '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x']);
-    const monitorId = lastLine(enrolled.stdout);
+    const monitorId = await enrollDataDir(server, token, dataDir);
     const secret = server.admin.createCheck({ name: 'Secret', url: 'https://intranet.example/', interval_sec: 1, orgId });
     server.admin.assign(secret.guid, monitorId);
     server.admin.makePrivateDefinition(secret.guid);
@@ -104,8 +91,7 @@ describe('uptime-agent run', () => {
       { guid: 'bad-url', url: 'gopher://x' },
       { guid: 'many-headers', url: targetUrl, headers: tooManyHeaders },
     ] }));
-    const child = spawnCli(['run', '--data-dir', dataDir, '--private-checks', file, '--sync-interval', '0.2']);
-    const done = collect(child);
+    const run = startRun(dataDir, ['--private-checks', file, '--sync-interval', '0.2']);
     const s = await eventually(async () => {
       const st = await status(dataDir);
       return st.checks.find((c) => c.guid === secret.guid)?.last_result !== undefined ? st : undefined;
@@ -120,7 +106,7 @@ describe('uptime-agent run', () => {
     expect(text.stdout).toContain('private definitions:');
     // The server never saw the local target.
     expect(server.requests().map((r) => r.body).join('\n')).not.toContain(new URL(targetUrl).host);
-    child.kill('SIGTERM');
-    expect((await done).code).toBe(0);
+    const stopped = await run.stop();
+    expect(stopped.code, stopped.stderr).toBe(0);
   });
 });

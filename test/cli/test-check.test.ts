@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { eventually } from '../support/agent-harness.ts';
-import { collect, lastLine, runCli, spawnCli, tempDataDir } from '../support/cli.ts';
+import { runCli, tempDataDir } from '../support/cli.ts';
+import { enrollDataDir, startRun, statusJson } from '../support/cli-agent.ts';
 import { closedPort, makeCa, makeLeaf, startHttpTarget, type HttpTarget, type KeyPair } from '../targets/index.ts';
 
 let web: HttpTarget;
@@ -120,25 +121,19 @@ describe('uptime-agent test-check --guid', () => {
   it('runs a synced check and a private one from the store, uploading nothing', async () => {
     const { orgId, token } = withOrg(server);
     const dataDir = await tempDataDir();
-    const enrolled = await runCli(
-      ['enroll', '--server', server.url, '--token', token, '--name', 'pc', '--region', 'r', '--country', 'DE', '--city', 'Berlin', '--data-dir', dataDir],
-    );
-    expect(enrolled.code).toBe(0);
-    const monitorId = lastLine(enrolled.stdout);
+    const monitorId = await enrollDataDir(server, token, dataDir);
     const synced = server.admin.createCheck({ name: 'Home', url: `${web.url}/`, match_string: 'Welcome', orgId });
     const secret = server.admin.createCheck({ name: 'Private', url: '', orgId });
     server.admin.assign(synced.guid, monitorId);
     server.admin.assign(secret.guid, monitorId);
     // One short run syncs the checks into the store.
     const privateFile = await definitionsFile('private.json', [{ guid: secret.guid, url: `${web.url}/down` }]);
-    const run = spawnCli(['run', '--data-dir', dataDir, '--private-checks', privateFile, '--sync-interval', '0.2']);
-    const done = collect(run);
+    const run = startRun(dataDir, ['--private-checks', privateFile, '--sync-interval', '0.2']);
     await eventually(async () => {
-      const status = await runCli(['status', '--json', '--data-dir', dataDir]);
-      return status.stdout.includes(synced.guid) && status.stdout.includes(secret.guid);
+      const guids = (await statusJson<{ checks: { guid: string }[] }>(dataDir)).checks.map((c) => c.guid);
+      return guids.includes(synced.guid) && guids.includes(secret.guid);
     }, 20_000, 'both checks in the store');
-    run.kill('SIGTERM');
-    await done;
+    await run.stop();
     server.clearRequests();
 
     const pass = await runCli(['test-check', '--guid', synced.guid, '--data-dir', dataDir]);
