@@ -1,26 +1,23 @@
 // Issue 12 §1-3, the checks' side as the agent plumbs it: the egress policy and the proxy
 // opt-in reach every run, and a change in settings applies to the next run (the probes decide).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
+import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 
 describe('network settings for checks', () => {
-  let target: Server;
+  let target: HttpTarget;
   let targetUrl: string;
   let proxy: ForwardProxy;
   let h: Harness;
   beforeAll(async () => {
-    target = createServer((_req, res) => res.end('ok'));
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    target = await startHttpTarget({ '/': { body: 'ok' } });
+    targetUrl = `${target.url}/`;
     proxy = await startForwardProxy();
   });
   afterAll(async () => {
     await proxy.close();
-    target.closeAllConnections();
-    target.close();
+    await target.close();
   });
   afterEach(() => h.close());
 

@@ -2,8 +2,6 @@
 // every API answer; more than a minute apart is a problem in the window, `clock_skew_sec` in
 // `status --json` and one log line. Results keep this machine's wall clock. The agent's clock is
 // injected: the reference server answers with the real time, the agent believes it is 5 min later.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src-main/agent/clock.ts';
 import { systemClock } from '../../src-main/agent/clock.ts';
@@ -11,23 +9,20 @@ import { createLogger } from '../../src-main/agent/log.ts';
 import { openDatabase } from '../../src-main/agent/store/database.ts';
 import { statusReport } from '../../src-main/agent/status-report.ts';
 import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
+import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 
 const aheadMs = 5 * 60_000;
 const skewed: Clock = { ...systemClock, now: () => Date.now() + aheadMs };
 
 describe('clock skew against the server', () => {
   let h: Harness;
-  let target: Server;
+  let target: HttpTarget;
   let targetUrl: string;
   beforeAll(async () => {
-    target = createServer((_req, res) => res.end('ok'));
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    target = await startHttpTarget({ '/': { body: 'ok' } });
+    targetUrl = `${target.url}/`;
   });
-  afterAll(() => {
-    target.closeAllConnections();
-    target.close();
-  });
+  afterAll(() => target.close());
   afterEach(() => h.close());
 
   it('says so once when the clocks differ by more than a minute; results keep the local clock', async () => {

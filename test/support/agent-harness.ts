@@ -33,11 +33,18 @@ export const fastTunables: Partial<AgentTunables> = {
 };
 
 export async function enrolledAgent(
-  options: { tunables?: Partial<AgentTunables>; server?: ReferenceServerOptions; agent?: Partial<AgentOptions>; start?: boolean } = {},
+  options: {
+    tunables?: Partial<AgentTunables>;
+    server?: ReferenceServerOptions;
+    agent?: Partial<AgentOptions>;
+    start?: boolean;
+    /** A data folder of the test's own (a small disk); else a fresh temporary one. */
+    dataDir?: string;
+  } = {},
 ): Promise<Harness> {
   const server = await startReferenceServer(options.server);
   const { orgId, token } = withOrg(server);
-  const dataDir = await tempDataDir();
+  const dataDir = options.dataDir ?? (await tempDataDir());
   const tunables = { ...fastTunables, ...options.tunables };
   const store = openAgentStore(dataDir, { ...agentDefaults, ...tunables });
   const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), tunables, store, ...options.agent });
