@@ -1,34 +1,44 @@
 // Issue 12 §6: after 401/403 the agent rechecks with one light request (ping) every
 // authRetryMs..2x (15-30 s by default; short here), and resumes sync and upload as soon as the
 // server accepts it again. Real reference server, its disable/enable and key-reset operations.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
+import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 
 const authRetryMs = 300;
 const tunables = { syncIntervalMs: 50, uploadIntervalMs: 50, statusIntervalMs: 50, pingIntervalMs: 50, authRetryMs };
 
 describe('a rejected monitor rechecks lightly and resumes quickly', () => {
   let h: Harness;
-  let target: Server;
+  let target: HttpTarget;
   let targetUrl: string;
   beforeAll(async () => {
-    target = createServer((_req, res) => res.end('ok'));
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    target = await startHttpTarget({ '/': { body: 'ok' } });
+    targetUrl = `${target.url}/`;
   });
-  afterAll(() => {
-    target.closeAllConnections();
-    target.close();
-  });
+  afterAll(() => target.close());
   afterEach(() => h.close());
 
-  /** Requests of this monitor after seq, by endpoint, with the gaps between pings. */
+  /**
+   * The paths of the requests the agent starts to its server, in order (undici announces each on
+   * creation): what it asked while rejected, whenever the request reaches the server. A call
+   * already on its way when the 403 came may arrive later, the more so on a loaded machine.
+   */
+  function watchStartedCalls(): { paths: string[]; close(): void } {
+    const paths: string[] = [];
+    const onCreate = (message: unknown): void => {
+      const { request } = message as { request: { origin: unknown; path: string } };
+      if (String(request.origin).startsWith(new URL(h.server.url).origin)) paths.push(request.path.split('?')[0] ?? '');
+    };
+    subscribe('undici:request:create', onCreate);
+    return { paths, close: () => unsubscribe('undici:request:create', onCreate) };
+  }
+
+  /** The pings the server received after seq, with the gaps between them. */
   const trafficAfter = (seq: number) => {
-    const seen = h.server.requests().filter((r) => r.seq > seq && r.endpoint !== 'enroll');
-    const pings = seen.filter((r) => r.endpoint === 'ping').map((r) => Date.parse(r.at));
-    return { endpoints: new Set(seen.map((r) => r.endpoint)), pings, gaps: pings.slice(1).map((t, i) => t - (pings[i] ?? t)) };
+    const pings = h.server.requests().filter((r) => r.seq > seq && r.endpoint === 'ping').map((r) => Date.parse(r.at));
+    return { pings, gaps: pings.slice(1).map((t, i) => t - (pings[i] ?? t)) };
   };
 
   it('while disabled (403) only pings, spaced by the recheck delay; once enabled, sync and upload resume', async () => {
@@ -38,15 +48,16 @@ describe('a rejected monitor rechecks lightly and resumes quickly', () => {
     await eventually(() => h.server.results(h.monitorId).length > 0, 10_000, 'a first result');
 
     h.server.admin.disableMonitor(h.monitorId);
+    const started = watchStartedCalls();
     await eventually(() => h.agent.state().auth === 'monitor-disabled', 10_000, 'the 403 seen');
-    // Calls already in flight when the 403 came may still land; count from a quiet point.
-    await new Promise((r) => setTimeout(r, 100));
+    const startedBefore = started.paths.length;
     const from = h.server.requests().at(-1)?.seq ?? 0;
     await eventually(() => trafficAfter(from).pings.length >= 4, 10_000, 'four rechecks');
-    const traffic = trafficAfter(from);
+    started.close();
     // With 50 ms loops, the four loops would have called dozens of times in this window.
-    expect([...traffic.endpoints]).toEqual(['ping']);
-    for (const gap of traffic.gaps) expect(gap).toBeGreaterThanOrEqual(authRetryMs - 20);
+    expect(new Set(started.paths.slice(startedBefore))).toEqual(new Set(['/api/ping']));
+    // Each recheck is asked a recheck delay after the previous one was answered.
+    for (const gap of trafficAfter(from).gaps) expect(gap).toBeGreaterThanOrEqual(authRetryMs - 20);
 
     const resultsBefore = h.server.results(h.monitorId).length;
     const enabledAt = h.server.requests().at(-1)?.seq ?? 0;
@@ -62,12 +73,14 @@ describe('a rejected monitor rechecks lightly and resumes quickly', () => {
 
   it('after a key reset (401) only pings, and the state says the key was refused', async () => {
     h = await enrolledAgent({ tunables });
+    const started = watchStartedCalls();
     h.server.admin.resetKey(h.monitorId);
     await eventually(() => h.agent.state().auth === 'key-rejected', 10_000, 'the 401 seen');
-    await new Promise((r) => setTimeout(r, 100));
+    const startedBefore = started.paths.length;
     const from = h.server.requests().at(-1)?.seq ?? 0;
     await eventually(() => trafficAfter(from).pings.length >= 3, 10_000, 'three rechecks');
-    expect([...trafficAfter(from).endpoints]).toEqual(['ping']);
+    started.close();
+    expect(new Set(started.paths.slice(startedBefore))).toEqual(new Set(['/api/ping']));
     expect(h.agent.snapshot().problems.map((p) => p.kind)).toContain('key-rejected');
   });
 });
