@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IpcResult, Settings, SettingsPatch } from '../../src-main/ipc/contract.ts';
 import { SettingsView } from '../../src-renderer/views/SettingsView.tsx';
@@ -110,7 +110,9 @@ describe('Settings', () => {
 
   it('shows the egress policy on the monitor card', async () => {
     renderView(<SettingsView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ egressPolicy: 'strict' })) }));
-    expect((await screen.findByText('Checks may reach')).nextElementSibling?.textContent).toMatch(/public addresses only: this monitor joins a shared fleet/);
+    // The card is on screen before the snapshot that holds the policy (the window never shows it
+    // without one; this test renders the view alone).
+    await waitFor(() => expect(screen.getByText('Checks may reach').nextElementSibling?.textContent).toMatch(/public addresses only: this monitor joins a shared fleet/));
   });
 
   it('on the web: warns about the key storage, and greys out desktop-only settings', async () => {
@@ -136,7 +138,9 @@ describe('Settings', () => {
   it('offers re-enrollment and a reclaim of the current id, and opens the logs folder', async () => {
     const bridge = createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf()), 'app:open-logs': () => ok(null) });
     const { navigate } = renderView(<SettingsView />, bridge);
-    fireEvent.click(await screen.findByRole('button', { name: 'Reclaim a monitor…' }));
+    // As a user would: once the card shows the current monitor id.
+    await screen.findByText('abcdefghjkmn');
+    fireEvent.click(screen.getByRole('button', { name: 'Reclaim a monitor…' }));
     expect(navigate).toHaveBeenCalledWith({ view: 'enroll', reclaimId: 'abcdefghjkmn' });
     fireEvent.click(await screen.findByRole('button', { name: 'Open logs folder' }));
     expect(bridge.callsTo('app:open-logs')).toHaveLength(1);
