@@ -2,12 +2,13 @@
 // small retry batches, recovery by itself once space is free, and nothing committed lost.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createResultSink, describeStoreProblem, type ResultSink, type StoreProblem } from '../../../src-main/agent/results/result-sink.ts';
+import { createResultSink, describeStoreProblem, sinkDefaults, type ResultSink, type StoreProblem } from '../../../src-main/agent/results/result-sink.ts';
 import { openDatabase, type Database } from '../../../src-main/agent/store/database.ts';
 import { createHistory } from '../../../src-main/agent/store/history.ts';
 import { createOutbox, type Outbox } from '../../../src-main/agent/store/outbox.ts';
 import type { WireResult } from '../../../src-main/agent/wire/schemas.ts';
 import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
+import { tempDataDir } from '../../support/temp-dir.ts';
 import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason, type SmallDisk } from '../../support/tmpfs.ts';
 
 const record = (i: number, size = 100) => {
@@ -22,6 +23,40 @@ const record = (i: number, size = 100) => {
   };
   return { result, history: { check_guid: result.check_guid, ran_at: result.ran_at, success: false, skipped: false, http_status: 0, latency_ms: 0, error: 'e' } };
 };
+
+describe('result sink commit window', () => {
+  it('commits the results that finish within one window together, and a lone result once its window ends', async () => {
+    const db = openDatabase(join(await tempDataDir(), 'agent.db'));
+    const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
+    const clock = createFakeClock();
+    const commits: number[] = [];
+    const sink = createResultSink({
+      db, outbox, history: createHistory(db, 300), clock, maxBatch: 500,
+      onCommitted: ({ results }) => commits.push(results),
+    });
+    const window = sinkDefaults.commitWindowMs;
+    // Three runs finishing at different moments of one window share a commit.
+    sink.add(record(0));
+    await clock.advance(window / 2);
+    sink.add(record(1));
+    sink.add(record(2));
+    expect(outbox.count()).toBe(0);
+    await clock.advance(window / 2);
+    expect(commits).toEqual([3]);
+    expect(outbox.count()).toBe(3);
+    // A lone run is not held longer than one window.
+    sink.add(record(3));
+    await clock.advance(window - 1);
+    expect(commits).toEqual([3]);
+    await clock.advance(1);
+    expect(commits).toEqual([3, 1]);
+    // A full wire batch does not wait for the window.
+    for (let i = 4; i < 504; i++) sink.add(record(i));
+    expect(commits).toEqual([3, 1, 500]);
+    sink.close();
+    db.close();
+  });
+});
 
 describe.skipIf(!canMountTmpfs)(`result sink on a full disk (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, () => {
   let disk: SmallDisk;
@@ -57,6 +92,8 @@ describe.skipIf(!canMountTmpfs)(`result sink on a full disk (${canMountTmpfs ? '
       maxPending,
       retryBatch: 20,
       retryMs: 1000,
+      // Each result is tried at once here: what matters is what a full disk does to it.
+      commitWindowMs: 0,
       onCommitted: ({ results }) => (committed += results),
       onProblem: (problem, error) => problems.push({ problem, error }),
       onRecovered: (problem) => recovered.push(problem),
