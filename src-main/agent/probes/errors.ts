@@ -1,5 +1,5 @@
-// One place that turns Node, OpenSSL and undici failures into short, specific reasons a user
-// can act on. Probes never show raw error text when a code is known.
+// One place that turns Node's and OpenSSL's failures into short, specific reasons a user can
+// act on. Probes never show raw error text when a code is known.
 import { BodyDecodeError } from './body-decoding.ts';
 import { CertificateRejectedError } from './certificate.ts';
 import { probeDefaults } from './defaults.ts';
@@ -14,9 +14,12 @@ const kib = (bytes: number): string => `${Math.round(bytes / 1024)} KiB`;
 
 const untrusted = (why: string): string => `TLS certificate not trusted (${why})`;
 
+const headersTooLarge = `response headers too large (over ${kib(probeDefaults.maxHeaderBytes)})`;
+const closedEarly = 'connection closed by the target before a complete response';
+
 const notTls = 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)';
 
-/** Reasons by error code (Node errno, OpenSSL verify code, undici code). */
+/** Reasons by error code (Node errno, Node's HTTP parser, OpenSSL verify code). */
 const byCode: Record<string, (host: string) => string> = {
   ECONNREFUSED: () => 'connection refused',
   ECONNRESET: () => 'connection reset',
@@ -27,10 +30,7 @@ const byCode: Record<string, (host: string) => string> = {
   EHOSTUNREACH: () => 'host unreachable',
   ENETUNREACH: () => 'network unreachable',
   ETIMEDOUT: () => 'connect timed out',
-  UND_ERR_CONNECT_TIMEOUT: () => 'connect timed out',
-  UND_ERR_SOCKET: () => 'connection closed by the target before a complete response',
-  UND_ERR_HEADERS_OVERFLOW: () => `response headers too large (over ${kib(probeDefaults.maxHeaderBytes)})`,
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: () => 'response body shorter than its Content-Length',
+  HPE_HEADER_OVERFLOW: () => headersTooLarge,
   CERT_NOT_YET_VALID: () => 'TLS certificate is not valid yet',
   DEPTH_ZERO_SELF_SIGNED_CERT: () => 'TLS certificate is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: () => untrusted('self-signed certificate in chain'),
@@ -92,14 +92,16 @@ export function describeError(err: unknown, host: string): string {
       return 'TLS handshake failed: the target closed the connection';
     }
     const code = typeof e.code === 'string' ? e.code : '';
+    // Node's HTTP client says a connection that ended before the response (or its body) was
+    // complete with these two messages; a reset from the peer says "read ECONNRESET".
+    if (code === 'ECONNRESET' && (e.message === 'socket hang up' || e.message === 'aborted')) return closedEarly;
     const known = byCode[code];
     if (known !== undefined) return known(host);
     if (code.startsWith('HPE_') || e.name === 'HTTPParserError') {
-      // undici wraps llhttp's reason as "Response does not match ... (reason)".
-      const message = String(e.message);
-      return `invalid HTTP response (${/\(([^()]*)\)$/.exec(message)?.[1] ?? message})`;
+      // Node's parser errors carry llhttp's own reason ("Expected HTTP/").
+      return `invalid HTTP response (${typeof e.reason === 'string' && e.reason !== '' ? e.reason : String(e.message)})`;
     }
-    if (code === 'UND_ERR_INVALID_ARG') return `invalid request: ${String(e.message)}`;
+    if (code.startsWith('ERR_INVALID_') || code.startsWith('ERR_HTTP_')) return `invalid request: ${String(e.message)}`;
     if (code.startsWith('ERR_SSL_') || code === 'EPROTO') {
       return `TLS handshake failed: ${typeof e.reason === 'string' ? e.reason : String(e.message)}`;
     }

@@ -1,10 +1,16 @@
-// One request on one brand-new connection. Never the agent's API client or a shared pool: a
-// dispatcher of its own per hop means no keep-alive reuse (connect and TLS failures are seen on
-// every run) and no way for the API key or another check's state to reach a target.
+// One request on one brand-new connection. Never the agent's API client or a shared pool: the
+// connection is dialled here for this hop alone (connect and TLS failures are seen on every run)
+// and no way exists for the API key or another check's state to reach a target.
+//
+// Node's own HTTP/1.1 client carries the request, over the socket connection.ts dialled. It
+// sends `Connection: close` (no agent), so the target ends the connection as a browser's
+// one-off request would, and it ends a finished response without building an error. undici,
+// which the agent uses for its own API calls, destroys every `Connection: close` socket with a
+// new InformationalError whose stack trace Node formats: measured at ~18 % of the agent's CPU at
+// 1,000 runs a second (issue 14), for an error nobody reads.
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Client } from 'undici';
-import type { Dispatcher } from 'undici';
-import { tracingConnector } from './connector.ts';
+import { connectTraced } from './connection.ts';
 import type { ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
 import type { RequestPlan } from './http-request.ts';
@@ -15,21 +21,14 @@ export interface Hop {
   /** The Location header, when there is exactly one usable value. */
   location: string | undefined;
   /** Content-Encoding and Content-Type, for decoding the body as a browser would. */
-  contentEncoding: string | string[] | undefined;
-  contentType: string | string[] | undefined;
-  body: Dispatcher.ResponseData['body'];
+  contentEncoding: string | undefined;
+  contentType: string | undefined;
+  body: Readable;
   /** Run-clock time the response headers were complete. */
   headersAt: number;
   /** Ends the connection, whatever is left of the body. */
   close(): Promise<void>;
 }
-
-/**
- * Why every hop's body and client are ended: one error made once. Ending them without one makes
- * undici build a ClientDestroyedError per run (and Node format its stack trace when it destroys
- * the socket with it): ~3% of the agent's CPU at 1,000 runs a second, for an end nobody reads.
- */
-const hopFinished = new Error('probe hop finished');
 
 /**
  * Feeds the body's chunks to `take` until it says enough or the body ends. Stopping early leaves
@@ -60,6 +59,22 @@ export function feedBody(body: Readable, take: (chunk: Buffer) => boolean): Prom
   });
 }
 
+/**
+ * The Location header when the response has exactly one (Node keeps only the first of several,
+ * so the raw headers are counted: two different targets are no redirect to follow).
+ */
+function singleLocation(response: IncomingMessage): string | undefined {
+  const location = response.headers.location;
+  if (location === undefined) return undefined;
+  let count = 0;
+  for (let i = 0; i < response.rawHeaders.length; i += 2) {
+    if (response.rawHeaders[i]?.toLowerCase() === 'location') count++;
+  }
+  return count === 1 ? location : undefined;
+}
+
+const single = (value: IncomingHttpHeaders[string]): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
+
 export async function sendHop(
   run: Run,
   url: URL,
@@ -67,44 +82,68 @@ export async function sendHop(
   trace: ConnectionTrace,
   insecure: boolean,
 ): Promise<Hop> {
-  const client = new Client(url.origin, {
-    pipelining: 0, // no keep-alive: the connection ends with this request
-    allowH2: false,
-    maxHeaderSize: probeDefaults.maxHeaderBytes,
-    // The run's deadline (an AbortSignal) bounds everything; undici's own idle timers would
-    // only add a second, differently worded timeout.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    connect: tracingConnector({ run, trace, insecure, host: url.hostname }),
-  });
-  try {
-    const response = await client.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: plan.method,
-      headers: plan.headers,
-      body: plan.body ?? null,
-      signal: run.signal,
-    });
-    const headersAt = run.now();
-    // Abandoning a body (enough read, redirect, deadline) makes undici emit an abort error on
-    // it; that is the intended end here, and unlistened it would crash the process.
-    response.body.on('error', () => undefined);
-    const location = response.headers.location;
-    return {
-      status: response.statusCode,
-      location: typeof location === 'string' ? location : undefined,
-      contentEncoding: response.headers['content-encoding'],
-      contentType: response.headers['content-type'],
-      body: response.body,
-      headersAt,
-      close: async () => {
-        response.body.destroy(hopFinished);
-        await client.destroy(hopFinished);
-      },
+  const secure = url.protocol === 'https:';
+  const defaultPort = secure ? 443 : 80;
+  const port = url.port === '' ? defaultPort : Number(url.port);
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const socket = await connectTraced(run, trace, hostname, port, secure, insecure, url.hostname);
+  return await new Promise<Hop>((resolve, reject) => {
+    let settled = false;
+    const fail = (err: Error): void => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      reject(err);
     };
-  } catch (err) {
-    await client.destroy(hopFinished);
-    throw err;
-  }
+    let req: ReturnType<typeof request>;
+    try {
+      req = request({
+        createConnection: () => socket,
+        host: hostname,
+        port,
+        defaultPort,
+        method: plan.method,
+        path: `${url.pathname}${url.search}`,
+        headers: plan.headers,
+        maxHeaderSize: probeDefaults.maxHeaderBytes,
+        // The run's deadline bounds everything; Node's own timers would only add a second,
+        // differently worded timeout.
+        signal: run.signal,
+      });
+    } catch (err) {
+      fail(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    // After the response, a reset or the deadline also reaches the request; the body reports it.
+    req.on('error', fail);
+    req.once('socket', (s) => {
+      s.once('data', () => (trace.firstByteAt ??= run.now()));
+      // A tunnel through the user's proxy hands the socket over paused, with the target's first
+      // bytes put back; Node's client reads with 'data', which does not resume a paused socket.
+      if (s.isPaused()) s.resume();
+    });
+    req.once('response', (response) => {
+      settled = true;
+      const headersAt = run.now();
+      // Abandoning a body (enough read, redirect, deadline) may end it with an error; that is
+      // the intended end here, and unlistened it would crash the process.
+      response.on('error', () => undefined);
+      resolve({
+        status: response.statusCode ?? 0,
+        location: singleLocation(response),
+        contentEncoding: single(response.headers['content-encoding']),
+        contentType: single(response.headers['content-type']),
+        body: response,
+        headersAt,
+        // The socket alone: a response whose message is complete then just ends, while
+        // destroying the response too would build an 'aborted' and a premature-close error
+        // (stack traces formatted) on every run whose body was not read to its end.
+        close: () => {
+          socket.destroy();
+          return Promise.resolve();
+        },
+      });
+    });
+    req.end(plan.body);
+  });
 }

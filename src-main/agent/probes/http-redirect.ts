@@ -1,5 +1,5 @@
-// Redirect rules for the probe's own redirect loop (undici 8 refuses per-request
-// maxRedirections, and a loop gives a fresh connection and a decision per hop).
+// Redirect rules for the probe's own redirect loop: a fresh connection and a decision (egress
+// policy, credentials, certificate) per hop.
 import type { RequestPlan } from './http-request.ts';
 import { redactUrl } from './redact.ts';
 

@@ -10,10 +10,16 @@ export interface RequestPlan {
   headers: Record<string, string>;
 }
 
-// RFC 9110 token characters; anything else would be refused by undici with a vaguer message.
+// RFC 9110 token characters; anything else would be refused by the HTTP client with a vaguer message.
 export const headerNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // eslint-disable-next-line no-control-regex -- line breaks and NUL would split or end the header
 const badHeaderValue = /[\r\n\u0000]/;
+// What an HTTP/1.1 header value can carry: tab, visible ASCII, and the bytes 0x80–0xFF (sent as
+// Latin-1). Other control characters and anything beyond U+00FF have no byte to be sent as.
+const unsendableHeaderValue = /[^\t\u0020-\u007e\u0080-\u00ff]/;
+// Headers that frame the request on the wire, which the agent does itself (one request, its
+// body's own length, no upgrade): a check setting them would make the request unreadable.
+const framingHeaders = new Set(['transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer']);
 
 /** Case-insensitive lookup of a header name in a plan's headers. */
 export function hasHeader(headers: Record<string, string>, name: string): boolean {
@@ -37,6 +43,12 @@ export function planRequest(def: CheckDefinition): RequestPlan | { problem: stri
     if (badHeaderValue.test(userHeaders[name] ?? '')) {
       return { problem: `header ${name} has a line break or NUL in its value` };
     }
+    if (unsendableHeaderValue.test(userHeaders[name] ?? '')) {
+      return { problem: `header ${name} has a character in its value that HTTP headers cannot carry` };
+    }
+    if (framingHeaders.has(name.toLowerCase())) {
+      return { problem: `header ${name} cannot be set: the agent frames each request itself` };
+    }
   }
   const headers = { ...userHeaders };
   if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = probeDefaults.userAgent;
@@ -55,8 +67,8 @@ function decode(component: string): string {
 }
 
 /**
- * Moves basic-auth userinfo out of `url` into an Authorization header (undici's request()
- * drops userinfo silently). A user-set Authorization header wins over the URL's credentials.
+ * Moves basic-auth userinfo out of `url` into an Authorization header (the request is sent
+ * from its parts, so userinfo would be dropped silently). A user-set Authorization header wins over the URL's credentials.
  */
 export function withUrlCredentials(plan: RequestPlan, url: URL): { plan: RequestPlan; url: URL } {
   if (url.username === '' && url.password === '') return { plan, url };

@@ -151,7 +151,7 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
     sampleChars: run.sampleChars,
     maxBytes: probeDefaults.maxBodyBytes,
     ...(charset === undefined ? {} : { charset }),
-    html: /html/i.test(String(hop.contentType ?? '')),
+    html: /html/i.test(hop.contentType ?? ''),
   });
   let error = '';
   try {

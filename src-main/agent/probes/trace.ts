@@ -41,16 +41,3 @@ export function traceConnect(socket: Socket, trace: ConnectionTrace, now: () => 
   socket.once('lookup', () => (trace.lookupAt = now()));
   socket.once('connect', () => (trace.connectedAt ??= now()));
 }
-
-/** Records the first byte of a connected socket that someone else reads (undici). */
-export function traceFirstByte(socket: Socket, trace: ConnectionTrace, now: () => number): void {
-  // 'readable' rather than 'data': undici reads with read() on 'readable', and a 'data'
-  // listener would switch the socket to flowing mode under it. A bare end of stream also
-  // emits 'readable'; only buffered bytes count as an answer.
-  const onReadable = (): void => {
-    if (socket.readableLength === 0) return;
-    trace.firstByteAt ??= now();
-    socket.off('readable', onReadable);
-  };
-  socket.on('readable', onReadable);
-}

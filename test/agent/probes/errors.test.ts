@@ -1,4 +1,4 @@
-// Error objects shaped like Node's and undici's (code, cause, AggregateError), not mocks of a
+// Error objects shaped like Node's (code, cause, AggregateError), not mocks of a
 // network: the network cases are in the probe tests against real sockets.
 import { describe, expect, it } from 'vitest';
 import { CertificateRejectedError } from '../../../src-main/agent/probes/certificate.ts';
@@ -15,9 +15,11 @@ describe('describeError', () => {
     { name: 'reset', err: coded('ECONNRESET'), out: 'connection reset' },
     { name: 'dns not found', err: coded('ENOTFOUND'), out: 'DNS lookup failed for nosuch.invalid' },
     { name: 'dns temporary', err: coded('EAI_AGAIN'), out: 'DNS lookup failed for nosuch.invalid (temporary DNS failure)' },
-    { name: 'headers overflow', err: coded('UND_ERR_HEADERS_OVERFLOW'), out: 'response headers too large (over 64 KiB)' },
-    { name: 'socket closed', err: coded('UND_ERR_SOCKET', 'other side closed'), out: 'connection closed by the target before a complete response' },
-    { name: 'http parser', err: coded('HPE_INVALID_CONSTANT', 'Response does not match the HTTP/1.1 protocol (Expected HTTP/)'), out: 'invalid HTTP response (Expected HTTP/)' },
+    { name: 'node: headers overflow', err: coded('HPE_HEADER_OVERFLOW', 'Parse Error: Header overflow', { reason: 'Header overflow' }), out: 'response headers too large (over 64 KiB)' },
+    { name: 'node: hang-up before the response', err: coded('ECONNRESET', 'socket hang up'), out: 'connection closed by the target before a complete response' },
+    { name: 'node: body cut short', err: coded('ECONNRESET', 'aborted'), out: 'connection closed by the target before a complete response' },
+    { name: 'node: reset from the peer', err: coded('ECONNRESET', 'read ECONNRESET'), out: 'connection reset' },
+    { name: 'node: http parser reason', err: coded('HPE_INVALID_CONSTANT', 'Parse Error: Expected HTTP/', { reason: 'Expected HTTP/' }), out: 'invalid HTTP response (Expected HTTP/)' },
     { name: 'altname', err: coded('ERR_TLS_CERT_ALTNAME_INVALID'), out: 'TLS certificate does not match nosuch.invalid' },
     { name: 'plain tcp port', err: coded('ERR_SSL_WRONG_VERSION_NUMBER'), out: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)' },
     { name: 'other ssl error uses the reason', err: coded('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE', 'long', { reason: 'sslv3 alert handshake failure' }), out: 'TLS handshake failed: sslv3 alert handshake failure' },

@@ -27,6 +27,10 @@ beforeAll(async () => {
     '/self': { redirect: '/self' },
     '/ftp': { redirect: 'ftp://files.example.test/x' },
     '/no-location': { status: 302 },
+    // Node's parser keeps the first of several Location headers; two targets are no redirect.
+    '/two-locations': (_req, res) => {
+      res.writeHead(302, [['Location', '/'], ['Location', '/echo']]).end();
+    },
     '/slow-1': { delayMs: 150, redirect: '/slow-2' },
     '/slow-2': { delayMs: 150, body: 'done' },
     '/to-down': { redirect: '/down' },
@@ -51,6 +55,7 @@ describe('redirects', () => {
     { name: '302 followed', path: '/found', status: 200, sample: 'home' },
     { name: 'cross-origin followed', path: '/to-b', status: 200, sample: 'on b' },
     { name: '3xx without Location is final', path: '/no-location', status: 302, sample: '' },
+    { name: '3xx with two Location headers is final', path: '/two-locations', status: 302, sample: '' },
   ])('$name', async ({ path, status, sample }) => {
     expect(await probe(path)).toMatchObject({ success: true, httpStatus: status, responseSample: sample });
   });

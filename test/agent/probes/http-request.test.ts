@@ -34,6 +34,12 @@ describe('planRequest', () => {
     { name: '11 headers refused', fields: { headers: headers(11) }, problem: 'check has 11 headers, at most 10 are allowed' },
     { name: 'bad header name', fields: { headers: { 'bad name': 'v' } }, problem: 'header name "bad name" is not valid' },
     { name: 'line break in value, value not shown', fields: { headers: { 'X-Token': 'se\r\ncret' } }, problem: 'header X-Token has a line break or NUL in its value' },
+    { name: 'Latin-1 value allowed', fields: { headers: { 'X-Name': 'Café\tcrème' } }, problem: undefined },
+    { name: 'character beyond Latin-1, value not shown', fields: { headers: { 'X-Token': 'price €5' } }, problem: 'header X-Token has a character in its value that HTTP headers cannot carry' },
+    { name: 'control character, value not shown', fields: { headers: { 'X-Token': 'a\u0001b' } }, problem: 'header X-Token has a character in its value that HTTP headers cannot carry' },
+    { name: 'framing header refused', fields: { headers: { 'transfer-encoding': 'chunked' } }, problem: 'header transfer-encoding cannot be set: the agent frames each request itself' },
+    { name: 'Expect refused', fields: { headers: { Expect: '100-continue' } }, problem: 'header Expect cannot be set: the agent frames each request itself' },
+    { name: 'Connection allowed', fields: { headers: { Connection: 'close' } }, problem: undefined },
   ])('$name', ({ fields, problem }) => {
     const plan = planRequest(definition({ url, ...fields }));
     if (problem === undefined) expect(plan).not.toHaveProperty('problem');

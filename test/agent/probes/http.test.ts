@@ -143,10 +143,11 @@ describe('http probe request', () => {
     }
   });
 
-  it('a header undici refuses fails the run with the reason', async () => {
+  it('a header that frames the request is refused before anything is sent', async () => {
+    const before = target.requests.length;
     const out = await probe({ path: '/echo', headers: { 'Transfer-Encoding': 'chunked' } });
-    expect(out.success).toBe(false);
-    expect(out.error).toMatch(/^invalid request: /);
+    expect(out).toMatchObject({ success: false, invalidDefinition: true, error: 'header Transfer-Encoding cannot be set: the agent frames each request itself' });
+    expect(target.requests.length).toBe(before);
   });
 
   it('uses a fresh connection for every run', async () => {
