@@ -38,7 +38,7 @@ function store(): { db: Database; outbox: Outbox; dir: string } {
 function commitRate(): Record<string, string | number> {
   const { db, outbox } = store();
   const history = createHistory(db, 300);
-  const sink = createResultSink({ db, outbox, history, clock: systemClock, maxBatch: 500, onCommitted: () => undefined, onError: (e) => console.error(e) });
+  const sink = createResultSink({ db, outbox, history, clock: systemClock, maxBatch: 500, onCommitted: () => undefined, onProblem: (_problem, e) => console.error(e) });
   const records = Array.from({ length: commitCount }, (_, i) => result(`check-${i % 1000}`, i));
   const start = performance.now();
   for (const record of records) sink.add(record);

@@ -27,7 +27,7 @@ async function scale(n: number, url: string): Promise<Record<string, string | nu
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'bench-probes-')), 'agent.db'));
   const outbox = createOutbox(db, { maxCount: agentDefaults.outboxMaxCount, maxBytes: agentDefaults.outboxMaxBytes });
   const history = createHistory(db, agentDefaults.historySlots);
-  const sink = createResultSink({ db, outbox, history, clock: systemClock, maxBatch: 500, onCommitted: () => undefined, onError: (e) => console.error(e) });
+  const sink = createResultSink({ db, outbox, history, clock: systemClock, maxBatch: 500, onCommitted: () => undefined, onProblem: (_problem, e) => console.error(e) });
   const checks = new Map<string, RunnableCheck>();
   for (let i = 0; i < n; i++) {
     const guid = `bench-check-${i}`;

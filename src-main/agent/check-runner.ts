@@ -22,6 +22,7 @@ export interface CheckRunnerDeps {
   skipsRun: (outcome: ProbeOutcome) => Promise<boolean>;
   /** Read per run, so that changed settings (proxy, CA, egress policy) apply to the next run. */
   probeContext?: () => ExtraProbeContext;
+  /** A run's outcome, once the run is committed to the store. */
   onOutcome?: (check: RunnableCheck, outcome: ProbeOutcome, skipped: boolean, ranAt: Date) => void;
 }
 
@@ -46,7 +47,11 @@ export function createCheckRunner(deps: CheckRunnerDeps): (ticket: RunTicket) =>
       ...(check.privateSecrets === undefined ? {} : { privateSecrets: check.privateSecrets }),
     });
     const skipped = await deps.skipsRun(outcome);
-    deps.sink.add({ ...(skipped ? {} : { result }), history: historyEntry(result, outcome, skipped) });
-    deps.onOutcome?.(check, outcome, skipped, ranAt);
+    const observe = deps.onOutcome;
+    deps.sink.add({
+      ...(skipped ? {} : { result }),
+      history: historyEntry(result, outcome, skipped),
+      ...(observe === undefined ? {} : { committed: () => observe(check, outcome, skipped, ranAt) }),
+    });
   };
 }

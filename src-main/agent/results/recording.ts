@@ -45,6 +45,7 @@ export function createRecording(deps: RecordingDeps): ResultSink {
       deps.onBatchWaiting();
       live.update((s) => s);
     },
+    onCallbackError: (error) => log.error({ err: error }, 'a result was saved, but updating the window and the event log from it failed'),
     onProblem: (problem, error) => {
       const message = describeStoreProblem(problem, deps.dataDir);
       // Once per problem in the log (the retry runs every second); the state follows the counts.

@@ -14,6 +14,12 @@ export interface RunRecord {
   /** Absent for a run that is not uploaded (a failure while offline). */
   result?: WireResult;
   history: HistoryEntry;
+  /**
+   * Called once the run is in the store, never before: what the window, the event log and
+   * notifications learn of a run goes through here, so nothing sees a result that a crash could
+   * still take back. Not called for a run dropped from memory while the disk was full.
+   */
+  committed?: () => void;
 }
 
 /** Why results are waiting in memory instead of in the store. */
@@ -58,8 +64,11 @@ export interface ResultSinkOptions {
   onProblem?: (problem: StoreProblem, error: unknown) => void;
   /** Commits work again after a problem. */
   onRecovered?: (problem: StoreProblem) => void;
-  /** Older callers: every failed commit. */
-  onError?: (error: unknown) => void;
+  /**
+   * A callback after a commit threw (onCommitted or a record's `committed`). The results are
+   * stored, so it is reported, never retried: retrying would commit them twice.
+   */
+  onCallbackError?: (error: unknown) => void;
 }
 
 /** The sink's numbers, each with its reason. */
@@ -88,7 +97,13 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
   let droppedUncounted = 0;
   let closed = false;
 
-  function commit(batch: readonly RunRecord[]): void {
+  interface Committed {
+    results: number;
+    history: readonly HistoryEntry[];
+    dropped: number;
+  }
+
+  function commit(batch: readonly RunRecord[]): Committed {
     const results = batch.flatMap((r) => (r.result === undefined ? [] : [r.result]));
     const countDropped = droppedUncounted;
     let dropped: number;
@@ -105,7 +120,23 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
       throw error;
     }
     droppedUncounted -= countDropped;
-    options.onCommitted({ results: results.length, history: batch.map((r) => r.history), dropped: dropped + countDropped });
+    return { results: results.length, history: batch.map((r) => r.history), dropped: dropped + countDropped };
+  }
+
+  /** Tells everyone waiting for a committed batch, after the commit and outside its retry. */
+  function announce(batch: readonly RunRecord[], committed: Committed): void {
+    try {
+      options.onCommitted(committed);
+    } catch (error) {
+      options.onCallbackError?.(error);
+    }
+    for (const record of batch) {
+      try {
+        record.committed?.();
+      } catch (error) {
+        options.onCallbackError?.(error);
+      }
+    }
   }
 
   function flush(): void {
@@ -114,8 +145,9 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
     while (pending.length > 0) {
       const size = problem === undefined ? pending.length : Math.min(options.retryBatch, pending.length);
       const batch = pending.slice(0, size);
+      let committed: Committed;
       try {
-        commit(batch);
+        committed = commit(batch);
       } catch (error) {
         problem = {
           kind: isDiskFull(error) ? 'disk-full' : 'write-failed',
@@ -124,7 +156,6 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
           detail: error instanceof Error ? error.message : String(error),
         };
         options.onProblem?.(problem, error);
-        options.onError?.(error);
         if (!closed) timer = options.clock.setTimer(options.retryMs, flush);
         return;
       }
@@ -137,6 +168,7 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
           options.onRecovered?.(over);
         }
       }
+      announce(batch, committed);
     }
   }
 

@@ -56,6 +56,35 @@ describe('result sink commit window', () => {
     sink.close();
     db.close();
   });
+
+  it('tells a run\'s observers only once it is stored, and a failing observer neither loses nor repeats a commit', async () => {
+    const db = openDatabase(join(await tempDataDir(), 'agent.db'));
+    const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
+    const clock = createFakeClock();
+    const errors: unknown[] = [];
+    let commits = 0;
+    const sink = createResultSink({
+      db, outbox, history: createHistory(db, 300), clock, maxBatch: 500,
+      onCommitted: () => {
+        commits++;
+        throw new Error('observer broke');
+      },
+      onCallbackError: (error) => errors.push(error),
+    });
+    const seen: number[] = [];
+    for (let i = 0; i < 3; i++) sink.add({ ...record(i), committed: () => seen.push(outbox.count()) });
+    expect(seen).toEqual([]);
+    await clock.advance(sinkDefaults.commitWindowMs);
+    // Each observer ran after all three were in the outbox.
+    expect(seen).toEqual([3, 3, 3]);
+    expect(errors.map(String)).toEqual(['Error: observer broke']);
+    // Not retried: once in the outbox, once committed.
+    await clock.advance(5 * sinkDefaults.commitWindowMs);
+    expect(commits).toBe(1);
+    expect(outbox.count()).toBe(3);
+    sink.close();
+    db.close();
+  });
 });
 
 describe.skipIf(!canMountTmpfs)(`result sink on a full disk (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, () => {
