@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckInsight, insightDefaults, type CheckInsight } from '../../src-main/agent/check-insight.ts';
 import { storeFile } from '../../src-main/agent/data-dir.ts';
-import { createResultSink } from '../../src-main/agent/results/result-sink.ts';
+import { createResultSink, sinkDefaults } from '../../src-main/agent/results/result-sink.ts';
 import { createLiveState, initialState, type LiveState } from '../../src-main/agent/state.ts';
 import { openDatabase, transaction, type Database } from '../../src-main/agent/store/database.ts';
 import { createHistory, type HistoryEntry } from '../../src-main/agent/store/history.ts';
@@ -248,7 +248,7 @@ describe.skipIf(!canMountTmpfs)(`check insight on a full disk (${canMountTmpfs ?
     disk.fill();
 
     for (let i = 11; i < 111; i++) add(i);
-    await clock.advance(0);
+    await clock.advance(sinkDefaults.commitWindowMs);
     expect(live.get().storeProblem).toBeDefined();
     // Commits keep failing for a while; the rollups wait too.
     await clock.advance(15_000);
