@@ -60,12 +60,26 @@ export function createHistory(db: Database, slotsPerCheck: number): History {
 }
 
 /**
- * Every kept entry, oldest first per check, streamed row by row: rebuilding the in-memory
- * figures at start-up must not hold thousands of checks' whole history in memory at once.
+ * Every kept entry, oldest first per check, streamed one check at a time: rebuilding the
+ * in-memory figures at start-up must not hold thousands of checks' whole history in memory at
+ * once. Rows come in primary-key order (a check's slots together) and each check's few hundred
+ * are put in run order here, so no index on seq is needed (see migrations.ts).
  */
 export function* allHistory(db: Database): Generator<HistoryEntry> {
   const rows = db
-    .prepare('SELECT check_guid, ran_at, success, skipped, http_status, latency_ms, error FROM history ORDER BY check_guid, seq')
-    .iterate() as Iterable<HistoryRow>;
-  for (const row of rows) yield fromHistoryRow(row);
+    .prepare('SELECT check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error FROM history ORDER BY check_guid, slot')
+    .iterate() as Iterable<HistoryRow & { seq: number }>;
+  let check: (HistoryRow & { seq: number })[] = [];
+  const inRunOrder = function* (): Generator<HistoryEntry> {
+    check.sort((a, b) => a.seq - b.seq);
+    for (const { seq: _seq, ...row } of check) yield fromHistoryRow(row);
+  };
+  for (const row of rows) {
+    if (check.length > 0 && check[0]?.check_guid !== row.check_guid) {
+      yield* inRunOrder();
+      check = [];
+    }
+    check.push(row);
+  }
+  yield* inRunOrder();
 }

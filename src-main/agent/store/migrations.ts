@@ -122,4 +122,11 @@ export const migrations: readonly string[] = [
   UPDATE outbox SET monitor_id = COALESCE(json_extract(payload, '$.monitor_id'), '');
   CREATE INDEX outbox_by_monitor ON outbox (monitor_id, id);
   `,
+  // The history ring is written once per run; this index doubled the pages each commit writes
+  // (issue 14: SQLite's WAL writes were the largest part of the agent's own CPU). A check's
+  // slots are contiguous in the primary key, so its newest runs are read by sorting its own
+  // ≤ historySlots rows, and the start-up scan sorts one check at a time (store/history.ts).
+  `
+  DROP INDEX history_by_seq;
+  `,
 ];
