@@ -3,6 +3,7 @@
 // written whole on every change (temporary file + rename, so a crash never leaves half a file).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateDirMode } from '../../agent/data-dir.ts';
 import { settingsSchema, type Settings } from '../../ipc/contract.ts';
 import type { SettingsStore } from '../../ipc/handlers.ts';
 
@@ -40,7 +41,8 @@ export function fileSettingsStore(dataDir: string, onWarning?: (message: string)
     update(patch) {
       // Parsing the merge again applies the schema's trimming and bounds to the patched fields.
       const next = settingsSchema.parse({ ...current, ...patch });
-      mkdirSync(dataDir, { recursive: true });
+      // Settings can be the first thing written to a new data folder: private from the start.
+      mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
       const temporary = `${file}.${process.pid}.tmp`;
       writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
       renameSync(temporary, file);
