@@ -1,8 +1,8 @@
 // Demand beyond capacity: runs are skipped and counted (never queued without bound), and both
 // the window (snapshot problem) and `status --json` (another process) say the agent is overloaded.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.ts';
 import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
+import { statusJson } from '../support/cli-agent.ts';
 import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 
 let harness: Harness | undefined;
@@ -23,12 +23,6 @@ interface StatusJson {
   load_sampled_at: string | null;
 }
 
-async function statusJson(dataDir: string): Promise<StatusJson> {
-  const status = await runCli(['status', '--json', '--data-dir', dataDir]);
-  expect(status.code).toBe(0);
-  return JSON.parse(status.stdout) as StatusJson;
-}
-
 describe('overload', () => {
   it('one run slot for three 1 s checks whose target answers after 1.5 s: skipped, counted and reported', async () => {
     target = await startHttpTarget({ '/': { status: 200, body: 'ok', delayMs: 1500 } });
@@ -41,7 +35,7 @@ describe('overload', () => {
     await agent.syncNow();
 
     const report = await eventually(async () => {
-      const s = await statusJson(dataDir);
+      const s = await statusJson<StatusJson>(dataDir);
       // The lag needs a run started within the window, after the first sample.
       return s.overloaded && s.skipped_backlog > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
     }, 15_000, 'status --json to say overloaded, with the lag of the runs that started');
@@ -57,7 +51,7 @@ describe('overload', () => {
 
     // A stopped agent is not overloaded any more.
     await agent.stop();
-    expect(await statusJson(dataDir)).toMatchObject({ overloaded: false, skipped_overlap: 0, skipped_backlog: 0, runs_executed: 0, schedule_lag_p99_ms: null, load_sampled_at: null });
+    expect(await statusJson<StatusJson>(dataDir)).toMatchObject({ overloaded: false, skipped_overlap: 0, skipped_backlog: 0, runs_executed: 0, schedule_lag_p99_ms: null, load_sampled_at: null });
   }, 30_000);
 
   it('an agent that keeps up is not overloaded', async () => {
@@ -70,7 +64,7 @@ describe('overload', () => {
     await eventually(() => agent.state().load, 10_000, 'a load sample');
     await eventually(() => (agent.snapshot().checks[0]?.lastResult === undefined ? undefined : true), 10_000, 'a first result');
     const status = await eventually(async () => {
-      const s = await statusJson(dataDir);
+      const s = await statusJson<StatusJson>(dataDir);
       return s.runs_executed > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
     }, 10_000, 'status --json to show the runs and their lag');
     expect(status).toMatchObject({ overloaded: false, skipped_backlog: 0 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { runCli, tempDataDir } from '../support/cli.ts';
-import { enrollArgs } from '../support/cli-agent.ts';
+import { enrollArgs, statusJson } from '../support/cli-agent.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
 import { startHttpsFront, type HttpsFront } from '../support/https-front.ts';
 import { makeCa, makeLeaf } from '../targets/certs.ts';
@@ -61,7 +61,7 @@ describe('enroll on an office network', () => {
     expect(result.stdout + result.stderr).not.toContain('s3cret');
     const saved = JSON.parse(await readFile(join(result.dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
     expect(saved).toMatchObject({ proxyUrl, egressPolicy: 'strict' });
-    const status = JSON.parse((await runCli(['status', '--json', '--data-dir', result.dataDir])).stdout) as Record<string, unknown>;
+    const status = await statusJson<Record<string, unknown>>(result.dataDir);
     expect(status.egress_policy).toBe('strict');
   });
 
