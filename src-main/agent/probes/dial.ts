@@ -82,7 +82,7 @@ export async function dialTcp(run: Run, host: string, port: number, trace: Conne
   socket.on('error', () => undefined); // reported through waitFor; later errors end reads
   traceConnect(socket, trace, run.now);
   try {
-    await waitFor(socket, 'connect', run.signal);
+    await waitFor(socket, 'connect', run);
   } catch (err) {
     socket.destroy();
     throw err;
@@ -126,7 +126,7 @@ export async function upgradeTls(run: Run, raw: Socket, trace: ConnectionTrace, 
   });
   socket.on('error', () => undefined);
   try {
-    await waitFor(socket, 'secureConnect', run.signal);
+    await waitFor(socket, 'secureConnect', run);
   } catch (err) {
     if (raw.bytesRead > readBefore) trace.firstByteAt ??= run.now();
     socket.destroy();

@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import { connectTraced } from './connection.ts';
 import type { ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
-import type { RequestPlan } from './http-request.ts';
+import { hasHeader, type RequestPlan } from './http-request.ts';
 import type { Run } from './run.ts';
 
 export interface Hop {
@@ -73,6 +73,20 @@ function singleLocation(response: IncomingMessage): string | undefined {
   return count === 1 ? location : undefined;
 }
 
+/** A stopped run's reason as the error a socket is destroyed with. */
+const stopError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error('the run was stopped'));
+
+/**
+ * The request's header lines, Host first (RFC 9110 §7.2) unless the check sets its own. A flat
+ * list is written as given, where an object goes through a per-header setHeader and lookup in
+ * Node's client; the plan's names and values were checked by planRequest.
+ */
+export function headerList(plan: RequestPlan, url: URL): string[] {
+  const list: string[] = hasHeader(plan.headers, 'host') ? [] : ['Host', url.host];
+  for (const [name, value] of Object.entries(plan.headers)) list.push(name, value);
+  return list;
+}
+
 export async function sendHop(
   run: Run,
   url: URL,
@@ -87,12 +101,18 @@ export async function sendHop(
   const socket = await connectTraced(run, trace, hostname, port, secure, insecure, url.hostname);
   return await new Promise<Hop>((resolve, reject) => {
     let settled = false;
+    let unwatch = (): void => undefined;
     const fail = (err: Error): void => {
       if (settled) return;
       settled = true;
+      unwatch();
       socket.destroy();
       reject(err);
     };
+    if (run.stopped()) {
+      fail(stopError(run.stopReason()));
+      return;
+    }
     let req: ReturnType<typeof request>;
     try {
       req = request({
@@ -102,16 +122,17 @@ export async function sendHop(
         defaultPort,
         method: plan.method,
         path: `${url.pathname}${url.search}`,
-        headers: plan.headers,
+        headers: headerList(plan, url),
         maxHeaderSize: probeDefaults.maxHeaderBytes,
-        // The run's deadline bounds everything; Node's own timers would only add a second,
-        // differently worded timeout.
-        signal: run.signal,
       });
     } catch (err) {
       fail(err instanceof Error ? err : new Error(String(err)));
       return;
     }
+    // The run's deadline (or its caller stopping) ends the connection, and with it the request
+    // or the body being read, which report it; run.reason() then names the cause. Not Node's
+    // `signal` option: its listeners and stream hooks cost more per run than the request itself.
+    unwatch = run.onStop((reason) => socket.destroy(stopError(reason)));
     // After the response, a reset or the deadline also reaches the request; the body reports it.
     req.on('error', fail);
     req.once('socket', (s) => {
@@ -137,6 +158,7 @@ export async function sendHop(
         // destroying the response too would build an 'aborted' and a premature-close error
         // (stack traces formatted) on every run whose body was not read to its end.
         close: () => {
+          unwatch();
           socket.destroy();
           return Promise.resolve();
         },

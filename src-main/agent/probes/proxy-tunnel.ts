@@ -5,7 +5,7 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { redactUrl } from './redact.ts';
-import type { Run } from './run.ts';
+import type { Run, Stoppable } from './run.ts';
 import { waitFor } from './socket-wait.ts';
 
 /** Largest CONNECT answer header block read; real proxies send a few hundred bytes. */
@@ -61,10 +61,10 @@ export async function openTunnel(run: Run, proxyUrl: string, host: string, port:
       : netConnect({ host: proxyHost, port: proxyPort });
   socket.on('error', () => undefined); // reported through waitFor and readAnswer
   try {
-    await waitFor(socket, proxy.protocol === 'https:' ? 'secureConnect' : 'connect', run.signal);
+    await waitFor(socket, proxy.protocol === 'https:' ? 'secureConnect' : 'connect', run);
   } catch (err) {
     socket.destroy();
-    throw run.signal.aborted ? err : new ProxyUnreachableError(shown, err);
+    throw run.stopped() ? err : new ProxyUnreachableError(shown, err);
   }
   const authority = isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
   const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
@@ -74,7 +74,7 @@ export async function openTunnel(run: Run, proxyUrl: string, host: string, port:
     lines.push(`Proxy-Authorization: Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`);
   }
   socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-  const answer = await readAnswer(socket, run.signal, shown);
+  const answer = await readAnswer(socket, run, shown);
   if (answer.status < 200 || answer.status > 299) {
     socket.destroy();
     throw new ProxyRefusedError(shown, answer.status, answer.statusText);
@@ -90,12 +90,13 @@ interface Answer {
   rest: Buffer;
 }
 
-function readAnswer(socket: Socket, signal: AbortSignal, shown: string): Promise<Answer> {
+function readAnswer(socket: Socket, run: Stoppable, shown: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let buffered = Buffer.alloc(0);
+    let unwatch = (): void => undefined;
     const settle = (result: Answer | Error): void => {
       socket.off('data', onData).off('close', onClose).off('error', onError);
-      signal.removeEventListener('abort', onAbort);
+      unwatch();
       if (result instanceof Error) reject(result);
       else resolve(result);
     };
@@ -117,11 +118,11 @@ function readAnswer(socket: Socket, signal: AbortSignal, shown: string): Promise
     };
     const onClose = (): void => settle(Object.assign(new Error(`proxy ${shown} closed the connection`), { code: 'ECONNRESET' }));
     const onError = (err: Error): void => settle(err);
-    const onAbort = (): void => {
+    const onStopped = (reason: unknown): void => {
       socket.destroy();
-      settle(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      settle(reason instanceof Error ? reason : new Error('aborted'));
     };
     socket.on('data', onData).once('close', onClose).once('error', onError);
-    signal.addEventListener('abort', onAbort, { once: true });
+    unwatch = run.onStop(onStopped);
   });
 }

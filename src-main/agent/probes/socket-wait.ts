@@ -2,33 +2,34 @@
 import type { Socket } from 'node:net';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { probeDefaults } from './defaults.ts';
-import { parseTarget } from './run.ts';
+import { parseTarget, type Stoppable } from './run.ts';
 import { matchRuleProblem } from './verdict.ts';
 
 /**
  * Resolves when `socket` emits `event`; rejects on a socket error, an early close, or when
- * `signal` aborts (the socket is then destroyed, so nothing keeps running after the run).
+ * the run stops (the socket is then destroyed, so nothing keeps running after the run).
  */
-export function waitFor(socket: Socket, event: 'connect' | 'secureConnect', signal: AbortSignal): Promise<void> {
+export function waitFor(socket: Socket, event: 'connect' | 'secureConnect', run: Stoppable): Promise<void> {
   return new Promise((resolve, reject) => {
+    let unwatch = (): void => undefined;
     const settle = (err?: unknown): void => {
       socket.off(event, onEvent).off('error', settle).off('close', onClose);
-      signal.removeEventListener('abort', onAbort);
+      unwatch();
       if (err === undefined) resolve();
       else reject(err instanceof Error ? err : new Error('aborted', { cause: err }));
     };
     const onEvent = (): void => settle();
     const onClose = (): void => settle(Object.assign(new Error('socket closed'), { code: 'ECONNRESET' }));
-    const onAbort = (): void => {
+    const onStopped = (reason: unknown): void => {
       socket.destroy();
-      settle(signal.reason);
+      settle(reason);
     };
-    if (signal.aborted) {
-      onAbort();
+    if (run.stopped()) {
+      onStopped(run.stopReason());
       return;
     }
     socket.once(event, onEvent).once('error', settle).once('close', onClose);
-    signal.addEventListener('abort', onAbort, { once: true });
+    unwatch = run.onStop(onStopped);
   });
 }
 

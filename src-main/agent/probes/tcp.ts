@@ -77,9 +77,10 @@ function readBanner(
     maxBytes: probeDefaults.maxBannerBytes,
   });
   return new Promise((resolve) => {
+    let unwatch = (): void => undefined;
     const finish = (end: BannerEnd): void => {
       socket.off('data', onData).off('close', onClose);
-      run.signal.removeEventListener('abort', onAbort);
+      unwatch();
       resolve({ scan: scanner.finish(), end });
     };
     const onData = (chunk: Buffer): void => {
@@ -87,14 +88,13 @@ function readBanner(
       if (scanner.push(chunk)) finish('settled');
     };
     const onClose = (): void => finish('closed');
-    const onAbort = (): void => finish('deadline');
-    if (run.signal.aborted) {
+    if (run.stopped()) {
       finish('deadline');
       return;
     }
     socket.on('data', onData).once('close', onClose);
     // A tunnel through the proxy arrives paused (its CONNECT answer was read first).
     socket.resume();
-    run.signal.addEventListener('abort', onAbort, { once: true });
+    unwatch = run.onStop(() => finish('deadline'));
   });
 }

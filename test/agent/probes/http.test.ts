@@ -101,6 +101,14 @@ describe('http probe request', () => {
     expect(lastRequest().headers['user-agent']).toBe('uptime-agent');
   });
 
+  it('names the target and its port in Host and closes the connection; a Host header of the check wins', async () => {
+    await probe({ path: '/echo' });
+    expect(lastRequest().headers.host).toBe(`127.0.0.1:${target.port}`);
+    expect(lastRequest().headers.connection).toBe('close');
+    await probe({ path: '/echo', headers: { Host: 'intranet.example' } });
+    expect(lastRequest().headers.host).toBe('intranet.example');
+  });
+
   it('sends POST with post_data and a form Content-Type', async () => {
     await probe({ path: '/echo', post_data: 'a=1&b=2' });
     expect(lastRequest()).toMatchObject({ method: 'POST', body: 'a=1&b=2' });

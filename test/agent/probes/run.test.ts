@@ -10,9 +10,9 @@ describe('startRun', () => {
     const [finished, ...inFlight] = runs;
     finished?.finish();
     stop.abort(new Error('stopping'));
-    expect(inFlight.map((r) => r.signal.aborted)).toEqual([true, true]);
+    expect(inFlight.map((r) => r.stopped())).toEqual([true, true]);
     expect(inFlight.map((r) => r.cancelled())).toEqual([true, true]);
-    expect(finished?.signal.aborted).toBe(false);
+    expect(finished?.stopped()).toBe(false);
     for (const run of inFlight) run.finish();
   });
 
@@ -20,7 +20,7 @@ describe('startRun', () => {
     const stop = new AbortController();
     stop.abort();
     const run = startRun(definition({ url: 'http://127.0.0.1:9/' }), { signal: stop.signal });
-    expect(run.signal.aborted).toBe(true);
+    expect(run.stopped()).toBe(true);
     run.finish();
   });
 });
