@@ -20,7 +20,7 @@ import type { CheckTransition, TransitionTracker } from './transitions.ts';
 export interface ProbingDeps {
   clock: Clock;
   log: Logger;
-  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs' | 'clockJumpThresholdMs' | 'clockWatchMs' | 'wakeGraceMs' | 'loadWindowMs' | 'loadSampleMs' | 'overlapShare'>;
+  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs' | 'clockJumpThresholdMs' | 'clockWatchMs' | 'wakeGraceMs' | 'loadWindowMs' | 'loadSampleMs' | 'overlapShare' | 'runBatchMs'>;
   checkSet: CheckSet;
   sink: ResultSink;
   monitorId: () => string;
@@ -84,6 +84,7 @@ export function createProbing(deps: ProbingDeps): Probing {
         concurrency: deps.tunables.concurrency,
         startupSpreadMs: deps.tunables.startupSpreadMs,
         clockJumpThresholdMs: deps.tunables.clockJumpThresholdMs,
+        batchMs: deps.tunables.runBatchMs,
         onRunError: (guid, error) => deps.log.error({ err: error, guid }, 'a check run failed unexpectedly'),
         run: createCheckRunner({
           lookup: (guid) => deps.checkSet.runnable().runnable.get(guid),

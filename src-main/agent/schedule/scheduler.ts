@@ -46,6 +46,8 @@ export interface SchedulerOptions {
   startupSpreadMs: number;
   /** A clock jump or timer lateness beyond this rebases the grid on now (agent defaults). */
   clockJumpThresholdMs?: number;
+  /** Runs due within this many ms of a firing timer start with it (agent defaults, runBatchMs). */
+  batchMs?: number;
   run: (ticket: RunTicket) => Promise<void>;
   onRunError: (guid: string, error: unknown) => void;
 }
@@ -96,6 +98,7 @@ export interface Scheduler {
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { clock } = options;
   const jumpThresholdMs = options.clockJumpThresholdMs ?? agentDefaults.clockJumpThresholdMs;
+  const batchMs = options.batchMs ?? agentDefaults.runBatchMs;
   // Epoch time read through the monotonic clock: a wall-clock jump cannot shift the grid.
   let anchor = clockOffset(clock);
   const now = (): number => anchor + clock.monotonic();
@@ -172,9 +175,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       rebase();
       return;
     }
-    const t = now();
+    // Runs due a few ms from now start with the ones due now (early, never late): see runBatchMs.
+    const horizon = now() + batchMs;
     batching = true;
-    for (let top = heap.peek(); top !== undefined && top.due <= t; top = heap.peek()) {
+    for (let top = heap.peek(); top !== undefined && top.due <= horizon; top = heap.peek()) {
       heap.pop();
       const { entry, due } = top;
       if (entry.removed || top.token !== entry.token) continue;

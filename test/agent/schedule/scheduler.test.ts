@@ -66,6 +66,40 @@ describe('scheduler', () => {
     await stopAll(clock, scheduler);
   });
 
+  it('starts runs due within batchMs of each other together, early and never late', async () => {
+    // Two checks whose grid points are 1–9 ms apart, found by their guids' phases.
+    const interval = 1000;
+    const guids = Array.from({ length: 400 }, (_, i) => `check-${i}`);
+    const pair = guids.flatMap((a) => guids.filter((b) => {
+      const gap = phaseMs(b, interval) - phaseMs(a, interval);
+      return gap >= 1 && gap <= 9;
+    }).map((b) => [a, b] as const))[0];
+    if (pair === undefined) throw new Error('no two guids with nearby phases');
+    const [first, second] = pair;
+    const batched = setup(1, { batchMs: 10, startupSpreadMs: 1 });
+    const exact = setup(1, { batchMs: 0, startupSpreadMs: 1 });
+    for (const { clock, scheduler } of [batched, exact]) {
+      scheduler.upsert({ guid: first, intervalMs: interval });
+      scheduler.upsert({ guid: second, intervalMs: interval });
+      await advanceInSteps(clock, 5 * interval, 1);
+    }
+    const onGrid = (tickets: RunTicket[], guid: string) => runsOf(tickets, guid).slice(1);
+    for (const { tickets } of [batched, exact]) {
+      for (const run of [...onGrid(tickets, first), ...onGrid(tickets, second)]) {
+        expect(run.startedAt).toBeLessThanOrEqual(run.dueAt);
+        expect(run.dueAt - run.startedAt).toBeLessThan(10);
+      }
+    }
+    // Batched, the later check starts with the earlier one; exact, each at its own due time.
+    expect(onGrid(batched.tickets, second).map((r) => r.startedAt)).toEqual(onGrid(batched.tickets, first).map((r) => r.startedAt));
+    expect(onGrid(exact.tickets, second).map((r) => r.startedAt)).toEqual(onGrid(exact.tickets, second).map((r) => r.dueAt));
+    expect(onGrid(batched.tickets, second).length).toBeGreaterThanOrEqual(3);
+    // The lag counted for a run started early is 0.
+    expect(batched.scheduler.lag()[0]).toBe(batched.scheduler.stats().executed);
+    await stopAll(batched.clock, batched.scheduler);
+    await stopAll(exact.clock, exact.scheduler);
+  });
+
   it('never runs more than the concurrency cap at once', async () => {
     const { clock, scheduler, maxConcurrent } = setup(3000, { concurrency: 3 });
     for (let i = 0; i < 20; i++) scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
