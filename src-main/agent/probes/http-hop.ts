@@ -73,9 +73,6 @@ function singleLocation(response: IncomingMessage): string | undefined {
   return count === 1 ? location : undefined;
 }
 
-/** A stopped run's reason as the error a socket is destroyed with. */
-const stopError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error('the run was stopped'));
-
 /**
  * The request's header lines, Host first (RFC 9110 §7.2) unless the check sets its own. A flat
  * list is written as given, where an object goes through a per-header setHeader and lookup in
@@ -109,8 +106,9 @@ export async function sendHop(
       socket.destroy();
       reject(err);
     };
-    if (run.stopped()) {
-      fail(stopError(run.stopReason()));
+    const stopped = run.stopReason();
+    if (stopped !== undefined) {
+      fail(stopped);
       return;
     }
     let req: ReturnType<typeof request>;
@@ -132,7 +130,7 @@ export async function sendHop(
     // The run's deadline (or its caller stopping) ends the connection, and with it the request
     // or the body being read, which report it; run.reason() then names the cause. Not Node's
     // `signal` option: its listeners and stream hooks cost more per run than the request itself.
-    unwatch = run.onStop((reason) => socket.destroy(stopError(reason)));
+    unwatch = run.onStop((reason) => socket.destroy(reason));
     // After the response, a reset or the deadline also reaches the request; the body reports it.
     req.on('error', fail);
     req.once('socket', (s) => {

@@ -118,9 +118,9 @@ function readAnswer(socket: Socket, run: Stoppable, shown: string): Promise<Answ
     };
     const onClose = (): void => settle(Object.assign(new Error(`proxy ${shown} closed the connection`), { code: 'ECONNRESET' }));
     const onError = (err: Error): void => settle(err);
-    const onStopped = (reason: unknown): void => {
+    const onStopped = (reason: Error): void => {
       socket.destroy();
-      settle(reason instanceof Error ? reason : new Error('aborted'));
+      settle(reason);
     };
     socket.on('data', onData).once('close', onClose).once('error', onError);
     unwatch = run.onStop(onStopped);

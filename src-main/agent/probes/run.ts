@@ -17,13 +17,13 @@ import type { CheckProxy, DecidingRule, ProbeContext, ProbeOutcome, SampleKind }
 export interface Stoppable {
   /** Whether the deadline passed or the caller stopped the run. */
   stopped(): boolean;
-  /** Why it stopped: the deadline's TimeoutError or the caller's reason. */
-  stopReason(): unknown;
+  /** Why it stopped: the deadline's TimeoutError or the caller's reason, always as an Error. */
+  stopReason(): Error | undefined;
   /**
    * Calls `onStopped` when the run stops (at once when it already has); the returned function
    * stops watching. A finished run drops every watcher.
    */
-  onStop(onStopped: (reason: unknown) => void): () => void;
+  onStop(onStopped: (reason: Error) => void): () => void;
 }
 
 export interface Run extends Stoppable {
@@ -92,12 +92,14 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
   const timeoutSec = effectiveTimeoutSec(def.timeout_sec);
   const timeoutMs = timeoutSec * 1000;
   let stopped = false;
-  let stopReason: unknown;
-  let watchers: ((reason: unknown) => void)[] = [];
+  let stopReason: Error | undefined;
+  let watchers: ((reason: Error) => void)[] = [];
   let deadlinePassed = false;
-  const stop = (reason: unknown): void => {
+  const stop = (given: unknown): void => {
     if (stopped) return;
     stopped = true;
+    // An Error whatever the caller aborted with: sockets are destroyed with it and waits reject with it.
+    const reason = given instanceof Error ? given : new Error('the run was stopped', { cause: given });
     stopReason = reason;
     const stopping = watchers;
     watchers = [];
@@ -117,7 +119,7 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
     stopped: () => stopped,
     stopReason: () => stopReason,
     onStop(onStopped) {
-      if (stopped) {
+      if (stopReason !== undefined) {
         onStopped(stopReason);
         return () => undefined;
       }

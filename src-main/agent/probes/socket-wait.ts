@@ -12,23 +12,20 @@ import { matchRuleProblem } from './verdict.ts';
 export function waitFor(socket: Socket, event: 'connect' | 'secureConnect', run: Stoppable): Promise<void> {
   return new Promise((resolve, reject) => {
     let unwatch = (): void => undefined;
-    const settle = (err?: unknown): void => {
+    const settle = (err?: Error): void => {
       socket.off(event, onEvent).off('error', settle).off('close', onClose);
       unwatch();
       if (err === undefined) resolve();
-      else reject(err instanceof Error ? err : new Error('aborted', { cause: err }));
+      else reject(err);
     };
     const onEvent = (): void => settle();
     const onClose = (): void => settle(Object.assign(new Error('socket closed'), { code: 'ECONNRESET' }));
-    const onStopped = (reason: unknown): void => {
+    const onStopped = (reason: Error): void => {
       socket.destroy();
       settle(reason);
     };
-    if (run.stopped()) {
-      onStopped(run.stopReason());
-      return;
-    }
     socket.once(event, onEvent).once('error', settle).once('close', onClose);
+    // A run already stopped calls onStopped at once.
     unwatch = run.onStop(onStopped);
   });
 }
