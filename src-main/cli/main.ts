@@ -1,11 +1,14 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --max-old-space-size=256
+#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=4 --max-old-space-size=256
 // Entry point of the headless `uptime-agent` command.
 // The V8 flags above (also in electron-builder.yml and the bench scripts): with a machine's
 // default limits V8 lets a probe-heavy heap grow to ~280 MB RSS at 5,000 checks although under
 // 20 MB of it is live; these bound it to ~135 MB at the same CPU cost (npm run bench:probes).
-// MALLOC_ARENA_MAX=2: glibc gives each of V8's worker threads its own 64 MB malloc arena, and
+// A 1 MB semi-space saved ~5-10 MB more at 1,000 checks but cost ~0.05 ms CPU per probe
+// (more scavenges; issue 14), so 4 MB it stays.
+// MALLOC_ARENA_MAX=1: glibc gives each of V8's worker threads its own 64 MB malloc arena, and
 // the compiler's and GC's short-lived memory left ~25 MB resident in five of them at 1,000
-// checks; two arenas hold ~4-11 MB for the same work at the same CPU (other libcs ignore it).
+// checks. Two arenas held ~4-11 MB of it; one holds ~5-8 MB less again at 1,000 checks, at the
+// same CPU per probe (3 runs of each, interleaved; issue 14). Other libcs ignore it.
 import { agentVersion } from '../agent/version.ts';
 import { dashboardUrlCommand } from './dashboard-url-command.ts';
 import { enrollCommand } from './enroll-command.ts';
