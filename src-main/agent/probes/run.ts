@@ -91,13 +91,12 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
   const now = ctx.now ?? (() => performance.now());
   const timeoutSec = effectiveTimeoutSec(def.timeout_sec);
   const timeoutMs = timeoutSec * 1000;
-  let stopped = false;
+  /** Set once, when the run stops: whether and why it stopped are this one fact. */
   let stopReason: Error | undefined;
   let watchers: ((reason: Error) => void)[] = [];
   let deadlinePassed = false;
   const stop = (given: unknown): void => {
-    if (stopped) return;
-    stopped = true;
+    if (stopReason !== undefined) return;
     // An Error whatever the caller aborted with: sockets are destroyed with it and waits reject with it.
     const reason = given instanceof Error ? given : new Error('the run was stopped', { cause: given });
     stopReason = reason;
@@ -116,7 +115,7 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
   const startedAt = now();
   const cancelled = (): boolean => ctx.signal?.aborted === true;
   return {
-    stopped: () => stopped,
+    stopped: () => stopReason !== undefined,
     stopReason: () => stopReason,
     onStop(onStopped) {
       if (stopReason !== undefined) {
