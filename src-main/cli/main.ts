@@ -3,7 +3,7 @@
 // The V8 flags above (also in electron-builder.yml and the bench scripts): with a machine's
 // default limits V8 lets a probe-heavy heap grow to ~280 MB RSS at 5,000 checks although under
 // 20 MB of it is live; these bound it to ~135 MB at the same CPU cost (npm run bench:probes).
-// A 1 MB semi-space saved ~5-10 MB more at 1,000 checks but cost ~0.05 ms CPU per probe
+// A 1 MB semi-space saved ~5-10 MB more at 1,000 checks but cost ~0.04 ms CPU per probe
 // (more scavenges; issue 14), so 4 MB it stays.
 // MALLOC_ARENA_MAX=1: glibc gives each of V8's worker threads its own 64 MB malloc arena, and
 // the compiler's and GC's short-lived memory left ~25 MB resident in five of them at 1,000
