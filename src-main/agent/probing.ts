@@ -6,7 +6,7 @@ import { createCheckRunner, type ExtraProbeContext } from './check-runner.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import type { AgentTunables } from './defaults.ts';
 import type { Logger } from './log.ts';
-import { runProbe } from './probes/index.ts';
+import { createProbePlacement, type ProbePlacement } from './probe-placement.ts';
 import type { ProbeOutcome } from './probes/types.ts';
 import { shownError } from './results/privacy.ts';
 import type { ResultSink } from './results/result-sink.ts';
@@ -20,7 +20,7 @@ import type { CheckTransition, TransitionTracker } from './transitions.ts';
 export interface ProbingDeps {
   clock: Clock;
   log: Logger;
-  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs' | 'clockJumpThresholdMs' | 'clockWatchMs' | 'wakeGraceMs' | 'loadWindowMs' | 'loadSampleMs' | 'overlapShare' | 'runBatchMs'>;
+  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs' | 'clockJumpThresholdMs' | 'clockWatchMs' | 'wakeGraceMs' | 'loadWindowMs' | 'loadSampleMs' | 'overlapShare' | 'runBatchMs' | 'probeThreadFromRunsPerSec'>;
   checkSet: CheckSet;
   sink: ResultSink;
   monitorId: () => string;
@@ -53,6 +53,7 @@ export interface Probing {
 export function createProbing(deps: ProbingDeps): Probing {
   const { transitions } = deps;
   let scheduler: Scheduler | undefined;
+  let placement: ProbePlacement | undefined;
   let wake: WakeWatch | undefined;
   let loadTimer: TimerHandle | undefined;
 
@@ -79,6 +80,11 @@ export function createProbing(deps: ProbingDeps): Probing {
 
   return {
     start() {
+      placement = createProbePlacement({
+        demand: () => scheduler?.runsPerSecond() ?? 0,
+        threadFromRunsPerSec: deps.tunables.probeThreadFromRunsPerSec,
+        log: deps.log,
+      });
       scheduler = createScheduler({
         clock: deps.clock,
         concurrency: deps.tunables.concurrency,
@@ -88,7 +94,7 @@ export function createProbing(deps: ProbingDeps): Probing {
         onRunError: (guid, error) => deps.log.error({ err: error, guid }, 'a check run failed unexpectedly'),
         run: createCheckRunner({
           lookup: (guid) => deps.checkSet.runnable().runnable.get(guid),
-          probe: runProbe,
+          probe: placement.probe,
           sink: deps.sink,
           monitorId: deps.monitorId,
           skipsRun: deps.skipsRun,
@@ -118,10 +124,13 @@ export function createProbing(deps: ProbingDeps): Probing {
       wake?.stop();
       wake = undefined;
       const stopping = scheduler;
+      const placed = placement;
       scheduler = undefined;
+      placement = undefined;
       if (stopping === undefined) return;
       deps.checkSet.feed(undefined);
       await stopping.stop(deps.tunables.stopGraceMs);
+      await placed?.close();
     },
     applyPause,
     forget: (guid) => transitions.forget(guid),

@@ -71,7 +71,7 @@ export function effectiveTimeoutSec(timeoutSec: number | undefined): number {
 const followers = new WeakMap<AbortSignal, Set<() => void>>();
 
 /** Calls onAbort when outer aborts; returns the function that stops following. */
-function follow(outer: AbortSignal, onAbort: () => void): () => void {
+export function follow(outer: AbortSignal, onAbort: () => void): () => void {
   let runs = followers.get(outer);
   if (runs === undefined) {
     const set = new Set<() => void>();

@@ -91,6 +91,8 @@ export interface Scheduler {
   stats(): SchedulerStats;
   /** The lag of every run started (start minus due, ms) as running totals: the live counters, read only. */
   lag(): LagCounts;
+  /** Runs a second the checks ask for (each check once per period), paused or not. */
+  runsPerSecond(): number;
   /** Stops starting runs; resolves when the runs in flight are done (or aborted after graceMs). */
   stop(graceMs: number): Promise<void>;
 }
@@ -117,6 +119,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let tokens = 0;
   // While due slots are drained or every check is rescheduled, the timer is armed once at the end.
   let batching = false;
+  // Summed again only after a check was added, moved or removed: read for every run.
+  let demand: number | undefined = 0;
 
   function schedule(entry: Entry, due: number, first = false): void {
     entry.token = ++tokens;
@@ -235,6 +239,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     entry.job = job;
     if (same) return;
     entry.slot = slot;
+    demand = undefined;
     // A first run still ahead stays; the grid after it uses the new slot.
     if (entry.firstPending) return;
     const from = entry.lastDue === undefined ? now() : Math.max(now(), entry.lastDue + slot.periodMs / 2);
@@ -259,6 +264,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         lastDue: undefined,
       };
       entries.set(job.guid, entry);
+      demand = undefined;
       schedule(entry, firstRunAt(now(), job.guid, job.intervalMs, options.startupSpreadMs), true);
     },
     remove(guid) {
@@ -266,6 +272,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (entry === undefined) return;
       entry.removed = true;
       entries.delete(guid);
+      demand = undefined;
     },
     has: (guid) => entries.has(guid),
     pause() {
@@ -288,6 +295,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     clockJumped: rebase,
     stats: () => ({ ...stats, running, waiting: waiting.length, scheduled: entries.size }),
     lag: () => lag,
+    runsPerSecond() {
+      if (demand === undefined) {
+        demand = 0;
+        for (const entry of entries.values()) demand += 1000 / entry.slot.periodMs;
+      }
+      return demand;
+    },
     async stop(graceMs) {
       stopped = true;
       timer?.cancel();

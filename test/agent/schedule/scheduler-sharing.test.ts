@@ -98,3 +98,21 @@ describe('scheduler with shared checks', () => {
     await other.scheduler.stop(0);
   });
 });
+
+describe('runs a second the checks ask for', () => {
+  it('counts each check once per period, shares included, and follows upserts and removals', () => {
+    const { scheduler } = monitor(createFakeClock());
+    expect(scheduler.runsPerSecond()).toBe(0);
+    scheduler.upsert({ guid: 'a', intervalMs: 1000 });
+    scheduler.upsert({ guid: 'b', intervalMs: 10_000 });
+    // Three monitors share it: this one runs it every 3 s.
+    scheduler.upsert({ guid: 'c', intervalMs: 1000, monitorCount: 3, monitorRank: 1 });
+    expect(scheduler.runsPerSecond()).toBeCloseTo(1 + 0.1 + 1 / 3, 9);
+    scheduler.upsert({ guid: 'a', intervalMs: 500 });
+    expect(scheduler.runsPerSecond()).toBeCloseTo(2 + 0.1 + 1 / 3, 9);
+    scheduler.remove('c');
+    expect(scheduler.runsPerSecond()).toBeCloseTo(2.1, 9);
+    scheduler.pause();
+    expect(scheduler.runsPerSecond()).toBeCloseTo(2.1, 9);
+  });
+});

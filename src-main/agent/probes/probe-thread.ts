@@ -1,0 +1,165 @@
+// Probes in a thread of their own, for when the main thread cannot keep up. At ~2,700 runs a
+// second (2-core machine, loopback target) the main thread is full: each run's connect, answer
+// and close wake it next to the commits, uploads and scheduling. Here the thread does only the
+// probes and the main thread only the rest, and the agent reached ~3,600-4,400 runs a second at
+// 0.27-0.35 ms CPU per run. Below ~1,500 runs a second it costs more than it saves (two event
+// loops woken instead of one, a second V8 heap: ~0.05 ms and ~30 MB at 1,000 runs a second), so
+// the agent uses it only past that (probe-placement.ts). Measured with bench/agent (issue 14).
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CheckDefinition } from '../wire/schemas.ts';
+import { cancelledError } from './errors.ts';
+import { runProbe } from './index.ts';
+import { follow } from './run.ts';
+import type { Probe, ProbeContext, ProbeOutcome } from './types.ts';
+
+/** The network settings a run in the thread uses: plain data, sent again only when they change. */
+export type ThreadNetwork = Pick<ProbeContext, 'ca' | 'proxy' | 'egressPolicy'>;
+
+export interface ThreadRun {
+  id: number;
+  def: CheckDefinition;
+  sampleChars: number | undefined;
+  /** Runs stopped by the same caller signal share a key (0: no signal); see ToThread.stop. */
+  stopKey: number;
+}
+
+/** One message to the thread: the runs started in one turn of the event loop. */
+export interface ToThread {
+  network?: ThreadNetwork;
+  runs: ThreadRun[];
+  /** Caller signals that aborted: every run with that key is cancelled. */
+  stop: number[];
+}
+
+/** One message back: the outcomes finished in one turn of the thread's event loop. */
+export interface FromThread {
+  outcomes: [id: number, outcome: ProbeOutcome][];
+}
+
+export interface ProbeThread {
+  /** Runs the probe in the thread. The context must be portable (see `portable`). */
+  probe: Probe;
+  /** Runs handed over and not back yet. */
+  inFlight(): number;
+  /** Ends the thread; a run still in it comes back cancelled. */
+  close(): Promise<void>;
+}
+
+export interface ProbeThreadOptions {
+  /** The thread stopped on its own (a bug): its runs are run again here, and so is every later one. */
+  onLost: (reason: Error) => void;
+  /** The thread's script; tests give one that fails. */
+  entry?: URL;
+}
+
+/**
+ * Whether a context can cross to the thread. Injected clocks and resolvers (tests, the demo) are
+ * functions, which cannot: such runs stay in the calling thread.
+ */
+export const portable = (ctx: ProbeContext): boolean => ctx.now === undefined && ctx.wallClock === undefined && ctx.resolve === undefined;
+
+// The script sits beside this module, as .ts when run from source and .js when built.
+const defaultEntry = new URL(`./probe-thread-entry${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+const cancelled = (): ProbeOutcome => ({ success: false, httpStatus: 0, latencyMs: 0, answered: false, decidedBy: 'cancelled', error: cancelledError, responseSample: '', cancelled: true });
+
+interface Pending {
+  def: CheckDefinition;
+  ctx: ProbeContext;
+  settle: (outcome: ProbeOutcome | Promise<ProbeOutcome>) => void;
+}
+
+export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
+  const worker = new Worker(options.entry ?? defaultEntry);
+  // Never what keeps the process alive: the agent closes it, and a stray one must not hang exit.
+  worker.unref();
+  const pending = new Map<number, Pending>();
+  const stopKeys = new WeakMap<AbortSignal, number>();
+  let nextId = 1;
+  let nextStopKey = 1;
+  let sent: ThreadNetwork | undefined;
+  let outgoing: ToThread = { runs: [], stop: [] };
+  let flushQueued = false;
+  let state: 'open' | 'closing' | 'lost' = 'open';
+
+  // The scheduler starts the runs due together in one loop: they cross in one message.
+  function flush(): void {
+    flushQueued = false;
+    const message = outgoing;
+    outgoing = { runs: [], stop: [] };
+    if (state === 'open') worker.postMessage(message);
+  }
+  function queueFlush(): void {
+    if (flushQueued) return;
+    flushQueued = true;
+    queueMicrotask(flush);
+  }
+
+  function stopKeyOf(signal: AbortSignal | undefined): number {
+    if (signal === undefined) return 0;
+    const known = stopKeys.get(signal);
+    if (known !== undefined) return known;
+    const assigned = nextStopKey++;
+    stopKeys.set(signal, assigned);
+    // One listener per caller signal, however many runs follow it (see follow in run.ts).
+    follow(signal, () => {
+      outgoing.stop.push(assigned);
+      queueFlush();
+    });
+    return assigned;
+  }
+
+  /** Sends the network settings when a field is no longer the same object (they change rarely). */
+  function networkFor(ctx: ProbeContext): void {
+    if (sent !== undefined && sent.ca === ctx.ca && sent.proxy === ctx.proxy && sent.egressPolicy === ctx.egressPolicy) return;
+    sent = { ca: ctx.ca, proxy: ctx.proxy, egressPolicy: ctx.egressPolicy };
+    // Runs already queued keep the settings they were started with.
+    if (outgoing.runs.length > 0) flush();
+    outgoing.network = sent;
+  }
+
+  worker.on('message', (message: FromThread) => {
+    for (const [id, outcome] of message.outcomes) {
+      const run = pending.get(id);
+      if (run === undefined) continue;
+      pending.delete(id);
+      run.settle(outcome);
+    }
+  });
+  let failure: Error | undefined;
+  worker.on('error', (error: Error) => {
+    failure = error;
+  });
+  worker.on('exit', (code) => {
+    if (state !== 'open') return;
+    state = 'lost';
+    // Nothing it held is lost: each run starts again here, with the signal it was given.
+    for (const run of pending.values()) run.settle(runProbe(run.def, run.ctx));
+    pending.clear();
+    options.onLost(failure ?? new Error(`the probe thread exited with code ${code}`));
+  });
+
+  return {
+    probe(def, ctx) {
+      if (state === 'lost') return runProbe(def, ctx);
+      if (state === 'closing' || ctx.signal?.aborted === true) return Promise.resolve(cancelled());
+      networkFor(ctx);
+      const id = nextId++;
+      outgoing.runs.push({ id, def, sampleChars: ctx.sampleChars, stopKey: stopKeyOf(ctx.signal) });
+      queueFlush();
+      return new Promise<ProbeOutcome>((settle) => {
+        pending.set(id, { def, ctx, settle });
+      });
+    },
+    inFlight: () => pending.size,
+    async close() {
+      if (state !== 'open') return;
+      state = 'closing';
+      for (const run of pending.values()) run.settle(cancelled());
+      pending.clear();
+      await worker.terminate();
+    },
+  };
+}
