@@ -6,7 +6,7 @@ import type { Logger } from './log.ts';
 import type { ServiceCalls } from './service-calls.ts';
 import type { LiveState } from './state.ts';
 import type { Outbox } from './store/outbox.ts';
-import { wireLimits } from './wire/schemas.ts';
+import { wireLimits } from './wire/limits.ts';
 
 export interface UploadLoopDeps {
   outbox: Outbox;

@@ -3,7 +3,7 @@
 // one result the server refuses is isolated and set aside with the server's reason.
 import type { ApiError } from '../wire/api-error.ts';
 import type { ApiClient } from '../wire/api-client.ts';
-import { wireLimits } from '../wire/schemas.ts';
+import { wireLimits } from '../wire/limits.ts';
 import type { Outbox, OutboxRow } from '../store/outbox.ts';
 
 /** `{"results":[` + `]}`: what a batch body adds around the joined payloads. */

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { checkSchemeList, checkSchemeOf } from '../check-schemes.ts';
 import { headerNamePattern } from '../probes/http-request.ts';
-import { definitionShape, wireLimits } from '../wire/schemas.ts';
+import { wireLimits } from '../wire/limits.ts';
+import { definitionShape } from '../wire/schemas.ts';
 
 /** Null is read as absent, as on the wire. */
 const optional = <T extends z.ZodType>(schema: T) =>

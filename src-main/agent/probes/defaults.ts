@@ -1,5 +1,5 @@
 // Every probe tunable in one place, each with the reason for its value.
-import { wireLimits } from '../wire/schemas.ts';
+import { wireLimits } from '../wire/limits.ts';
 
 export const probeDefaults = {
   /** timeout_sec 0/absent (wire-api.md "Limits"). */

@@ -9,7 +9,7 @@ import type { LiveState } from '../state.ts';
 import type { Database } from '../store/database.ts';
 import type { History } from '../store/history.ts';
 import type { Outbox } from '../store/outbox.ts';
-import { wireLimits } from '../wire/schemas.ts';
+import { wireLimits } from '../wire/limits.ts';
 import { createResultSink, describeStoreProblem, type ResultSink } from './result-sink.ts';
 
 export interface RecordingDeps {

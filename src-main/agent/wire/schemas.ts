@@ -120,11 +120,3 @@ export interface MonitorStatus {
 export const okResponseSchema = z.object({ status: opt(z.string()) });
 export type OkResponse = z.infer<typeof okResponseSchema>;
 
-/** Wire limits (wire-api.md "Limits"). */
-export const wireLimits = {
-  resultsPerBatch: 500,
-  resultsBodyBytes: 1024 * 1024,
-  headersPerCheck: 10,
-  defaultTimeoutSec: 10,
-  maxTimeoutSec: 60,
-} as const;
