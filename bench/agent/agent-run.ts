@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { placementMessages } from '../../src-main/agent/probe-placement.ts';
 import { readStatus, scheduleBetween, type ScheduleFigures, type StatusReading } from './agent-status.ts';
 import { startChild, stopChild } from './children.ts';
 import { insideMemory, osMemory, type InsideMemory, type OsMemory } from './memory.ts';
@@ -16,6 +17,8 @@ import type { Target } from './target.ts';
 export interface AgentMeasured extends Measured {
   checks: number;
   inside: boolean;
+  /** At the end of the window the agent probed in its probe thread (its log says so). */
+  probeThread: boolean;
   /** Results the server stored during the window. */
   stored: number;
   /** `status --json` at the start and the end of the window. */
@@ -33,6 +36,8 @@ export interface RunningAgent {
   memoryFile: string | undefined;
   /** Why the agent is not running any more (with its log's tail); undefined while it runs. */
   gone(): string | undefined;
+  /** Whether the agent's log last said its probes run in their own thread. */
+  probeThread(): boolean;
   target: Target;
   stored(): Promise<number>;
 }
@@ -90,6 +95,10 @@ export async function withAgent<T>(cli: string, checks: number, target: Target, 
         dataDir,
         env: base,
         memoryFile,
+        probeThread: () => {
+          const log = readFileSync(logFile, 'utf8');
+          return log.lastIndexOf(placementMessages.toThread) > log.lastIndexOf(placementMessages.toMain);
+        },
         gone: () => (agent.exitCode === null && agent.signalCode === null ? undefined : `the agent exited (${agent.exitCode ?? agent.signalCode})):\n${logTail(logFile)}`),
         target,
         stored: () => server.stored(),
@@ -121,6 +130,7 @@ export function measureAgent(cli: string, checks: number, target: Target, folder
     return {
       checks,
       inside,
+      probeThread: agent.probeThread(),
       probes: after.served - before.served,
       cpuMs: after.proc.cpuMs - before.proc.cpuMs,
       rssMb,

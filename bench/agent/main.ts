@@ -64,7 +64,7 @@ function row(system: string, m: Measured, floor: Measured, rate: string, stored:
   };
 }
 
-const agentName = (m: AgentMeasured, label = ''): string => `uptime-agent, ${count(m.checks)} checks${label}${m.inside ? ' (preload)' : ''}`;
+const agentName = (m: AgentMeasured, label = ''): string => `uptime-agent, ${count(m.checks)} checks${label}${m.probeThread ? ', probe thread' : ''}${m.inside ? ' (preload)' : ''}`;
 
 function agentRow(m: AgentMeasured, floor: Measured, label: string): Record<string, string> {
   const rate = probesPerSecond(m);

@@ -25,6 +25,12 @@ export interface ProbePlacement {
   close(): Promise<void>;
 }
 
+/** What the log says when the probes move (bench/agent reads them to label its rows). */
+export const placementMessages = {
+  toThread: 'checks are probed in a thread of their own from now on: the main thread alone would fall behind at this many runs a second',
+  toMain: 'checks are probed in the main thread again: they ask for fewer runs a second',
+} as const;
+
 /** Below this share of the threshold an idle thread is ended: a demand near it does not flap. */
 const endBelowShare = 0.75;
 
@@ -42,7 +48,7 @@ export function createProbePlacement(deps: ProbePlacementDeps): ProbePlacement {
       },
       ...(deps.threadEntry === undefined ? {} : { entry: deps.threadEntry }),
     };
-    deps.log.info({ runsPerSec: Math.round(demand) }, 'checks are probed in a thread of their own from now on: the main thread alone would fall behind at this many runs a second');
+    deps.log.info({ runsPerSec: Math.round(demand) }, placementMessages.toThread);
     return createProbeThread(options);
   }
 
@@ -50,7 +56,7 @@ export function createProbePlacement(deps: ProbePlacementDeps): ProbePlacement {
     const ending = thread;
     thread = undefined;
     if (ending === undefined) return;
-    deps.log.info('checks are probed in the main thread again: they ask for fewer runs a second');
+    deps.log.info(placementMessages.toMain);
     void ending.close();
   }
 

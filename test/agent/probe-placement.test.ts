@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src-main/agent/log.ts';
 import { createProbePlacement, type ProbePlacement } from '../../src-main/agent/probe-placement.ts';
+import { brokenProbeThreadEntry } from '../support/broken-probe-thread.ts';
 import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
 import { definition } from './probes/definition.ts';
 
@@ -72,8 +73,7 @@ describe('probe placement', () => {
   });
 
   it('after the thread died, probes in the main thread for good and says so once', async () => {
-    const broken = new URL(`data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; parentPort.on('message', () => { throw new Error('probe thread bug'); });")}`);
-    const { placement: p, setDemand, lines } = place({ threshold: 1, threadEntry: broken });
+    const { placement: p, setDemand, lines } = place({ threshold: 1, threadEntry: brokenProbeThreadEntry });
     setDemand(1000);
     const before = http.requests.length;
     expect(await p.probe(up(), {})).toMatchObject({ success: true });

@@ -88,6 +88,7 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
   function flush(): void {
     flushQueued = false;
     const message = outgoing;
+    if (message.runs.length === 0 && message.stop.length === 0 && message.network === undefined) return;
     outgoing = { runs: [], stop: [] };
     if (state === 'open') worker.postMessage(message);
   }

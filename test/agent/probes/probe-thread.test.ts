@@ -5,6 +5,7 @@ import { runProbe } from '../../../src-main/agent/probes/index.ts';
 import { createProbeThread, portable, type ProbeThread } from '../../../src-main/agent/probes/probe-thread.ts';
 import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
 import { closedPort, makeCa, makeLeaf, startHttpTarget, startTcpTarget, startTlsTarget, type HttpTarget, type KeyPair, type SocketTarget } from '../../targets/index.ts';
+import { brokenProbeThreadEntry } from '../../support/broken-probe-thread.ts';
 import { definition } from './definition.ts';
 
 let http: HttpTarget;
@@ -95,9 +96,7 @@ describe('probe thread', () => {
 
   it('loses no run when the thread dies: its runs and every later one run in the main thread', async () => {
     lostReasons.length = 0;
-    // A thread script with a bug: it throws on the first runs it is sent.
-    const broken = new URL(`data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; parentPort.on('message', () => { throw new Error('probe thread bug'); });")}`);
-    const t = openThread(broken);
+    const t = openThread(brokenProbeThreadEntry);
     const before = http.requests.length;
     const runs = await Promise.all([t.probe(definition({ url: `${http.url}/` }), {}), t.probe(definition({ url: tcp.url }), {})]);
     expect(runs.map((o) => o.success)).toEqual([true, true]);
