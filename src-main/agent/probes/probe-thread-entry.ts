@@ -52,7 +52,8 @@ port.on('message', (message: ToThread) => {
   if (message.network !== undefined) network = message.network;
   for (const run of message.runs) start(run);
   for (const key of message.stop) {
-    stops.get(key)?.abort(new Error('the run was stopped'));
+    // Without a reason, as the scheduler aborts its signal: the run gives the same cancelled outcome.
+    stops.get(key)?.abort();
     stops.delete(key);
   }
 });

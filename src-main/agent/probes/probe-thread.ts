@@ -1,10 +1,8 @@
-// Probes in a thread of their own, for when the main thread cannot keep up. At ~2,700 runs a
-// second (2-core machine, loopback target) the main thread is full: each run's connect, answer
-// and close wake it next to the commits, uploads and scheduling. Here the thread does only the
-// probes and the main thread only the rest, and the agent reached ~3,600-4,400 runs a second at
-// 0.27-0.35 ms CPU per run. Below ~1,500 runs a second it costs more than it saves (two event
-// loops woken instead of one, a second V8 heap: ~0.05 ms and ~30 MB at 1,000 runs a second), so
-// the agent uses it only past that (probe-placement.ts). Measured with bench/agent (issue 14).
+// Probes in a thread of their own, for when the main thread cannot keep up: past a couple of
+// thousand runs a second it is full, each run's connect, answer and close waking it next to the
+// commits, uploads and scheduling. Here the thread does only the probes and the main thread the
+// rest. Below that one thread is cheaper, so probe-placement.ts uses this only from
+// probeThreadFromRunsPerSec (defaults.ts; figures in docs/architecture.md, issue 14).
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
