@@ -1,5 +1,5 @@
 // The shell's settings as a form: loaded from the agent, saved as one patch of what changed.
-import { useCallback, useRef, useState, type SubmitEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
 import type { CommandLineSettings, Settings, SettingsPatch } from '../../src-main/ipc/contract.ts';
 import { Notice } from '../components/Notice.tsx';
 import { sentence } from '../format.ts';
@@ -138,6 +138,14 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
     return error === undefined ? null : <span id={`setting-${field}-error`} className="field-error">{error.message}</span>;
   };
   const [saved, setSaved] = useState(false);
+  // A refused save moves focus to its first invalid field in the commit that draws the errors.
+  // A focus deferred to a later frame could land after the user had saved again, and focusing a
+  // freshly masked proxy empties it.
+  // Each refused save is a new object, so a second refusal of the same field focuses it again.
+  const [focusRequest, setFocusRequest] = useState<{ field: FieldName } | undefined>();
+  useEffect(() => {
+    if (focusRequest !== undefined) form.current?.querySelector<HTMLElement>(`#setting-${focusRequest.field}`)?.focus();
+  }, [focusRequest]);
   const save = useCommand(useCallback((patch: SettingsPatch) => bridge.invoke('settings:update', patch), [bridge]));
   const web = info?.host === 'web';
 
@@ -151,8 +159,8 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
     const outcome = patchOf(draft);
     setInvalid(outcome.ok ? [] : outcome.errors);
     if (!outcome.ok) {
-      const first = outcome.errors[0]?.field;
-      requestAnimationFrame(() => form.current?.querySelector<HTMLElement>(`#setting-${first ?? ''}`)?.focus());
+      const first = outcome.errors[0];
+      if (first !== undefined) setFocusRequest({ field: first.field });
       return;
     }
     const next = await save.run(outcome.patch);
