@@ -3,6 +3,7 @@
 // 1,000 and 5,000 checks, and schedule lag and missed runs at 80 % of saturation.
 import type { AgentMeasured } from './agent-run.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
+import type { StackMemory } from './stack.ts';
 import { fixed } from '../support.ts';
 
 export const goalValues = {
@@ -47,11 +48,13 @@ function cpuGoals(label: string, m: AgentMeasured | undefined, floor: Measured):
   ];
 }
 
-export function goalRows(runs: readonly AgentMeasured[], floor: Measured, saturated: AgentMeasured | undefined, at80: AgentMeasured | undefined): Row[] {
+export function goalRows(runs: readonly AgentMeasured[], floor: Measured, saturated: AgentMeasured | undefined, at80: AgentMeasured | undefined, stack: StackMemory): Row[] {
   const at = (n: number): AgentMeasured | undefined => runs.find((m) => m.checks === n);
+  // Next to each RSS figure, what the stack alone weighs with the same threads, holding no check.
   const rss = (n: number, limit: number): Row => {
     const m = at(n);
-    return goal(`RSS <= ${limit} MB at ${n.toLocaleString('en-US')} checks`, m === undefined ? undefined : `${fixed(m.rssMb, 0)} MB`, m !== undefined && m.rssMb <= limit);
+    const alone = m?.probeThread === true ? `the stack alone with a second thread: ${fixed(stack.withThreadMb, 0)} MB` : `the stack alone: ${fixed(stack.rssMb, 0)} MB`;
+    return goal(`RSS <= ${limit} MB at ${n.toLocaleString('en-US')} checks`, m === undefined ? undefined : `${fixed(m.rssMb, 0)} MB (${alone})`, m !== undefined && m.rssMb <= limit);
   };
   const rate = saturated === undefined ? undefined : probesPerSecond(saturated);
   const schedule80 = at80 === undefined || typeof at80.schedule === 'string' ? undefined : at80.schedule;

@@ -14,6 +14,7 @@ import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { goalRows, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
 import { soak } from './soak.ts';
+import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
 import { fixed, printTable } from '../support.ts';
 
@@ -41,16 +42,18 @@ const lagMinuteS = 65;
 const startUpS = 30;
 const at80WarmupS = Math.max(warmupS, lagMinuteS - windowS + startUpS);
 const blackboxWarmupS = 3;
+/** The stack alone, twice (settling 2 s each, then stopped), with room to spare. */
+const stackS = 30;
 
 const cli = resolve(import.meta.dirname, '../../dist/main/cli/main.js');
 if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build:main" first (npm run bench:agent does)`);
 // tsc writes the file without the executable bit that an npm install gives a package's bin.
 chmodSync(cli, 0o755);
 
-// Each phase's own time plus generous room for starting and stopping processes: the sizes, the
-// run at 80 % of saturation and the preload comparison.
+// Each phase's own time plus generous room for starting and stopping processes: the floor,
+// blackbox_exporter, the stack alone, the sizes, the run at 80 % of saturation and the preload comparison.
 const agentRunS = at80WarmupS + windowS + 90;
-const budgetS = soakMin !== undefined ? soakMin * 60 + 180 : floorWarmupS + windowS + 30 + blackboxWarmupS + windowS + 30 + (sizes.length + 2) * agentRunS;
+const budgetS = soakMin !== undefined ? soakMin * 60 + 180 : floorWarmupS + windowS + 30 + blackboxWarmupS + windowS + 30 + stackS + (sizes.length + 2) * agentRunS;
 stopEverythingOn(budgetS * 1000);
 
 const count = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -138,6 +141,9 @@ async function main(): Promise<void> {
     rows.unshift(row('Prometheus blackbox_exporter (driven by wrk, 16 connections)', m, floor, count(probesPerSecond(m)), '—'));
   }
 
+  console.log('the stack alone (node:http, undici, zod, node:sqlite, pino; each put to use, then idle), twice…');
+  const stack = await measureStack(cli, target, folder);
+
   const measure = (n: number, withPreload: boolean, label = '', warmup = warmupS): Promise<AgentMeasured> => {
     console.log(`uptime-agent with ${count(n)} checks${label}${withPreload ? ' (memory preload loaded)' : ''}: ${warmup} s warm-up, ${windowS} s window…`);
     return measureAgent(cli, n, target, folder, warmup, windowS, withPreload);
@@ -165,6 +171,7 @@ async function main(): Promise<void> {
   if (warmupS + windowS < lagMinuteS) console.log(`  warm-up + window < ${lagMinuteS} s: the lag p99 of the rows at N includes the agent's start (the 80 % row warms up longer)`);
 
   printTable('memory at the end of the window: /proc/PID/smaps (file-backed = node and its libraries; malloc = [heap] + glibc arenas; other anonymous = mostly the V8 heap) and, with the preload, V8 itself', agentRows.map(({ m, label }) => memoryRow(m, label)));
+  console.log(`  the stack alone, holding no check, with the command's V8 flags: ${mb(stack.rssMb)}; with a second thread using the HTTP client (as the probe thread): ${mb(stack.withThreadMb)}`);
   if (!agentRows.some(({ m }) => m.inside)) console.log('  V8 figures: run with BENCH_INSIDE=1 (every agent loads the preload) or BENCH_INSIDE=compare (the first N once more with it)');
   const plain = agentRows.find(({ m }) => !m.inside && m.checks === first?.checks)?.m;
   const loaded = agentRows.find(({ m }) => m.inside && m.checks === first?.checks)?.m;
@@ -173,7 +180,7 @@ async function main(): Promise<void> {
   }
 
   console.log(`\n${saturationRule}: ${saturated === undefined ? 'none of these runs missed runs, so no saturation was found (add a larger N to BENCH_CHECKS)' : `${count(probesPerSecond(saturated))} probes/s (at ${count(saturated.checks)} checks)`}`);
-  printTable("issue 14's goals", goalRows(runs, floor, saturated, at80));
+  printTable("issue 14's goals", goalRows(runs, floor, saturated, at80, stack));
 }
 
 try {
