@@ -1,4 +1,4 @@
-// The memory of the settled stack alone (stack-process.ts), started with the same V8 flags and
+// The memory of the settled stack alone (stack-process.js), started with the same V8 flags and
 // environment as the command, read from the command's own first line so they cannot drift.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,13 +7,13 @@ import { nextMessage } from './measure.ts';
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 
-export interface Launch {
+interface Launch {
   env: Record<string, string>;
   nodeArgs: string[];
 }
 
 /** `#!/usr/bin/env -S NAME=value node --flag …` → the assignments and the node flags. */
-export function parseShebang(firstLine: string): Launch {
+function parseShebang(firstLine: string): Launch {
   const words = firstLine.replace(/^#!\S*env\s+(-S\s+)?/, '').trim().split(/\s+/);
   const nodeAt = words.findIndex((w) => w === 'node' || w.endsWith('/node'));
   if (!firstLine.startsWith('#!') || nodeAt < 0) throw new Error(`not a node shebang: ${firstLine}`);
