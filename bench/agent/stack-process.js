@@ -6,29 +6,18 @@
 // Tells its parent "idle" once settled; the parent reads /proc and stops it. Plain JavaScript,
 // like the built command: a .ts file would make Node load its type-stripping compiler
 // (WebAssembly, ~10 MB resident here) into the very figure this measures.
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { Agent, request as apiRequest } from 'undici';
+import { probeOnce } from './stack-probe.js';
 
 const [url = '', folder = '', thread = ''] = process.argv.slice(2);
 const uses = 50;
 
-/** One GET on a fresh connection, as a probe sends it. */
-const probeOnce = () =>
-  new Promise((resolve, reject) => {
-    const req = request(url, { headers: { connection: 'close' } }, (response) => {
-      response.resume();
-      response.once('end', resolve);
-    });
-    req.once('error', reject);
-    req.end();
-  });
-
-for (let i = 0; i < uses; i++) await probeOnce();
+for (let i = 0; i < uses; i++) await probeOnce(url);
 
 const api = new Agent({ connections: 4, pipelining: 1 });
 for (let i = 0; i < uses; i++) await (await apiRequest(url, { dispatcher: api })).body.text();
@@ -49,18 +38,7 @@ for (let commit = 0; commit < uses; commit++) {
 pino({ level: 'info' }, pino.destination({ dest: join(folder, 'stack.log'), sync: true })).info({ uses }, 'stack loaded');
 
 if (thread === 'thread') {
-  const worker = new Worker(
-    `const { request } = require('node:http');
-     const { parentPort, workerData } = require('node:worker_threads');
-     let left = workerData.uses;
-     const next = () => {
-       if (left-- === 0) return parentPort.postMessage('used');
-       request(workerData.url, { headers: { connection: 'close' } }, (r) => { r.resume(); r.once('end', next); }).end();
-     };
-     next();
-     setInterval(() => undefined, 60_000);`,
-    { eval: true, workerData: { url, uses } },
-  );
+  const worker = new Worker(new URL('./stack-probe.js', import.meta.url), { workerData: { url, uses } });
   worker.unref();
   await new Promise((resolve) => worker.once('message', resolve));
 }

@@ -26,8 +26,7 @@ export interface StackMemory {
   withThreadMb: number;
 }
 
-async function idleRss(cli: string, target: Target, folder: string, thread: boolean): Promise<number> {
-  const launch = parseShebang(readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '');
+async function idleRss(launch: Launch, target: Target, folder: string, thread: boolean): Promise<number> {
   const script = new URL('./stack-process.js', import.meta.url).pathname;
   const child = startChild(process.execPath, [...launch.nodeArgs, script, target.url, mkdtempSync(join(folder, 'stack-')), ...(thread ? ['thread'] : [])], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -42,5 +41,6 @@ async function idleRss(cli: string, target: Target, folder: string, thread: bool
 }
 
 export async function measureStack(cli: string, target: Target, folder: string): Promise<StackMemory> {
-  return { rssMb: await idleRss(cli, target, folder, false), withThreadMb: await idleRss(cli, target, folder, true) };
+  const launch = parseShebang(readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '');
+  return { rssMb: await idleRss(launch, target, folder, false), withThreadMb: await idleRss(launch, target, folder, true) };
 }
