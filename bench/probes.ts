@@ -6,10 +6,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../src-main/agent/clock.ts';
-import { createCheckRunner } from '../src-main/agent/check-runner.ts';
+import { systemClock } from '../src-main/agent/base/clock.ts';
+import { createCheckRunner } from '../src-main/agent/runs/check-runner.ts';
 import { runProbe } from '../src-main/agent/probes/index.ts';
-import type { RunnableCheck } from '../src-main/agent/runnable-checks.ts';
+import type { RunnableCheck } from '../src-main/agent/checks/runnable-checks.ts';
 import { createResultSink } from '../src-main/agent/results/result-sink.ts';
 import { gridAfterFirstRun, phaseMs } from '../src-main/agent/schedule/grid.ts';
 import { createScheduler, type RunTicket } from '../src-main/agent/schedule/scheduler.ts';

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openDatabase, transaction } from '../src-main/agent/store/database.ts';
-import { insightDefaults } from '../src-main/agent/check-insight.ts';
+import { insightDefaults } from '../src-main/agent/read/check-insight.ts';
 import { createRollups, type RollupRun } from '../src-main/agent/store/rollups.ts';
 import { fixed, percentile, printTable } from './support.ts';
 

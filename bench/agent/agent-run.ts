@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { placementMessages } from '../../src-main/agent/probe-placement.ts';
+import { placementMessages } from '../../src-main/agent/runs/probe-placement.ts';
 import { readStatus, scheduleBetween, type ScheduleFigures, type StatusReading } from './agent-status.ts';
 import { startChild, stopChild } from './children.ts';
 import { insideMemory, osMemory, type InsideMemory, type OsMemory } from './memory.ts';

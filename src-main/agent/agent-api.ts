@@ -1,24 +1,24 @@
 // What the agent offers its two hosts (the headless command and the Electron main process) and
 // what they give it; agent.ts builds it.
-import type { AgentStore } from './agent-store.ts';
-import type { CheckInsight } from './check-insight.ts';
-import type { ExtraProbeContext } from './check-runner.ts';
-import type { Clock } from './clock.ts';
+import type { AgentStore } from './store/agent-store.ts';
+import type { CheckInsight } from './read/check-insight.ts';
+import type { ExtraProbeContext } from './runs/check-runner.ts';
+import type { Clock } from './base/clock.ts';
 import type { AgentTunables } from './defaults.ts';
 import type { UploadOutcome } from './delivery/uploader.ts';
-import type { EnrollInput, EnrollOutcome } from './enrollment.ts';
-import type { CallFailure, IdentityView } from './identity.ts';
-import type { KeyVault } from './key-vault.ts';
-import type { Logger } from './log.ts';
-import type { ReadModel } from './read-model.ts';
-import type { RunnableSet } from './runnable-checks.ts';
-import type { AgentState } from './state.ts';
-import type { SyncOutcome } from './sync.ts';
-import type { CheckTransition } from './transitions.ts';
+import type { EnrollInput, EnrollOutcome } from './identity/enrollment.ts';
+import type { CallFailure, IdentityView } from './identity/identity.ts';
+import type { KeyVault } from './identity/key-vault.ts';
+import type { Logger } from './base/log.ts';
+import type { ReadModel } from './read/read-model.ts';
+import type { RunnableSet } from './checks/runnable-checks.ts';
+import type { AgentState } from './live/state.ts';
+import type { SyncOutcome } from './checks/sync.ts';
+import type { CheckTransition } from './runs/transitions.ts';
 import type { NetworkSettings } from './wire/network.ts';
 import type { CheckDefinition } from './wire/schemas.ts';
 
-export type { CallFailure } from './identity.ts';
+export type { CallFailure } from './identity/identity.ts';
 
 export interface AgentOptions {
   dataDir: string;

@@ -1,6 +1,6 @@
 // Every tunable of the agent, with the reason for its value. Callers override them per run
 // (CLI flags, settings); nothing else hard-codes these numbers.
-import type { BackoffPolicy } from './backoff.ts';
+import type { BackoffPolicy } from './delivery/backoff.ts';
 
 export const agentDefaults = {
   /** Check changes on the server reach the agent within a minute, at one small GET a minute. */

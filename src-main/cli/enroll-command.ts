@@ -1,10 +1,10 @@
 // `uptime-agent enroll`: one request, then the monitor id on stdout or a reason on stderr. Only
 // the key file is written (key and identity together); a running agent picks it up by itself.
-import { resolveDataDir } from '../agent/data-dir.ts';
-import { enroll, validateEnrollInput } from '../agent/enrollment.ts';
-import { fileKeyVault } from '../agent/key-vault.ts';
+import { resolveDataDir } from '../agent/identity/data-dir.ts';
+import { enroll, validateEnrollInput } from '../agent/identity/enrollment.ts';
+import { fileKeyVault } from '../agent/identity/key-vault.ts';
 import { serverClient } from '../agent/wire/network.ts';
-import { userAgent } from '../agent/version.ts';
+import { userAgent } from '../agent/base/version.ts';
 import { describeIssues, parseFlags } from './args.ts';
 import { fileSettingsStore } from './dashboard/settings-file.ts';
 import { networkFlags, networkFlagsSchema, networkPatch } from './network-flags.ts';

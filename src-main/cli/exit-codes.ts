@@ -1,5 +1,5 @@
 // Exit codes of the headless command (design.md "Headless command"); scripts rely on them.
-import type { EnrollFailureKind } from '../agent/enrollment.ts';
+import type { EnrollFailureKind } from '../agent/identity/enrollment.ts';
 
 export const exitCodes = {
   ok: 0,

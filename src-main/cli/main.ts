@@ -9,7 +9,7 @@
 // the compiler's and GC's short-lived memory left ~25 MB resident in five of them at 1,000
 // checks. Two arenas held ~4-11 MB of it; one holds ~5-8 MB less again at 1,000 checks, at the
 // same CPU per probe (3 runs of each, interleaved; issue 14). Other libcs ignore it.
-import { agentVersion } from '../agent/version.ts';
+import { agentVersion } from '../agent/base/version.ts';
 import { dashboardUrlCommand } from './dashboard-url-command.ts';
 import { enrollCommand } from './enroll-command.ts';
 import { exitCodes } from './exit-codes.ts';

@@ -4,10 +4,10 @@
 // dashboard's Settings) supplies what the flags leave out.
 import { z } from 'zod';
 import { createAgent, type Agent } from '../agent/agent.ts';
-import { resolveDataDir } from '../agent/data-dir.ts';
-import { takeInstanceLock } from '../agent/instance-lock.ts';
-import { fileKeyVault } from '../agent/key-vault.ts';
-import { createLogger } from '../agent/log.ts';
+import { resolveDataDir } from '../agent/identity/data-dir.ts';
+import { takeInstanceLock } from '../agent/identity/instance-lock.ts';
+import { fileKeyVault } from '../agent/identity/key-vault.ts';
+import { createLogger } from '../agent/base/log.ts';
 import { describeIssues, intervalSeconds, parseFlags } from './args.ts';
 import { fileSettingsStore, serveDashboard, type Dashboard } from './dashboard/index.ts';
 import { exitCodes } from './exit-codes.ts';

@@ -1,15 +1,15 @@
 // `uptime-agent status [--json]`: what the store says, also while `run` is going. It only reads:
 // the store is opened read-only, nothing is migrated or created (not even the data folder).
 import { existsSync, statSync } from 'node:fs';
-import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
-import { legacyIdentity } from '../agent/enrollment.ts';
-import { lockHolder } from '../agent/instance-lock.ts';
-import { fileKeyVault, type Credentials } from '../agent/key-vault.ts';
-import { printable, printableJsonLine } from '../agent/printable.ts';
-import { readRunState } from '../agent/run-state-file.ts';
+import { resolveDataDir, storeFile } from '../agent/identity/data-dir.ts';
+import { legacyIdentity } from '../agent/identity/enrollment.ts';
+import { lockHolder } from '../agent/identity/instance-lock.ts';
+import { fileKeyVault, type Credentials } from '../agent/identity/key-vault.ts';
+import { printable, printableJsonLine } from '../agent/base/printable.ts';
+import { readRunState } from '../agent/live/run-state-file.ts';
 import { openDatabase, openDatabaseReadOnly, schemaVersion, type Database } from '../agent/store/database.ts';
-import { statusReport, type StatusReport } from '../agent/status-report.ts';
-import { countChecks } from '../agent/check-health.ts';
+import { statusReport, type StatusReport } from '../agent/read/status-report.ts';
+import { countChecks } from '../agent/read/check-health.ts';
 import { parseFlags } from './args.ts';
 import { readSettingsFile } from './dashboard/settings-file.ts';
 import { exitCodes } from './exit-codes.ts';

@@ -4,10 +4,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { resolveDataDir, storeFile } from '../agent/data-dir.ts';
-import { parsePrivateDefinitions } from '../agent/private-definitions/index.ts';
+import { resolveDataDir, storeFile } from '../agent/identity/data-dir.ts';
+import { parsePrivateDefinitions } from '../agent/checks/private-definitions/index.ts';
 import { explain, runProbe, type EgressPolicy } from '../agent/probes/index.ts';
-import { runnableChecks } from '../agent/runnable-checks.ts';
+import { runnableChecks } from '../agent/checks/runnable-checks.ts';
 import { getCheck } from '../agent/store/checks.ts';
 import { openDatabase } from '../agent/store/database.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';

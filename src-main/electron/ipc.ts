@@ -4,7 +4,7 @@
 import type { EventHub } from '../ipc/events.ts';
 import { invokeArgs, type InvokeChannel, type IpcResult } from '../ipc/contract.ts';
 import type { InvokeHandler } from '../ipc/handlers.ts';
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '../agent/base/log.ts';
 import { isAppUrl } from './app-protocol.ts';
 import type { WindowController } from './window.ts';
 

@@ -3,9 +3,9 @@
 // keyring: backend "basic_text"), encrypting would only pretend; the key then goes to the same
 // user-only file the headless command uses, and the user is told so.
 import { join } from 'node:path';
-import type { Credentials, KeyVault } from '../agent/key-vault.ts';
-import { credentialsText, DamagedKeyError, fileKeyVault, parseCredentials } from '../agent/key-vault.ts';
-import type { Logger } from '../agent/log.ts';
+import type { Credentials, KeyVault } from '../agent/identity/key-vault.ts';
+import { credentialsText, DamagedKeyError, fileKeyVault, parseCredentials } from '../agent/identity/key-vault.ts';
+import type { Logger } from '../agent/base/log.ts';
 
 /** The parts of Electron's `safeStorage` used here (the async API, Electron 42+). */
 export interface SafeStorageLike {

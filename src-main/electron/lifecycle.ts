@@ -1,6 +1,6 @@
 // One app per user (a second launch brings the first one's window forward), and a quit that
 // gives the agent a bounded time to stop gracefully (a last upload) before the process exits.
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '../agent/base/log.ts';
 
 /** The parts of Electron's `app` used for the single-instance lock. */
 export interface SingleInstanceApp {

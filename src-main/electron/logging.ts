@@ -5,7 +5,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino, type DestinationStream } from 'pino';
-import { createLogger, type Logger } from '../agent/log.ts';
+import { createLogger, type Logger } from '../agent/base/log.ts';
 import { shellDefaults } from './shell-defaults.ts';
 
 export interface RotatingFileOptions {

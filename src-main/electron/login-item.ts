@@ -3,8 +3,8 @@
 // holds the truth (the user may change it in the system's startup settings); the app reads it.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Logger } from '../agent/log.ts';
-import { configFolder } from '../agent/data-dir.ts';
+import type { Logger } from '../agent/base/log.ts';
+import { configFolder } from '../agent/identity/data-dir.ts';
 
 /** Passed when started at login, so the app starts in the tray without opening its window. */
 export const hiddenFlag = '--hidden';

@@ -1,6 +1,6 @@
 // Desktop notifications from agent events, as the planner decides them; a click opens the
 // window on what the notification is about.
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '../agent/base/log.ts';
 import { onEvent, type EventHub } from '../ipc/events.ts';
 import { createNotificationPlanner, type Note, type PlannerOptions } from './notification-planner.ts';
 import { shellDefaults } from './shell-defaults.ts';

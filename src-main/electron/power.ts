@@ -1,7 +1,7 @@
 // Sleep and wake as the OS reports them (powerMonitor): on resume the agent continues every
 // check on its grid from now, invents no missed runs, and gives the network a short grace period.
 // Headless, the agent sees the same from its clocks; this only tells it sooner.
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '../agent/base/log.ts';
 
 /** The part of Electron's powerMonitor used here. */
 export interface PowerMonitorLike {

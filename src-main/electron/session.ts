@@ -2,7 +2,7 @@
 // none (no camera, notifications come from main, links open in the system browser), so any
 // request is either a bug or content that should not be there.
 import { appProtocolHandler, appScheme } from './app-protocol.ts';
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '../agent/base/log.ts';
 
 /** The parts of Electron's `Session` used here. */
 export interface SessionLike {

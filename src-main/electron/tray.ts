@@ -1,7 +1,7 @@
 // The tray icon: its image and tooltip follow the agent, and every action lives in its context
 // menu (on Linux a click on the icon may never arrive, and GNOME shows only the menu).
 import type { MenuItemConstructorOptions } from 'electron';
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '../agent/base/log.ts';
 import type { AgentSnapshot, RunResult } from '../ipc/contract.ts';
 import { onEvent, type EventHub } from '../ipc/events.ts';
 import type { InvokeHandler } from '../ipc/handlers.ts';

@@ -1,7 +1,7 @@
 // The one window: created on demand, sandboxed, loading only app:// pages. Closing it hides it to
 // the tray (the agent keeps running); a real quit comes from the tray menu or the OS.
 import type { BrowserWindowConstructorOptions } from 'electron';
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '../agent/base/log.ts';
 import type { EventName, EventPayloads } from '../ipc/contract.ts';
 import { appIndexUrl, isAppUrl } from './app-protocol.ts';
 import { safeExternalUrl } from './external-url.ts';

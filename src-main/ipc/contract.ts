@@ -3,24 +3,24 @@
 // expose exactly `AgentBridge`; the renderer talks to nothing else. Types only flow one way from
 // the agent (type imports are erased, so the renderer bundles none of the agent's code).
 import { z } from 'zod';
-import type { TestRunResult } from '../agent/check-insight.ts';
-import type { CheckWindow } from '../agent/check-window.ts';
-import type { AgentSnapshot } from '../agent/snapshot.ts';
-import type { EnrollFailureKind, EnrollOutcome } from '../agent/enrollment.ts';
+import type { TestRunResult } from '../agent/read/check-insight.ts';
+import type { CheckWindow } from '../agent/read/check-window.ts';
+import type { AgentSnapshot } from '../agent/read/snapshot.ts';
+import type { EnrollFailureKind, EnrollOutcome } from '../agent/identity/enrollment.ts';
 import type { AgentEvent } from '../agent/store/events.ts';
-import type { CheckTransition } from '../agent/transitions.ts';
+import type { CheckTransition } from '../agent/runs/transitions.ts';
 import type { HistoryEntry } from '../agent/store/history.ts';
 import type { OutageRecord } from '../agent/store/results-view.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';
 
-export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/snapshot.ts';
-export type { CheckTransition } from '../agent/transitions.ts';
+export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/read/snapshot.ts';
+export type { CheckTransition } from '../agent/runs/transitions.ts';
 export type { HistoryEntry } from '../agent/store/history.ts';
 export type { AgentEvent } from '../agent/store/events.ts';
 export type { RollupBucket, WindowCounts } from '../agent/store/rollups.ts';
-export type { CheckWindow, WindowRange } from '../agent/check-window.ts';
-export type { RunExplanation } from '../agent/run-explanation.ts';
-export type { TestRunResult } from '../agent/check-insight.ts';
+export type { CheckWindow, WindowRange } from '../agent/read/check-window.ts';
+export type { RunExplanation } from '../agent/read/run-explanation.ts';
+export type { TestRunResult } from '../agent/read/check-insight.ts';
 export type { OutageRecord } from '../agent/store/results-view.ts';
 
 const text = (max: number) => z.string().trim().max(max);

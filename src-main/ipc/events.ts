@@ -2,7 +2,7 @@
 // times a second; the window needs a few frames of it), transitions grouped into one batch when
 // many checks change at once.
 import type { Agent } from '../agent/agent.ts';
-import type { CheckTransition } from '../agent/transitions.ts';
+import type { CheckTransition } from '../agent/runs/transitions.ts';
 import type { EventListener, EventName, EventPayloads } from './contract.ts';
 
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;

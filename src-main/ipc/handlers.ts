@@ -3,7 +3,7 @@
 // back as a value ({ ok, value } or { ok: false, error }), never as a thrown error.
 import { isAbsolute } from 'node:path';
 import type { Agent } from '../agent/agent.ts';
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '../agent/base/log.ts';
 import { networkFrom } from './settings-tunables.ts';
 import {
   invokeArgs,

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { contentSecurityPolicy, isAppUrl } from '../../src-main/electron/app-protocol.ts';
 import { setupSession } from '../../src-main/electron/session.ts';
 import { FakeSession } from './fake-electron.ts';

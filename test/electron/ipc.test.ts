@@ -2,8 +2,8 @@
 // senders are refused, and agent events reach the window only while it exists.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent, type Agent } from '../../src-main/agent/agent.ts';
-import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { invokeArgs, type AgentSnapshot } from '../../src-main/ipc/contract.ts';
 import { createEventHub, type EventHub } from '../../src-main/ipc/events.ts';
 import { createHandlers } from '../../src-main/ipc/handlers.ts';

@@ -4,7 +4,7 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src-main/agent/agent.ts';
-import { createLogger, type Logger } from '../../src-main/agent/log.ts';
+import { createLogger, type Logger } from '../../src-main/agent/base/log.ts';
 import { desktopHostActions } from '../../src-main/electron/host-actions.ts';
 import { createDesktopKeyVault } from '../../src-main/electron/key-vault.ts';
 import { createShellStore } from '../../src-main/electron/settings.ts';

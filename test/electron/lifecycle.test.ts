@@ -1,6 +1,6 @@
 // Quitting: the agent gets a bounded, graceful stop, then the process exits once.
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { createQuitter } from '../../src-main/electron/lifecycle.ts';
 import { enrolledAgent } from '../support/agent-harness.ts';
 

@@ -2,7 +2,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { autostartFile, createLoginItem, quoteExecArg } from '../../src-main/electron/login-item.ts';
 import { FakeApp } from './fake-electron.ts';
 import { tempDir } from './support.ts';

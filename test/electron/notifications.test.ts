@@ -1,6 +1,6 @@
 // Notifications: the planner's rules with explicit times, then the wiring to a real agent.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import type { AgentSnapshot, CheckTransition, EventPayloads, Problem } from '../../src-main/ipc/contract.ts';
 import { createEventHub, type EventHub, type EventSink } from '../../src-main/ipc/events.ts';
 import { createNotificationPlanner, listNames } from '../../src-main/electron/notification-planner.ts';

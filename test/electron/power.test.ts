@@ -1,7 +1,7 @@
 // Sleep and wake from Electron's powerMonitor reach the agent (issue 10 §2).
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { setupPowerEvents } from '../../src-main/electron/power.ts';
 
 describe('power events', () => {

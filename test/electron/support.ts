@@ -1,6 +1,6 @@
 // Shared pieces of the shell tests: a snapshot to vary, an in-memory store, temp folders.
 import { createAgent } from '../../src-main/agent/agent.ts';
-import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
+import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
 import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
 import type { StoreBacking } from '../../src-main/electron/settings.ts';
 import { tempDir } from '../support/temp-dir.ts';

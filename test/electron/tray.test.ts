@@ -2,8 +2,8 @@
 // its state, and every menu item reaches it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, type Agent } from '../../src-main/agent/agent.ts';
-import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { createEventHub, type EventHub } from '../../src-main/ipc/events.ts';
 import { createHandlers, type HostActions } from '../../src-main/ipc/handlers.ts';
 import type { EventPayloads } from '../../src-main/ipc/contract.ts';

@@ -1,7 +1,7 @@
 // The window: secure preferences, close hides to the tray, bounds remembered, navigation
 // refused, and a second launch brings it forward.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { setupSingleInstance } from '../../src-main/electron/lifecycle.ts';
 import { createShellStore, type ShellStore } from '../../src-main/electron/settings.ts';
 import { placeWindow } from '../../src-main/electron/window-bounds.ts';

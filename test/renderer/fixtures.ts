@@ -1,7 +1,7 @@
 // Agent snapshots and host facts as the views receive them, built from small overrides so each
 // test says only what matters to it.
 import type { AgentSnapshot, AppInfo, CheckView, CheckWindow, Settings } from '../../src-main/ipc/contract.ts';
-import { countChecks } from '../../src-main/agent/check-health.ts';
+import { countChecks } from '../../src-main/agent/read/check-health.ts';
 
 const idle = { failures: 0 };
 

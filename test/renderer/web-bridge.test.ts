@@ -2,8 +2,8 @@
 // invoke over POST, events over the SSE stream, and a stale token said as such.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAgent, type Agent } from '../../src-main/agent/agent.ts';
-import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
-import { silentLogger } from '../../src-main/agent/log.ts';
+import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
+import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { fileSettingsStore } from '../../src-main/cli/dashboard/settings-file.ts';
 import { startDashboard, type Dashboard } from '../../src-main/cli/dashboard/server.ts';
 import { webHostActions } from '../../src-main/cli/dashboard/web-host.ts';

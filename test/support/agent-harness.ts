@@ -1,7 +1,7 @@
 // An in-process agent enrolled with a reference server, for integration tests.
 import { createAgent, type Agent, type AgentOptions } from '../../src-main/agent/agent.ts';
-import { openAgentStore, type AgentStore } from '../../src-main/agent/agent-store.ts';
-import { fileKeyVault } from '../../src-main/agent/key-vault.ts';
+import { openAgentStore, type AgentStore } from '../../src-main/agent/store/agent-store.ts';
+import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
 import { agentDefaults, type AgentTunables } from '../../src-main/agent/defaults.ts';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';

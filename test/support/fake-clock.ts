@@ -1,5 +1,5 @@
 // A hand-driven Clock: time moves only when a test calls advance(), firing due timers in order.
-import type { Clock, TimerHandle } from '../../src-main/agent/clock.ts';
+import type { Clock, TimerHandle } from '../../src-main/agent/base/clock.ts';
 
 interface Timer {
   at: number;

@@ -5,10 +5,10 @@
 //   only when a connectivity probe taken after that failure finds no target answering;
 // - a refusal is an answer: a server refusing connections is "server unavailable" (results
 //   buffer, failures stay failures), never an outage.
-import type { Clock } from '../clock.ts';
-import type { Logger } from '../log.ts';
+import type { Clock } from '../base/clock.ts';
+import type { Logger } from '../base/log.ts';
 import type { ProbeOutcome } from '../probes/types.ts';
-import type { LiveState } from '../state.ts';
+import type { LiveState } from '../live/state.ts';
 import type { Database } from '../store/database.ts';
 import { createConnectivity, type Endpoint } from './connectivity.ts';
 import { createOutageTracker, type CompletedOutage } from './outages.ts';

@@ -8,17 +8,9 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { EgressBlockedError, egressRefusal } from './egress.ts';
 import { bypassesProxy } from './no-proxy.ts';
 import { openTunnel, shownProxy } from './proxy-tunnel.ts';
-import type { Run } from './run.ts';
 import { waitFor } from './socket-wait.ts';
+import type { ResolvedAddress, Resolver, Run } from './types.ts';
 import { traceConnect, type ConnectionTrace } from './trace.ts';
-
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Name resolution: all addresses of a host name, in the order they should be tried. */
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = async (hostname) => {
   const found = await dnsLookup(hostname, { all: true, order: 'verbatim' });

@@ -15,7 +15,8 @@ import { feedBody, sendHop, type Hop } from './http-hop.ts';
 import { hopKey, redirectTarget, redirectedPlan } from './http-redirect.ts';
 import { planRequest, withUrlCredentials, type RequestPlan } from './http-request.ts';
 import { redactUrl } from './redact.ts';
-import { failure, invalidDefinition, outcomeOf, parseTarget, withRun, type Run } from './run.ts';
+import { failure, invalidDefinition, outcomeOf, withRun, type Run } from './run.ts';
+import { parseTarget } from './target.ts';
 import { createTextScanner, type ScanResult } from './text-scanner.ts';
 import type { CertificateInfo, DecidingRule, Probe, ProbeOutcome } from './types.ts';
 import {

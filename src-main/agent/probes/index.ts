@@ -1,12 +1,13 @@
 // The entry the scheduler calls: picks the probe for the URL's scheme and applies
 // invert_result last, after every rule has spoken.
-import { checkSchemeList, checkSchemeOf, type CheckScheme } from '../check-schemes.ts';
+import { checkSchemeList, checkSchemeOf, type CheckScheme } from '../checks/check-schemes.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { probeDefaults } from './defaults.ts';
 import { capDetail } from './detail.ts';
 import { describeError } from './errors.ts';
 import { httpProbe } from './http.ts';
-import { invalidDefinition, parseTarget } from './run.ts';
+import { invalidDefinition } from './run.ts';
+import { parseTarget } from './target.ts';
 import { tcpProbe } from './tcp.ts';
 import { tlsProbe } from './tls.ts';
 import type { Probe, ProbeContext, ProbeOutcome } from './types.ts';

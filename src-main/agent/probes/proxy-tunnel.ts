@@ -5,7 +5,7 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { redactUrl } from './redact.ts';
-import type { Run, Stoppable } from './run.ts';
+import type { Run, Stoppable } from './types.ts';
 import { waitFor } from './socket-wait.ts';
 
 /** Largest CONNECT answer header block read; real proxies send a few hundred bytes. */

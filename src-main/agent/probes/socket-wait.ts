@@ -2,7 +2,8 @@
 import type { Socket } from 'node:net';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { probeDefaults } from './defaults.ts';
-import { parseTarget, type Stoppable } from './run.ts';
+import { parseTarget } from './target.ts';
+import type { Stoppable } from './types.ts';
 import { matchRuleProblem } from './verdict.ts';
 
 /**

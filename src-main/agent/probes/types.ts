@@ -1,10 +1,16 @@
 // The one signature every probe implements, and the typed outcome it returns.
 import type { CheckDefinition } from '../wire/schemas.ts';
-import type { Resolver } from './dial.ts';
 import type { EgressPolicy } from './egress.ts';
 
 export type { EgressPolicy } from './egress.ts';
-export type { ResolvedAddress, Resolver } from './dial.ts';
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Name resolution: all addresses of a host name, in the order they should be tried. */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
 
 /** A proxy the user opted checks into; `noProxy` lists targets that still dial directly. */
 export interface CheckProxy {
@@ -121,3 +127,51 @@ export interface ProbeOutcome {
 }
 
 export type Probe = (def: CheckDefinition, ctx: ProbeContext) => Promise<ProbeOutcome>;
+
+/**
+ * What a wait on the network gives up on: the run's deadline or its caller stopping. A plain
+ * callback list, not an AbortSignal: an AbortController per run, and Node's signal plumbing in
+ * every request and wait it was passed to, were ~8 % of the allocations of a run (issue 14).
+ */
+export interface Stoppable {
+  /** Whether the deadline passed or the caller stopped the run. */
+  stopped(): boolean;
+  /** Why it stopped: the deadline's TimeoutError or the caller's reason, always as an Error. */
+  stopReason(): Error | undefined;
+  /**
+   * Calls `onStopped` when the run stops (at once when it already has); the returned function
+   * stops watching. A finished run drops every watcher.
+   */
+  onStop(onStopped: (reason: Error) => void): () => void;
+}
+
+export interface Run extends Stoppable {
+  timeoutSec: number;
+  /** The deadline in ms after startedAt, for timers that must not outlive the run. */
+  timeoutMs: number;
+  now: () => number;
+  wallClock: () => Date;
+  startedAt: number;
+  sampleChars: number;
+  /** CA list for TLS connections; undefined keeps Node's default trust store. */
+  ca: string[] | undefined;
+  egressPolicy: EgressPolicy;
+  /** Injected name resolution; undefined = let net.connect resolve (unless the policy is strict). */
+  resolver: Resolver | undefined;
+  proxy: CheckProxy | undefined;
+  /** ms from the start to `t`, rounded up and at least 1: something came back. */
+  latencyAt(t: number): number;
+  /** ms the run has taken so far, rounded up. */
+  elapsed(): number;
+  /** The reason for a failure: cancellation and the deadline win over the error they caused. */
+  reason(err: unknown, host: string): string;
+  /** The rule a failure belongs to, with the same precedence as reason(). */
+  rule(err: unknown): DecidingRule;
+  cancelled(): boolean;
+  /**
+   * Releases the deadline timer and the link to the caller's signal. Without it each finished
+   * run would stay reachable (its connection, parser and buffers) until its deadline passed:
+   * at 500 runs a second and a 10 s timeout, thousands of dead runs at once.
+   */
+  finish(): void;
+}

@@ -1,11 +1,11 @@
 // Where finished runs go: the result sink commits them (outbox + history in one transaction),
 // and this module keeps what the rest of the agent sees in step — per-check figures, the dropped
 // count, a full disk said once in the log, the window and `status --json`, and its recovery.
-import type { CheckStats } from '../check-stats.ts';
-import type { Clock } from '../clock.ts';
-import type { Logger } from '../log.ts';
-import type { RunStateWriter } from '../run-state-file.ts';
-import type { LiveState } from '../state.ts';
+import type { CheckStats } from '../read/check-stats.ts';
+import type { Clock } from '../base/clock.ts';
+import type { Logger } from '../base/log.ts';
+import type { RunStateWriter } from '../live/run-state-file.ts';
+import type { LiveState } from '../live/state.ts';
 import type { Database } from '../store/database.ts';
 import type { History } from '../store/history.ts';
 import type { Outbox } from '../store/outbox.ts';

@@ -3,7 +3,7 @@
 // the event loop (each commit appends its own WAL frames for every page it touches).
 // When commits fail (a full disk, an I/O error) results wait in memory, bounded, and commits are
 // retried in small batches every second, so that the first freed pages are used at once.
-import type { Clock, TimerHandle } from '../clock.ts';
+import type { Clock, TimerHandle } from '../base/clock.ts';
 import { isDiskFull, transaction, type Database } from '../store/database.ts';
 import type { History, HistoryEntry } from '../store/history.ts';
 import { addDropped } from '../store/meta.ts';

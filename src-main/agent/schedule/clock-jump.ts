@@ -3,7 +3,7 @@
 // stepped or the machine slept with the monotonic clock standing still (Linux, macOS); a timer
 // that fires far later than asked means the process itself was stopped or asleep (a monotonic
 // clock that counts the sleep, as on Windows).
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../base/clock.ts';
 
 export type ClockJump =
   /** The wall clock moved against the monotonic one by ms (positive: forward, as after a sleep). */

@@ -2,7 +2,7 @@
 // next is due is skipped and counted; a global cap bounds how many run at once. The grid lives
 // in epoch time read through the monotonic clock; when the two clocks part (a sleep, a clock
 // step) or the timer fires far too late, the grid is rebased on now: no burst of missed runs.
-import type { Clock, TimerHandle } from '../clock.ts';
+import type { Clock, TimerHandle } from '../base/clock.ts';
 import { agentDefaults } from '../defaults.ts';
 import { clockOffset, detectJump } from './clock-jump.ts';
 import { MinHeap } from './heap.ts';

@@ -2,7 +2,7 @@
 // the clocks every few seconds), tells the scheduler, and opens a short grace period after a
 // wake-up: the network takes seconds to come back, so a run that got nothing back then says
 // nothing about its target.
-import type { Clock, TimerHandle } from '../clock.ts';
+import type { Clock, TimerHandle } from '../base/clock.ts';
 import { clockOffset, detectJump, mayHaveSlept, type ClockJump } from './clock-jump.ts';
 
 export interface WakeWatchOptions {

@@ -1,7 +1,7 @@
 // `uptime-agent run --dashboard`: serves the window in a browser tab on loopback, for machines
 // without the desktop app (servers, CI, a remote desktop without a tray).
 import type { Agent } from '../../agent/agent.ts';
-import type { Logger } from '../../agent/log.ts';
+import type { Logger } from '../../agent/base/log.ts';
 import type { CommandLineSettings } from '../../ipc/contract.ts';
 import type { SettingsStore } from '../../ipc/handlers.ts';
 import { readDashboardLink, writeDashboardLink } from './dashboard-link.ts';

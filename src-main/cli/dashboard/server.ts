@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Agent } from '../../agent/agent.ts';
-import type { Logger } from '../../agent/log.ts';
+import type { Logger } from '../../agent/base/log.ts';
 import { isInvokeChannel } from '../../ipc/contract.ts';
 import { createEventHub } from '../../ipc/events.ts';
 import { createHandlers, type HostActions, type SettingsStore } from '../../ipc/handlers.ts';

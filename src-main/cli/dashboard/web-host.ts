@@ -1,8 +1,8 @@
 // What the host can do when the window is a browser tab: no file dialog (the page sends a path),
 // no file manager (the logs go to the terminal), and no opening of links (the page opens them).
 import { hostname } from 'node:os';
-import type { Logger } from '../../agent/log.ts';
-import { agentVersion } from '../../agent/version.ts';
+import type { Logger } from '../../agent/base/log.ts';
+import { agentVersion } from '../../agent/base/version.ts';
 import type { AppInfo, CommandLineSettings } from '../../ipc/contract.ts';
 import type { HostActions } from '../../ipc/handlers.ts';
 

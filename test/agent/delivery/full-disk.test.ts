@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '../../../src-main/agent/delivery/uploader.ts';
-import { enroll } from '../../../src-main/agent/enrollment.ts';
-import { fileKeyVault } from '../../../src-main/agent/key-vault.ts';
+import { enroll } from '../../../src-main/agent/identity/enrollment.ts';
+import { fileKeyVault } from '../../../src-main/agent/identity/key-vault.ts';
 import { openDatabase } from '../../../src-main/agent/store/database.ts';
 import { createOutbox } from '../../../src-main/agent/store/outbox.ts';
 import { createApiClient } from '../../../src-main/agent/wire/api-client.ts';

@@ -1,13 +1,13 @@
 // What a finished run becomes, decided by the offline policy against real loopback targets.
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src-main/agent/clock.ts';
-import { storeFile } from '../../../src-main/agent/data-dir.ts';
+import { systemClock } from '../../../src-main/agent/base/clock.ts';
+import { storeFile } from '../../../src-main/agent/identity/data-dir.ts';
 import type { Endpoint } from '../../../src-main/agent/health/connectivity.ts';
 import { createOfflinePolicy } from '../../../src-main/agent/health/offline-policy.ts';
-import { silentLogger } from '../../../src-main/agent/log.ts';
+import { silentLogger } from '../../../src-main/agent/base/log.ts';
 import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
-import { createLiveState, initialState } from '../../../src-main/agent/state.ts';
+import { createLiveState, initialState } from '../../../src-main/agent/live/state.ts';
 import { openDatabase } from '../../../src-main/agent/store/database.ts';
 import { closedPort, listen, loopback, startSilentPort } from '../../targets/index.ts';
 import { tempDataDir } from '../../support/temp-dir.ts';

@@ -1,6 +1,6 @@
 // Sleep, wake and clock steps (issue 10 §2): fake clocks whose wall and monotonic parts diverge.
 import { describe, expect, it } from 'vitest';
-import { createCheckRunner } from '../../../src-main/agent/check-runner.ts';
+import { createCheckRunner } from '../../../src-main/agent/runs/check-runner.ts';
 import type { RunRecord } from '../../../src-main/agent/results/result-sink.ts';
 import { phaseMs } from '../../../src-main/agent/schedule/grid.ts';
 import { createScheduler, type RunTicket } from '../../../src-main/agent/schedule/scheduler.ts';

@@ -1,0 +1,221 @@
+// Enrollment and reclaim: turns an enrollment token into this agent's monitor id and API key,
+// saved together with the vault (key-vault.ts). The store learns of a new identity when the
+// agent loads it (adoptIdentity), so that enrolling never needs the store.
+import { randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { ApiClient } from '../wire/api-client.ts';
+import { monitorIdPattern } from '../wire/schemas.ts';
+import { prepareDataDir } from './data-dir.ts';
+import type { EnrollmentDetails, KeyVault, MonitorPlace, StoredIdentity } from './key-vault.ts';
+import { parseServerUrl } from './server-url.ts';
+import type { Database } from '../store/database.ts';
+import { transaction } from '../store/database.ts';
+import { clearChecks } from '../store/checks.ts';
+import { deleteMeta, getMeta, setMeta } from '../store/meta.ts';
+
+export interface EnrollInput extends MonitorPlace {
+  server: string;
+  token: string;
+  /** Set to reclaim a monitor by id after its enrollment was reset on the server. */
+  reclaimId?: string | undefined;
+  allowInsecureHttp?: boolean | undefined;
+}
+
+export type { EnrollmentDetails, MonitorPlace } from './key-vault.ts';
+
+/** What went wrong, one kind per answer the user must act on differently. */
+export type EnrollFailureKind =
+  | 'usage'
+  | 'token-rejected'
+  | 'no-such-monitor'
+  | 'still-enrolled'
+  | 'bad-request'
+  | 'unreachable'
+  /** The data folder cannot take the key: nothing was sent. */
+  | 'local-state'
+  /** The server enrolled the monitor but its key could not be saved: monitorId says which. */
+  | 'not-saved';
+
+export type EnrollOutcome =
+  | { ok: true; monitorId: string; server: string }
+  | { ok: false; kind: EnrollFailureKind; message: string; monitorId?: string };
+
+const field = (label: string) =>
+  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(200, `${label} is longer than 200 characters`);
+
+const inputSchema = z.object({
+  name: field('name'),
+  region: field('region'),
+  country: field('country'),
+  city: field('city'),
+  token: z.string().trim().min(1, 'an enrollment token is required (paste the one from the "Add a monitor" page)'),
+  reclaimId: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(monitorIdPattern, 'the monitor id to reclaim must be 12 characters of lowercase Crockford base32')
+    .optional(),
+});
+
+export type ValidEnrollInput = z.infer<typeof inputSchema> & { server: string };
+
+/** Checks everything that can be checked before a request: a usage failure sends nothing. */
+export function validateEnrollInput(input: EnrollInput): { ok: true; value: ValidEnrollInput } | { ok: false; message: string } {
+  const server = parseServerUrl(input.server, input.allowInsecureHttp);
+  if (!server.ok) return { ok: false, message: server.message };
+  const reclaimId = input.reclaimId === undefined || input.reclaimId.trim() === '' ? undefined : input.reclaimId;
+  const parsed = inputSchema.safeParse({ ...input, reclaimId });
+  if (!parsed.success) return { ok: false, message: parsed.error.issues.map((i) => i.message).join('; ') };
+  return { ok: true, value: { ...parsed.data, server: server.url } };
+}
+
+export interface EnrollDeps {
+  /** Where the key goes: checked writable before any request, so the server and agent agree. */
+  dataDir: string;
+  vault: KeyVault;
+  client: (server: string) => ApiClient;
+  now?: () => Date;
+}
+
+export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<EnrollOutcome> {
+  const valid = validateEnrollInput(input);
+  if (!valid.ok) return { ok: false, kind: 'usage', message: valid.message };
+  const writable = await checkWritable(deps.dataDir);
+  if (!writable.ok) return { ok: false, kind: 'local-state', message: `${writable.message}. Nothing was sent to the server` };
+  const { server, token, reclaimId, ...place } = valid.value;
+  const client = deps.client(server);
+  let answer;
+  try {
+    answer = await client.enroll(token, { ...place, ...(reclaimId === undefined ? {} : { id: reclaimId }) });
+  } finally {
+    await client.close();
+  }
+  if (!answer.ok) return { ok: false, ...describeFailure(answer.error.status, answer.error.reason, answer.error.message, reclaimId, answer.error.action) };
+  const { api_key: apiKey, monitor_id: monitorId } = answer.value;
+  const details: EnrollmentDetails = { ...place, enrolled_at: (deps.now?.() ?? new Date()).toISOString() };
+  try {
+    // Key and identity in one atomic write: the key is the one thing that cannot be fetched again.
+    await deps.vault.save({ apiKey, identity: { monitorId, server, details } });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'the data folder is not writable' : (code ?? 'write failed');
+    return {
+      ok: false,
+      kind: 'not-saved',
+      monitorId,
+      message: `the server enrolled monitor ${monitorId}, but its key could not be saved (${why}). Fix that, reset monitor ${monitorId}'s enrollment on the server's Monitors page, then reclaim monitor ${monitorId}`,
+    };
+  }
+  return { ok: true, monitorId, server };
+}
+
+/**
+ * Creates the folder if needed and writes (then removes) a file the size of a key file: a
+ * read-only folder or a full disk is found before the server hands out a key.
+ */
+export async function checkWritable(dataDir: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const probe = join(dataDir, `.write-check.${process.pid}.${randomBytes(4).toString('hex')}`);
+  try {
+    prepareDataDir(dataDir);
+    await writeFile(probe, randomBytes(2048), { mode: 0o600 });
+    return { ok: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof Error && error.name === 'DataDirError') return { ok: false, message: error.message };
+    if (code === 'ENOSPC') return { ok: false, message: `the disk holding ${dataDir} is full; free some space` };
+    return { ok: false, message: `the data folder ${dataDir} is not writable (${code ?? 'error'}); make it writable or choose another with --data-dir` };
+  } finally {
+    await rm(probe, { force: true });
+  }
+}
+
+function describeFailure(
+  status: number | undefined,
+  reason: string | undefined,
+  message: string,
+  reclaimId: string | undefined,
+  action: string | undefined,
+): { kind: EnrollFailureKind; message: string } {
+  switch (status) {
+    case 401:
+      return {
+        kind: 'token-rejected',
+        message: 'the server refused the enrollment token: it is unknown, revoked or expired. Mint a new token on the "Add a monitor" page and try again.',
+      };
+    case 404:
+      return {
+        kind: 'no-such-monitor',
+        message: `no monitor with id ${reclaimId ?? '?'} exists in this token's organisation. Enroll as a new monitor instead (leave out the monitor id).`,
+      };
+    case 409:
+      return {
+        kind: 'still-enrolled',
+        message: `monitor ${reclaimId ?? '?'} is still enrolled. Reset its enrollment on the server's Monitors page first, then reclaim it again.`,
+      };
+    case 400:
+      return {
+        kind: 'bad-request',
+        message: `the server refused the enrollment request${reason === undefined ? '' : `: ${reason}`}. Check the name, region, country and city.`,
+      };
+    default:
+      // A proxy or certificate problem says what to do itself; "is the server running" would mislead.
+      return { kind: 'unreachable', message: `could not enroll: ${message}. ${action === undefined ? 'Check the server URL and that the server is running' : capitalise(action)}.` };
+  }
+}
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * Identity used to live in the store's meta rows; an agent that finds a key file without one
+ * moves it to the vault (one atomic write) and then removes the rows. Returns the identity.
+ */
+export async function migrateLegacyIdentity(db: Database, vault: KeyVault, apiKey: string): Promise<StoredIdentity | undefined> {
+  const legacy = legacyIdentity(db);
+  if (legacy === undefined) return undefined;
+  await vault.save({ apiKey, identity: legacy });
+  transaction(db, () => {
+    setMeta(db, 'store_owner', ownerTag(legacy));
+    for (const key of ['monitor_id', 'server_url', 'enrollment'] as const) deleteMeta(db, key);
+  });
+  return legacy;
+}
+
+/** The identity an older version kept in the store, if any (read-only: `status` uses it too). */
+export function legacyIdentity(db: Database): StoredIdentity | undefined {
+  const monitorId = getMeta(db, 'monitor_id');
+  const server = getMeta(db, 'server_url');
+  if (monitorId === undefined || server === undefined) return undefined;
+  const raw = getMeta(db, 'enrollment');
+  return { monitorId, server, ...(raw === undefined ? {} : { details: JSON.parse(raw) as EnrollmentDetails }) };
+}
+
+const ownerTag = (identity: StoredIdentity): string => `${identity.monitorId} ${identity.details?.enrolled_at ?? ''}`;
+
+/**
+ * Makes the store follow the identity it is used with. Another monitor's check set is not ours;
+ * the same monitor after a new enrollment (a reclaim) is re-sent its checks from the epoch.
+ * Unsent results stay: they carry their monitor id (outbox.ts).
+ */
+export function adoptIdentity(db: Database, identity: StoredIdentity): 'same' | 'reclaimed' | 'other-monitor' {
+  const before = getMeta(db, 'store_owner');
+  const tag = ownerTag(identity);
+  if (before === tag) return 'same';
+  const sameMonitor = before?.split(' ')[0] === identity.monitorId;
+  transaction(db, () => {
+    if (!sameMonitor) clearChecks(db);
+    deleteMeta(db, 'sync_cursor');
+    deleteMeta(db, 'last_sync_at');
+    setMeta(db, 'store_owner', tag);
+  });
+  return sameMonitor ? 'reclaimed' : 'other-monitor';
+}
+
+/** Forgets which monitor the store followed (after `forget`). */
+export function disownStore(db: Database): void {
+  transaction(db, () => {
+    for (const key of ['store_owner', 'sync_cursor', 'last_sync_at'] as const) deleteMeta(db, key);
+    clearChecks(db);
+  });
+}

@@ -1,0 +1,100 @@
+// The agent's live state, beyond what the store holds: what the loops last saw. The UI and the
+// tray read it through the agent's snapshot; every change is announced to subscribers.
+import type { LoadReport } from '../schedule/load.ts';
+
+export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled' | 'key-damaged';
+
+/** Beyond this, the server's clock and ours disagree enough to say so (design.md "Clocks"). */
+export const clockSkewLimitSec = 60;
+
+export type LoopName = 'sync' | 'upload' | 'status' | 'ping';
+
+export interface LoopState {
+  lastOkAt?: string;
+  lastAttemptAt?: string;
+  /** The last failure, one line, cleared by the next success. */
+  lastError?: string;
+  /** Consecutive failures, for backoff and for the UI. */
+  failures: number;
+}
+
+export interface UploadProgress {
+  /** Rows delivered by the drain in progress. */
+  delivered: number;
+  /** Rows waiting when that drain started. */
+  total: number;
+}
+
+export interface AgentState {
+  startedAt: string;
+  /** Paused by the user. */
+  paused: boolean;
+  auth: AuthState;
+  /** Last time the server answered anything at all. */
+  lastContactAt?: string;
+  online: boolean;
+  /** When the current outage started, while offline. */
+  offlineSince?: string;
+  loops: Record<LoopName, LoopState>;
+  uploading?: UploadProgress;
+  /** Results dropped because the outbox bound was hit (since the data folder was created). */
+  droppedResults: number;
+  /** Failed runs kept locally as skipped because the agent was offline, since it started. */
+  skippedOffline: number;
+  /** Server clock minus this machine's, in seconds, at the last answer with a Date header. */
+  clockSkewSec?: number;
+  /**
+   * The last failure to reach the server that the user can fix (a proxy refusing, an untrusted
+   * certificate): what happened and what to do. Cleared when the server answers again.
+   */
+  connectionProblem?: { message: string; action: string };
+  /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
+  storeProblem?: string;
+  /** Whether probing keeps up (schedule/load.ts); absent until probing has run a while. */
+  load?: LoadReport;
+}
+
+export function initialState(now: Date, droppedResults: number): AgentState {
+  const idle = (): LoopState => ({ failures: 0 });
+  return {
+    startedAt: now.toISOString(),
+    paused: false,
+    auth: 'ok',
+    online: true,
+    loops: { sync: idle(), upload: idle(), status: idle(), ping: idle() },
+    droppedResults,
+    skippedOffline: 0,
+  };
+}
+
+export function loopSucceeded(at: Date): LoopState {
+  return { lastOkAt: at.toISOString(), lastAttemptAt: at.toISOString(), failures: 0 };
+}
+
+export function loopFailed(loop: LoopState, at: Date, error: string): LoopState {
+  return { ...loop, lastAttemptAt: at.toISOString(), lastError: error, failures: loop.failures + 1 };
+}
+
+/** The one live state value, replaced on every change; subscribers hear of each change. */
+export interface LiveState {
+  readonly get: () => AgentState;
+  readonly update: (change: (s: AgentState) => AgentState) => void;
+  /** Calls listener after every change; returns the unsubscribe function. */
+  readonly onChange: (listener: () => void) => () => void;
+}
+
+export function createLiveState(initial: AgentState): LiveState {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    update: (change) => {
+      state = change(state);
+      for (const listener of listeners) listener();
+    },
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

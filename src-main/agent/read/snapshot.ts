@@ -1,0 +1,289 @@
+// The agent as the UI and the tray see it: one serialisable value, built from live state, the
+// store and the in-memory per-check figures. Secrets never enter it: targets are redacted, a
+// private check's target is not shown at all, and the API key is not part of it.
+import type { CheckFigures } from './check-stats.ts';
+import { checkSchemeOf, type CheckScheme } from '../checks/check-schemes.ts';
+import { countChecks, healthOf, type CheckCounts, type CheckHealth } from './check-health.ts';
+import type { EnrollmentDetails } from '../identity/enrollment.ts';
+import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
+import { redactUrl } from '../probes/redact.ts';
+import { describeNotRun, notRunReason } from '../checks/runnable-checks.ts';
+import { sharedBy } from '../schedule/grid.ts';
+import { describeOverload } from '../schedule/load.ts';
+import type { SchedulerStats } from '../schedule/scheduler.ts';
+import { clockSkewLimitSec, type AgentState, type AuthState, type LoopState, type UploadProgress } from '../live/state.ts';
+import type { StoredCheck } from '../store/checks.ts';
+import type { HistoryEntry } from '../store/history.ts';
+import type { AsideResults, Outbox, RejectedResult } from '../store/outbox.ts';
+
+export type { CheckCounts, CheckHealth } from './check-health.ts';
+
+export type CheckType = CheckScheme | 'private' | 'unknown';
+
+export interface CheckView {
+  guid: string;
+  name: string;
+  type: CheckType;
+  /** Redacted target (password masked); "private" for a private-definition check. */
+  target: string;
+  intervalSec: number;
+  /** How often this monitor runs it: interval_sec times the monitors taking turns on it. */
+  effectiveIntervalSec: number;
+  /** Monitors taking turns on the check (the server's monitor_count, at least 1). */
+  sharedBy: number;
+  enabled: boolean;
+  privateDefinition: boolean;
+  runnable: boolean;
+  /** Why a check is not run, in words, when it is not. */
+  notRunReason?: string;
+  health: CheckHealth;
+  lastResult?: HistoryEntry;
+  uptimePct?: number;
+  /** Recent latencies in ms, oldest first. */
+  latency: number[];
+  /** Results of this check waiting in the outbox. */
+  unsent: number;
+  /** The latest runs for the heartbeat bar, oldest first: u up, d down, s skipped. */
+  beats?: string;
+  /** While down: when the current down episode began (the event log's). */
+  downSince?: string;
+}
+
+export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'key-damaged' | 'clock-skew' | 'server-connection' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped' | 'store-problem' | 'results-aside' | 'overloaded';
+
+/** Something that needs the user, with what fixes it. */
+export interface Problem {
+  kind: ProblemKind;
+  message: string;
+  /** The view (and action) that fixes it. */
+  action: 'enroll' | 'private-definitions' | 'unsent' | 'none';
+  actionLabel: string;
+}
+
+export interface AgentSnapshot {
+  version: string;
+  takenAt: string;
+  enrolled: boolean;
+  identity?: { monitorId: string; server: string } & Partial<EnrollmentDetails>;
+  keyProtection: 'os-encryption' | 'user-only-file';
+  paused: boolean;
+  auth: AuthState;
+  connectivity: { online: boolean; offlineSince?: string; lastContactAt?: string; clockSkewSec?: number };
+  /** The egress policy checks run under (issue 12 §3). */
+  egressPolicy?: 'open' | 'strict';
+  sync: LoopState & { cursor?: string };
+  upload: LoopState & { progress?: UploadProgress };
+  status: LoopState;
+  ping: LoopState;
+  outbox: {
+    unsent: number;
+    bytes: number;
+    oldestRanAt?: string;
+    dropped: number;
+    rejectedCount: number;
+    rejected: RejectedResult[];
+    /** Unsent results of monitors this agent was before a new enrollment: sent only after a reclaim (absent: none). */
+    aside?: AsideResults[];
+  };
+  /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
+  storeProblem?: string;
+  skippedOffline: number;
+  checks: CheckView[];
+  counts: CheckCounts;
+  privateDefinitions: PrivateDefinitionsSummary;
+  problems: Problem[];
+  scheduler?: SchedulerStats;
+}
+
+export function checkType(url: string, privateDefinition: boolean): CheckType {
+  if (privateDefinition) return 'private';
+  const protocol = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1];
+  return (protocol === undefined ? undefined : checkSchemeOf(protocol)) ?? 'unknown';
+}
+
+/** Rejected results listed in a snapshot, newest first; the rest are counted. */
+const rejectedShown = 50;
+
+export function outboxFigures(outbox: Outbox): AgentSnapshot['outbox'] {
+  const unsent = outbox.count();
+  const aside = outbox.aside();
+  return {
+    unsent,
+    bytes: outbox.bytes(),
+    ...(unsent === 0 ? {} : { oldestRanAt: outbox.oldestRanAt() ?? '' }),
+    dropped: outbox.dropped(),
+    rejectedCount: outbox.rejectedCount(),
+    rejected: outbox.rejected(rejectedShown),
+    ...(aside.length === 0 ? {} : { aside }),
+  };
+}
+
+export interface SnapshotInput {
+  version: string;
+  now: Date;
+  state: AgentState;
+  identity?: { monitorId: string; server: string; details?: EnrollmentDetails };
+  keyProtection: AgentSnapshot['keyProtection'];
+  cursor?: string;
+  checks: readonly StoredCheck[];
+  figures: (guid: string) => CheckFigures;
+  downSince?: (guid: string) => string | undefined;
+  outbox: AgentSnapshot['outbox'];
+  unsentPerCheck: ReadonlyMap<string, number>;
+  privateDefinitions: PrivateDefinitionsSummary;
+  scheduler?: SchedulerStats;
+  egressPolicy?: 'open' | 'strict';
+}
+
+export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
+  const { state, privateDefinitions } = input;
+  const probingStopped = state.paused || state.auth === 'monitor-disabled';
+  const defined = new Set(privateDefinitions.defined);
+  const checks: CheckView[] = input.checks.map((stored) => {
+    const { check, privateDefinition } = stored;
+    const figures = input.figures(check.guid);
+    const reason = notRunReason(stored, (guid) => defined.has(guid));
+    const view = {
+      guid: check.guid,
+      name: check.name,
+      type: checkType(check.url, privateDefinition),
+      target: privateDefinition ? 'private' : redactUrl(check.url),
+      intervalSec: check.interval_sec,
+      effectiveIntervalSec: check.interval_sec * sharedBy({ monitorCount: check.monitor_count }),
+      sharedBy: sharedBy({ monitorCount: check.monitor_count }),
+      enabled: check.enabled,
+      privateDefinition,
+      runnable: reason === undefined,
+      ...(reason === undefined ? {} : { notRunReason: describeNotRun(reason) }),
+      ...(figures.last === undefined ? {} : { lastResult: figures.last }),
+      ...(figures.uptimePct === undefined ? {} : { uptimePct: figures.uptimePct }),
+      latency: figures.latency,
+      ...(figures.beats === undefined || figures.beats === '' ? {} : { beats: figures.beats }),
+      unsent: input.unsentPerCheck.get(check.guid) ?? 0,
+    };
+    const health = healthOf(view, probingStopped);
+    const downSince = health === 'down' ? input.downSince?.(check.guid) : undefined;
+    return { ...view, health, ...(downSince === undefined ? {} : { downSince }) };
+  });
+  return {
+    version: input.version,
+    takenAt: input.now.toISOString(),
+    enrolled: input.identity !== undefined,
+    ...(input.identity === undefined
+      ? {}
+      : { identity: { monitorId: input.identity.monitorId, server: input.identity.server, ...input.identity.details } }),
+    keyProtection: input.keyProtection,
+    paused: state.paused,
+    auth: state.auth,
+    connectivity: {
+      online: state.online,
+      ...(state.offlineSince === undefined ? {} : { offlineSince: state.offlineSince }),
+      ...(state.lastContactAt === undefined ? {} : { lastContactAt: state.lastContactAt }),
+      ...(state.clockSkewSec === undefined ? {} : { clockSkewSec: state.clockSkewSec }),
+    },
+    sync: { ...state.loops.sync, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) },
+    upload: { ...state.loops.upload, ...(state.uploading === undefined ? {} : { progress: state.uploading }) },
+    status: state.loops.status,
+    ping: state.loops.ping,
+    outbox: input.outbox,
+    ...(state.storeProblem === undefined ? {} : { storeProblem: state.storeProblem }),
+    skippedOffline: state.skippedOffline,
+    checks,
+    counts: countChecks(checks),
+    privateDefinitions,
+    problems: problemsOf(state, input.outbox, privateDefinitions),
+    ...(input.scheduler === undefined ? {} : { scheduler: input.scheduler }),
+    ...(input.egressPolicy === undefined ? {} : { egressPolicy: input.egressPolicy }),
+  };
+}
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: PrivateDefinitionsSummary): Problem[] {
+  const problems: Problem[] = [];
+  if (state.storeProblem !== undefined) {
+    problems.push({ kind: 'store-problem', message: `${state.storeProblem.charAt(0).toUpperCase()}${state.storeProblem.slice(1)}.`, action: 'none', actionLabel: '' });
+  }
+  if (state.auth === 'key-rejected') {
+    problems.push({
+      kind: 'key-rejected',
+      message: 'The server refused this monitor’s API key: it was reset. Results are kept here until you enroll again.',
+      action: 'enroll',
+      actionLabel: 'Enroll again',
+    });
+  }
+  if (state.auth === 'monitor-disabled') {
+    problems.push({
+      kind: 'monitor-disabled',
+      message: 'The server has disabled this monitor, so checks are paused. Ask an administrator to enable it; the agent resumes by itself.',
+      action: 'none',
+      actionLabel: '',
+    });
+  }
+  if (state.auth === 'key-damaged') {
+    problems.push({
+      kind: 'key-damaged',
+      message: 'The stored API key is damaged and cannot be sent. Enroll again, or reclaim this monitor with its id; results are kept here.',
+      action: 'enroll',
+      actionLabel: 'Enroll again',
+    });
+  }
+  if (state.connectionProblem !== undefined) {
+    problems.push({
+      kind: 'server-connection',
+      message: `${capitalise(state.connectionProblem.message)}: ${state.connectionProblem.action}.`,
+      action: 'none',
+      actionLabel: '',
+    });
+  }
+  if (state.clockSkewSec !== undefined && Math.abs(state.clockSkewSec) > clockSkewLimitSec) {
+    const off = Math.abs(state.clockSkewSec);
+    const amount = off >= 120 ? `${Math.round(off / 60)} minutes` : `${off} seconds`;
+    problems.push({
+      kind: 'clock-skew',
+      message: `This computer's clock is ${amount} ${state.clockSkewSec > 0 ? 'behind' : 'ahead of'} the server's. Results carry this computer's time: set the clock right (turn on automatic date and time).`,
+      action: 'none',
+      actionLabel: '',
+    });
+  }
+  if (priv.fileError !== undefined) {
+    problems.push({ kind: 'private-file', message: priv.fileError, action: 'private-definitions', actionLabel: 'Open private definitions' });
+  }
+  if (priv.missing.length > 0) {
+    const n = priv.missing.length;
+    problems.push({
+      kind: 'private-missing',
+      message: `${n} private check${n === 1 ? ' has' : 's have'} no local definition and ${n === 1 ? 'is' : 'are'} not run.`,
+      action: 'private-definitions',
+      actionLabel: priv.file === undefined ? 'Choose a definitions file' : 'Open private definitions',
+    });
+  }
+  if (outbox.rejectedCount > 0) {
+    problems.push({
+      kind: 'rejected-results',
+      message: `The server refused ${outbox.rejectedCount} result${outbox.rejectedCount === 1 ? '' : 's'}; they are set aside with its reasons.`,
+      action: 'unsent',
+      actionLabel: 'See refused results',
+    });
+  }
+  for (const aside of outbox.aside ?? []) {
+    problems.push({
+      kind: 'results-aside',
+      message: `${aside.count} unsent result${aside.count === 1 ? '' : 's'} of monitor ${aside.monitorId} (this agent's earlier enrollment) are kept aside. Reclaim monitor ${aside.monitorId} to send them.`,
+      action: 'unsent',
+      actionLabel: 'See unsent results',
+    });
+  }
+  if (outbox.dropped > 0) {
+    problems.push({
+      kind: 'results-dropped',
+      message: `${outbox.dropped} result${outbox.dropped === 1 ? ' was' : 's were'} dropped because the unsent-results buffer was full.`,
+      action: 'unsent',
+      actionLabel: 'See unsent results',
+    });
+  }
+  if (state.load?.overloaded === true) {
+    problems.push({ kind: 'overloaded', message: describeOverload(state.load), action: 'none', actionLabel: '' });
+  }
+  return problems;
+}

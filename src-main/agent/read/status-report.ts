@@ -1,0 +1,135 @@
+// The `uptime-agent status --json` document, read from the store alone so that it works while
+// another process runs the agent on the same data folder.
+import { agentDefaults } from '../defaults.ts';
+import { readLoad } from '../live/load-state.ts';
+import { sharedBy } from '../schedule/grid.ts';
+import type { StoredIdentity } from '../identity/key-vault.ts';
+import type { RunState } from '../live/run-state-file.ts';
+import { currentSchemaVersion, schemaVersion, type Database } from '../store/database.ts';
+import { listChecks } from '../store/checks.ts';
+import { getMeta } from '../store/meta.ts';
+import { lastResults, outageHistory, unsentCount, unsentPerMonitor, type LastResult, type OutageRecord } from '../store/results-view.ts';
+import { noPrivateDefinitions, type PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
+import { notRunReason } from '../checks/runnable-checks.ts';
+
+export interface StatusReport {
+  monitor_id: string | null;
+  server: string | null;
+  enrolled: boolean;
+  sync_cursor: string | null;
+  last_sync_at: string | null;
+  /** This monitor's results waiting for the server. */
+  unsent_results: number;
+  /** Unsent results of monitors this agent was before a new enrollment: not sent unless reclaimed. */
+  aside_results: { monitor_id: string; count: number }[];
+  /** Results lost to a bound (the outbox's, or memory's while the disk was full). */
+  dropped_results: number;
+  /** Why the running agent cannot save results, in words (a full disk); null when it can. */
+  store_problem: string | null;
+  /** Results the running agent holds in memory because the store cannot take them. */
+  unsaved_results: number;
+  checks: {
+    guid: string;
+    name: string;
+    enabled: boolean;
+    interval_sec: number;
+    /** How often this monitor runs it: interval_sec times shared_by (monitors taking turns). */
+    effective_interval_sec: number;
+    shared_by: number;
+    private_definition: boolean;
+    runnable: boolean;
+    /** The server's definition is unusable: the field at fault (the check is not run). */
+    invalid_definition?: string;
+    last_result?: LastResult;
+  }[];
+  /**
+   * How far the server's clock (its Date header) was from this machine's at the last answer,
+   * in seconds (positive: the server is ahead); null until the running agent measured it.
+   */
+  clock_skew_sec: number | null;
+  outages: OutageRecord[];
+  /**
+   * Beyond design.md's fields: the running agent cannot keep up (schedule/load.ts), and the runs
+   * it skipped since it started — a check still running when due again (overlap) or held behind
+   * the concurrency cap (backlog). false and 0 when no agent is running.
+   */
+  overloaded: boolean;
+  skipped_overlap: number;
+  skipped_backlog: number;
+  /**
+   * Beyond design.md's fields, from the same sample: the runs the running agent started since it
+   * started (runs due = runs_executed + skipped_overlap + skipped_backlog; two readings give the
+   * runs due, executed and missed between their load_sampled_at), and the 99th percentile of how
+   * late runs started after their due time over the last minute (ms, 1000 = a second or more;
+   * null when none started). 0 and null when no agent is running.
+   */
+  runs_executed: number;
+  schedule_lag_p99_ms: number | null;
+  /** When the running agent took the sample these load figures come from; null when none is running. */
+  load_sampled_at: string | null;
+  /** Beyond design.md's fields: the private definitions file's state, problems by guid and field. */
+  private_definitions: PrivateDefinitionsSummary;
+}
+
+/**
+ * Whether a check is runnable is the running agent's own decision (runnable-checks.ts), made
+ * here from the guids its definitions file defined (the agent records those, never a definition).
+ */
+/** A recorded load older than this belongs to an agent that is gone: a few missed samples. */
+const loadFreshMs = 3 * agentDefaults.loadSampleMs;
+
+export function statusReport(db: Database, identity: StoredIdentity | undefined, keyPresent: boolean, live?: RunState, nowMs = Date.now()): StatusReport {
+  const load = readLoad(db, nowMs, loadFreshMs);
+  const raw = getMeta(db, 'private_definitions');
+  const privateDefinitions = raw === undefined ? noPrivateDefinitions : (JSON.parse(raw) as PrivateDefinitionsSummary);
+  const defined = new Set(privateDefinitions.defined);
+  const last = lastResults(db);
+  const skew = getMeta(db, 'clock_skew_sec');
+  return {
+    monitor_id: identity?.monitorId ?? null,
+    server: identity?.server ?? null,
+    enrolled: identity !== undefined && keyPresent,
+    sync_cursor: getMeta(db, 'sync_cursor') ?? null,
+    last_sync_at: getMeta(db, 'last_sync_at') ?? null,
+    ...unsentByMonitor(db, identity?.monitorId),
+    dropped_results: Number(getMeta(db, 'dropped_results') ?? '0'),
+    store_problem: live?.store_problem ?? null,
+    unsaved_results: live?.unsaved_results ?? 0,
+    checks: listChecks(db).map((stored) => {
+      const { check, privateDefinition } = stored;
+      const lastResult = last.get(check.guid);
+      const shared = sharedBy({ monitorCount: check.monitor_count });
+      return {
+        guid: check.guid,
+        name: check.name,
+        enabled: check.enabled,
+        interval_sec: check.interval_sec,
+        effective_interval_sec: check.interval_sec * shared,
+        shared_by: shared,
+        private_definition: privateDefinition,
+        runnable: notRunReason(stored, (guid) => defined.has(guid)) === undefined,
+        ...(check.invalid_definition === undefined ? {} : { invalid_definition: check.invalid_definition }),
+        ...(lastResult === undefined ? {} : { last_result: lastResult }),
+      };
+    }),
+    clock_skew_sec: skew === undefined || !Number.isFinite(Number(skew)) ? null : Number(skew),
+    outages: outageHistory(db),
+    overloaded: load?.overloaded ?? false,
+    skipped_overlap: load?.skippedOverlap ?? 0,
+    skipped_backlog: load?.skippedBacklog ?? 0,
+    runs_executed: load?.executed ?? 0,
+    schedule_lag_p99_ms: load?.lagP99Ms ?? null,
+    load_sampled_at: load === undefined ? null : new Date(load.at).toISOString(),
+    private_definitions: privateDefinitions,
+  };
+}
+
+/** A store not yet migrated by a newer agent has no per-row monitor: all of it is this monitor's. */
+function unsentByMonitor(db: Database, monitorId: string | undefined): Pick<StatusReport, 'unsent_results' | 'aside_results'> {
+  if (monitorId === undefined || schemaVersion(db) < currentSchemaVersion) return { unsent_results: unsentCount(db), aside_results: [] };
+  const rows = unsentPerMonitor(db);
+  return {
+    unsent_results: rows.find((r) => r.monitor_id === monitorId)?.n ?? 0,
+    aside_results: rows.filter((r) => r.monitor_id !== monitorId).map((r) => ({ monitor_id: r.monitor_id, count: r.n })),
+  };
+}

@@ -1,0 +1,52 @@
+// Everything the agent keeps in its store, opened once per agent: the database, the outbox and
+// the history written through it, and the per-check figures rebuilt from that history.
+import { createCheckStats, type CheckStats } from '../read/check-stats.ts';
+import { prepareDataDir, storeFile } from '../identity/data-dir.ts';
+import type { AgentTunables } from '../defaults.ts';
+import { silentLogger, type Logger } from '../base/log.ts';
+import type { Database } from './database.ts';
+import { openStore } from './open-store.ts';
+import { allHistory, createHistory, type History } from './history.ts';
+import { createOutbox, type Outbox } from './outbox.ts';
+
+export interface AgentStore {
+  db: Database;
+  outbox: Outbox;
+  history: History;
+  stats: CheckStats;
+  close(): void;
+}
+
+/** Points in a check's latency sparkline. */
+const sparkPoints = 30;
+
+/**
+ * Prepares the data folder (0700, files 0600, said once when an older one is narrowed) and opens
+ * the store; a damaged store is set aside and replaced (store/open-store.ts), said in the log.
+ * A read-only folder or store throws DataDirError, for the host to say in one line.
+ */
+export function openAgentStore(
+  dataDir: string,
+  tunables: Pick<AgentTunables, 'outboxMaxCount' | 'outboxMaxBytes' | 'historySlots'>,
+  log: Logger = silentLogger,
+  now: Date = new Date(),
+): AgentStore {
+  const { tightened } = prepareDataDir(dataDir);
+  if (tightened.length > 0) log.warn({ paths: tightened }, `the data folder ${dataDir} was readable by other users; it is now 0700 and its files 0600`);
+  const { db, setAside } = openStore(storeFile(dataDir), now);
+  if (setAside !== undefined) {
+    log.warn(
+      { setAside: setAside.file, recovered: setAside.recovered, reason: setAside.reason },
+      `the store was damaged; it is kept as ${setAside.file}, its ${setAside.recovered} readable unsent results were moved into a new store, and monitoring goes on`,
+    );
+  }
+  const stats = createCheckStats(tunables.historySlots, sparkPoints);
+  for (const entry of allHistory(db)) stats.record(entry);
+  return {
+    db,
+    outbox: createOutbox(db, { maxCount: tunables.outboxMaxCount, maxBytes: tunables.outboxMaxBytes }),
+    history: createHistory(db, tunables.historySlots),
+    stats,
+    close: () => db.close(),
+  };
+}

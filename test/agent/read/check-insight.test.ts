@@ -1,0 +1,267 @@
+// The agent's record of its checks, end to end against the reference server and a real target:
+// a check going down then up is one episode in the event log (announced once each way), the
+// rollups carry its runs for the windows, and a "Run now" test run is explained, logged as such
+// and never uploaded.
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckInsight, insightDefaults, type CheckInsight } from '../../../src-main/agent/read/check-insight.ts';
+import { storeFile } from '../../../src-main/agent/identity/data-dir.ts';
+import { createResultSink, sinkDefaults } from '../../../src-main/agent/results/result-sink.ts';
+import { createLiveState, initialState, type LiveState } from '../../../src-main/agent/live/state.ts';
+import { openDatabase, transaction, type Database } from '../../../src-main/agent/store/database.ts';
+import { createHistory, type HistoryEntry } from '../../../src-main/agent/store/history.ts';
+import { createOutbox } from '../../../src-main/agent/store/outbox.ts';
+import type { CheckTransition } from '../../../src-main/agent/runs/transitions.ts';
+import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
+import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
+import { tempDir, type TempDir } from '../../support/temp-dir.ts';
+import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason, type SmallDisk } from '../../support/tmpfs.ts';
+import { startHttpTarget, type HttpTarget } from '../../targets/index.ts';
+
+describe('check insight: events, rollups and test runs', () => {
+  let h: Harness;
+  let target: HttpTarget;
+  afterEach(async () => {
+    await h.close();
+    await target.close();
+  });
+
+  it('records a down episode with its reason and end, feeds the windows, and test-runs without uploading', async () => {
+    let status = 200;
+    target = await startHttpTarget({ '/shop': (_req, res) => res.writeHead(status, { 'content-type': 'text/plain' }).end('shop') });
+    h = await enrolledAgent();
+    const told: CheckTransition[] = [];
+    h.agent.onTransition((t) => told.push(t));
+    const check = h.server.admin.createCheck({ name: 'Shop', url: `${target.url}/shop`, interval_sec: 1, orgId: h.orgId });
+    h.server.admin.assign(check.guid, h.monitorId);
+    await h.agent.syncNow();
+    await eventually(() => h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.health === 'up', 10_000, 'the check up');
+
+    status = 503;
+    await eventually(() => h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.health === 'down', 10_000, 'the check down');
+    const down = h.agent.snapshot().checks.find((c) => c.guid === check.guid);
+    expect(down?.downSince).toBeDefined();
+    expect(down?.beats).toMatch(/^u+d+$/);
+    // More failed runs do not announce it again.
+    await eventually(() => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').endsWith('dd'), 10_000, 'a second failed run');
+
+    status = 200;
+    await eventually(() => told.some((t) => t.kind === 'recovered'), 10_000, 'the recovery');
+    expect(told.map((t) => t.kind)).toEqual(['down', 'recovered']);
+    expect(told[1]?.downSince).toBe(down?.downSince);
+
+    const [episode] = h.agent.insight.events({ guid: check.guid, limit: 10 });
+    expect(episode).toMatchObject({ kind: 'down', checkName: 'Shop', startedAt: down?.downSince, endReason: 'status 200' });
+    expect(episode?.reason).toContain('503');
+    expect(episode?.endedAt).toBeDefined();
+
+    // The recovery is announced as the run ends; the window counts it once it is committed.
+    await eventually(() => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').endsWith('u'), 10_000, 'the recovery committed');
+    const window = h.agent.insight.window(check.guid, '1h');
+    const runs = window.buckets.reduce((n, b) => n + b.runs, 0);
+    expect(runs).toBeGreaterThanOrEqual(4);
+    expect(window.uptime['1h'].runs).toBe(runs);
+    expect(window.uptime['1h'].failures).toBeGreaterThanOrEqual(2);
+    expect(window.uptime['24h']).toEqual(window.uptime['1h']);
+    expect(window.lastRun).toMatchObject({ success: true, httpStatus: 200, test: false });
+    expect(window.lastRun?.timings?.totalMs).toBeGreaterThan(0);
+
+    const uploaded = (): number => h.server.results(h.monitorId).length;
+    await h.agent.uploadNow();
+    const before = uploaded();
+    const test = await h.agent.insight.testRun(check.guid);
+    expect(test).toMatchObject({ ok: true, run: { success: true, httpStatus: 200, test: true } });
+    const [logged] = h.agent.insight.events({ guid: check.guid, limit: 1 });
+    expect(logged?.kind).toBe('test-run');
+    expect(logged?.reason).toContain('not uploaded');
+    const outcome = await h.agent.uploadNow();
+    expect(outcome.ok).toBe(true);
+    // Only scheduled runs reached the server: none of them is the test run's time.
+    const sent = h.server.results(h.monitorId).slice(before);
+    expect(sent.every((r) => r.ranAt !== (test.ok ? test.run.ranAt : ''))).toBe(true);
+
+    const refused = await h.agent.insight.testRun('no-such-guid');
+    expect(refused.ok ? '' : refused.error).toContain('cannot be run now');
+  });
+});
+
+describe('check insight: the agent stopping', () => {
+  let h: Harness;
+  let target: HttpTarget;
+  afterEach(async () => {
+    await h.close();
+    await target.close();
+  });
+
+  it('writes the rollups of every committed run before the store closes', async () => {
+    target = await startHttpTarget({ '/': (_req, res) => res.end('ok') });
+    h = await enrolledAgent();
+    const check = h.server.admin.createCheck({ name: 'Home', url: `${target.url}/`, interval_sec: 1, orgId: h.orgId });
+    h.server.admin.assign(check.guid, h.monitorId);
+    await h.agent.syncNow();
+    await eventually(() => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').length >= 2, 10_000, 'two runs committed');
+    // Well before the first timed flush (10 s): only the stop can have written them.
+    await h.agent.stop();
+    const db = openDatabase(storeFile(h.dataDir));
+    try {
+      const { runs } = db.prepare('SELECT COALESCE(SUM(r.runs), 0) AS runs FROM rollups_minute r JOIN rollup_keys k ON k.id = r.check_id WHERE k.guid = ?').get(check.guid) as { runs: number };
+      const { n } = db.prepare('SELECT COUNT(*) AS n FROM history WHERE check_guid = ?').get(check.guid) as { n: number };
+      expect(n).toBeGreaterThanOrEqual(2);
+      expect(runs).toBe(n);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+// The rollups behind the window: recorded in memory from the result commit, written every 10 s,
+// before reads and at stop, on a real store file, with the clock driven by hand.
+describe('check insight: when the rollups reach the store', () => {
+  let dir: TempDir;
+  let dbs: Database[];
+  let clock: FakeClock;
+  let live: LiveState;
+  const noChecks = { runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }) };
+
+  afterEach(async () => {
+    for (const db of dbs) db.close();
+    await dir.remove();
+  });
+
+  async function setUp(tunables: Partial<typeof insightDefaults> = {}): Promise<{ db: Database; insight: CheckInsight; rows: () => number }> {
+    dir = await tempDir('insight-test-');
+    const db = openDatabase(join(dir.path, 'agent.db'));
+    // Another connection, as another process (or the next start after a crash) reads the file.
+    const reader = openDatabase(join(dir.path, 'agent.db'));
+    dbs = [db, reader];
+    clock = createFakeClock();
+    live = createLiveState(initialState(new Date(clock.now()), 0));
+    const insight = createCheckInsight({ db, history: createHistory(db, 60), clock, live, checkSet: noChecks }, tunables);
+    const rows = (): number => (reader.prepare('SELECT COALESCE(SUM(runs), 0) AS n FROM rollups_minute').get() as { n: number }).n;
+    return { db, insight, rows };
+  }
+  const entry = (guid: string, secondsIn: number, success = true): HistoryEntry => ({
+    check_guid: guid,
+    ran_at: new Date(clock.now() - 30_000 + secondsIn * 1000).toISOString(),
+    success,
+    skipped: false,
+    http_status: success ? 200 : 503,
+    latency_ms: 12,
+    error: success ? '' : 'status 503',
+  });
+
+  it('writes every 10 s and at stop, never in the result commit; a read sees every run at once', async () => {
+    const { db, insight, rows } = await setUp();
+    transaction(db, () => insight.history.insert([entry('a', 0), entry('b', 0)]));
+    transaction(db, () => insight.history.insert([entry('a', 1, false)]));
+    expect(rows()).toBe(0);
+    await clock.advance(9_999);
+    expect(rows()).toBe(0);
+    await clock.advance(1);
+    expect(rows()).toBe(3);
+
+    transaction(db, () => insight.history.insert([entry('a', 2), entry('b', 2)]));
+    // The window reads exact figures without waiting for the timer.
+    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 3, failures: 1, skipped: 0 });
+    expect(rows()).toBe(4);
+    // Stopping writes the rest (b's last run) and leaves no timer behind.
+    insight.close();
+    expect(rows()).toBe(5);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('a timed flush writes in slices, one after the other, until nothing is left', async () => {
+    const { db, insight, rows } = await setUp({ rollupFlushSlice: 2 });
+    transaction(db, () => insight.history.insert(['a', 'b', 'c', 'd', 'e'].map((guid) => entry(guid, 0))));
+    await clock.advance(insightDefaults.rollupFlushMs);
+    expect(rows()).toBe(5);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('a result commit rolled back after the history insert and then retried counts its runs once', async () => {
+    const { db, insight } = await setUp();
+    const entries = [entry('a', 0), entry('a', 1, false)];
+    expect(() =>
+      transaction(db, () => {
+        insight.history.insert(entries);
+        throw new Error('database or disk is full');
+      }),
+    ).toThrow('disk is full');
+    // The result sink retries with the same entries.
+    transaction(db, () => insight.history.insert(entries));
+    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 2, failures: 1, skipped: 0 });
+  });
+
+  it('while results cannot be saved the rollups wait in memory, and are written once results are', async () => {
+    const { db, insight, rows } = await setUp();
+    transaction(db, () => insight.history.insert([entry('a', 0)]));
+    live.update((s) => ({ ...s, storeProblem: 'the disk is full' }));
+    await clock.advance(30_000);
+    expect(rows()).toBe(0);
+    live.update(({ storeProblem: _gone, ...rest }) => rest);
+    await clock.advance(10_000);
+    expect(rows()).toBe(1);
+  });
+});
+
+describe.skipIf(!canMountTmpfs)(`check insight on a full disk (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, () => {
+  let disk: SmallDisk;
+  beforeAll(() => (disk = mountSmallDisk(1024)));
+  afterAll(() => disk.unmount());
+
+  it('results that wait through a full disk are counted once each in the rollups, and nothing is lost', async () => {
+    const db = openDatabase(join(disk.dir, 'agent.db'));
+    const clock = createFakeClock();
+    const live = createLiveState(initialState(new Date(clock.now()), 0));
+    const history = createHistory(db, 300);
+    let offered = 0;
+    const insight = createCheckInsight({
+      db,
+      history: { ...history, insert: (entries) => ((offered += entries.length), history.insert(entries)) },
+      clock,
+      live,
+      checkSet: { runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }) },
+    });
+    const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
+    const sink = createResultSink({
+      db, outbox, clock,
+      history: insight.history,
+      maxBatch: 500,
+      retryBatch: 20,
+      retryMs: 1000,
+      onCommitted: () => undefined,
+      onProblem: () => live.update((s) => ({ ...s, storeProblem: 'the disk is full' })),
+      onRecovered: () => live.update(({ storeProblem: _gone, ...rest }) => rest),
+    });
+    const add = (i: number): void => {
+      const ranAt = new Date(clock.now() - 60_000 + i * 100).toISOString();
+      const failed = i % 4 === 0;
+      sink.add({
+        result: { check_guid: 'a', monitor_id: 'abcdefghjkmn', ran_at: ranAt, success: !failed, http_status: failed ? 503 : 200, latency_ms: 10 + (i % 7), error: 'x'.repeat(200) },
+        history: { check_guid: 'a', ran_at: ranAt, success: !failed, skipped: false, http_status: failed ? 503 : 200, latency_ms: 10 + (i % 7), error: '' },
+      });
+    };
+    for (let i = 0; i < 11; i++) add(i);
+    sink.flush();
+    await clock.advance(10_000);
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    disk.fill();
+
+    for (let i = 11; i < 111; i++) add(i);
+    await clock.advance(sinkDefaults.commitWindowMs);
+    expect(live.get().storeProblem).toBeDefined();
+    // Commits keep failing for a while; the rollups wait too.
+    await clock.advance(15_000);
+    disk.free();
+    await clock.advance(10_000);
+    expect(live.get().storeProblem).toBeUndefined();
+    expect(sink.pending()).toBe(0);
+    expect(outbox.count()).toBe(111);
+    // The failed commits got as far as the history insert: the rollups were offered the runs again.
+    expect(offered).toBeGreaterThan(111);
+    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 111, failures: 28, skipped: 0 });
+    insight.close();
+    sink.close();
+    db.close();
+  });
+});

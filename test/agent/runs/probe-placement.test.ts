@@ -1,0 +1,86 @@
+// Where runs are probed: the main thread below the threshold, the probe thread from it, back
+// once the demand falls; contexts with functions stay; a thread that dies is not started again.
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src-main/agent/base/log.ts';
+import { createProbePlacement, type ProbePlacement } from '../../../src-main/agent/runs/probe-placement.ts';
+import { brokenProbeThreadEntry } from '../../support/broken-probe-thread.ts';
+import { startHttpTarget, type HttpTarget } from '../../targets/index.ts';
+import { definition } from '../probes/definition.ts';
+
+let http: HttpTarget;
+beforeAll(async () => {
+  http = await startHttpTarget({ '/': { body: 'up' } });
+});
+afterAll(async () => {
+  await http.close();
+});
+
+let placement: ProbePlacement | undefined;
+afterEach(async () => {
+  await placement?.close();
+  placement = undefined;
+});
+
+function place(options: { threshold: number; threadEntry?: URL }) {
+  let demand = 0;
+  const lines: { level: number; msg: string }[] = [];
+  const sink = new Writable({ write: (chunk: Buffer, _enc, done) => { lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string }); done(); } });
+  placement = createProbePlacement({
+    demand: () => demand,
+    threadFromRunsPerSec: options.threshold,
+    log: createLogger(sink, 'info'),
+    ...(options.threadEntry === undefined ? {} : { threadEntry: options.threadEntry }),
+  });
+  return { placement, setDemand: (d: number) => (demand = d), lines };
+}
+
+const up = () => definition({ url: `${http.url}/` });
+
+describe('probe placement', () => {
+  it('probes in the main thread below the threshold, in the thread from it, and back once the demand falls', async () => {
+    const { placement: p, setDemand, lines } = place({ threshold: 100 });
+    setDemand(99);
+    expect(await p.probe(up(), {})).toMatchObject({ success: true });
+    expect(p.threaded()).toBe(false);
+
+    setDemand(100);
+    expect(await p.probe(up(), {})).toMatchObject({ success: true });
+    expect(p.threaded()).toBe(true);
+    expect(lines.at(-1)?.msg).toMatch(/probed in a thread of their own/);
+
+    // Between three quarters of the threshold and the threshold: no flapping, it stays.
+    setDemand(80);
+    expect(await p.probe(up(), {})).toMatchObject({ success: true });
+    expect(p.threaded()).toBe(true);
+
+    // Below: the idle thread ends, the run is probed here.
+    setDemand(10);
+    expect(await p.probe(up(), {})).toMatchObject({ success: true });
+    expect(p.threaded()).toBe(false);
+    expect(lines.at(-1)?.msg).toMatch(/probed in the main thread again/);
+  });
+
+  it('keeps a run whose context holds functions (an injected resolver) in the main thread', async () => {
+    const { placement: p, setDemand } = place({ threshold: 1 });
+    setDemand(1000);
+    // The name exists only for this resolver: run anywhere else, the probe could not reach it.
+    const resolve = () => Promise.resolve([{ address: '127.0.0.1', family: 4 as const }]);
+    const url = new URL(http.url);
+    const out = await p.probe(definition({ url: `http://only-here.test:${url.port}/` }), { resolve });
+    expect(out).toMatchObject({ success: true, httpStatus: 200 });
+    expect(p.threaded()).toBe(false);
+  });
+
+  it('after the thread died, probes in the main thread for good and says so once', async () => {
+    const { placement: p, setDemand, lines } = place({ threshold: 1, threadEntry: brokenProbeThreadEntry });
+    setDemand(1000);
+    const before = http.requests.length;
+    expect(await p.probe(up(), {})).toMatchObject({ success: true });
+    expect(await p.probe(up(), {})).toMatchObject({ success: true });
+    expect(http.requests.length - before).toBe(2);
+    expect(p.threaded()).toBe(false);
+    const errors = lines.filter((l) => l.level >= 50);
+    expect(errors.map((l) => l.msg)).toEqual([expect.stringMatching(/probe thread stopped unexpectedly; its runs were started again/)]);
+  });
+});
