@@ -25,12 +25,15 @@ export default tseslint.config(
   {
     files: ['src-main/agent/**', 'src-main/cli/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'electron', message: 'The agent runs under plain Node: never import electron.' },
-          { name: 'electron-store', message: 'The agent runs under plain Node: never import electron-store.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'The agent runs under plain Node: never import electron.' },
+            { name: 'electron-store', message: 'The agent runs under plain Node: never import electron-store.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -13,7 +13,14 @@ export default defineConfig({
     env: { ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent/electron-dist-guard' },
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: [...configDefaults.exclude, ...needsBuild] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: [...configDefaults.exclude, ...needsBuild],
+        },
+      },
       { extends: true, test: { name: 'built', include: needsBuild } },
     ],
   },

@@ -25,8 +25,27 @@ const backlog = Number(process.env.BENCH_BACKLOG ?? '100000');
 
 function result(guid: string, i: number): { result: WireResult; history: HistoryEntry } {
   const ran_at = new Date(Date.UTC(2026, 10, 21) + i * 10).toISOString();
-  const result: WireResult = { check_guid: guid, monitor_id: 'bench', ran_at, success: i % 10 !== 0, http_status: 200, latency_ms: 12, ...(i % 10 === 0 ? { error: 'status 503, expected less than 400' } : { response_sample: 'ok' }) };
-  return { result, history: { check_guid: guid, ran_at, success: result.success, skipped: false, http_status: 200, latency_ms: 12, error: result.error ?? '' } };
+  const result: WireResult = {
+    check_guid: guid,
+    monitor_id: 'bench',
+    ran_at,
+    success: i % 10 !== 0,
+    http_status: 200,
+    latency_ms: 12,
+    ...(i % 10 === 0 ? { error: 'status 503, expected less than 400' } : { response_sample: 'ok' }),
+  };
+  return {
+    result,
+    history: {
+      check_guid: guid,
+      ran_at,
+      success: result.success,
+      skipped: false,
+      http_status: 200,
+      latency_ms: 12,
+      error: result.error ?? '',
+    },
+  };
 }
 
 function store(): { db: Database; outbox: Outbox; dir: string } {
@@ -38,7 +57,15 @@ function store(): { db: Database; outbox: Outbox; dir: string } {
 function commitRate(): Record<string, string | number> {
   const { db, outbox } = store();
   const history = createHistory(db, 300);
-  const sink = createResultSink({ db, outbox, history, clock: systemClock, maxBatch: 500, onCommitted: () => undefined, onProblem: (_problem, e) => console.error(e) });
+  const sink = createResultSink({
+    db,
+    outbox,
+    history,
+    clock: systemClock,
+    maxBatch: 500,
+    onCommitted: () => undefined,
+    onProblem: (_problem, e) => console.error(e),
+  });
   const records = Array.from({ length: commitCount }, (_, i) => result(`check-${i % 1000}`, i));
   const start = performance.now();
   for (const record of records) sink.add(record);
@@ -46,11 +73,27 @@ function commitRate(): Record<string, string | number> {
   const seconds = (performance.now() - start) / 1000;
   const rows = outbox.count();
   db.close();
-  return { results: rows, 'batch size': 500, seconds: fixed(seconds, 2), 'results/s': Math.round(rows / seconds), 'with history ring': 'yes' };
+  return {
+    results: rows,
+    'batch size': 500,
+    seconds: fixed(seconds, 2),
+    'results/s': Math.round(rows / seconds),
+    'with history ring': 'yes',
+  };
 }
 
 async function drainTime(): Promise<Record<string, string | number>> {
-  const server = spawn(process.execPath, [new URL(import.meta.url.endsWith('.ts') ? '../test/reference-server/main.ts' : '../test/reference-server/main.js', import.meta.url).pathname, '--print-json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const server = spawn(
+    process.execPath,
+    [
+      new URL(
+        import.meta.url.endsWith('.ts') ? '../test/reference-server/main.ts' : '../test/reference-server/main.js',
+        import.meta.url,
+      ).pathname,
+      '--print-json',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   try {
     const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const { url, token } = JSON.parse(line) as { url: string; token: string };

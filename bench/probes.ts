@@ -27,11 +27,26 @@ async function scale(n: number, url: string): Promise<Record<string, string | nu
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'bench-probes-')), 'agent.db'));
   const outbox = createOutbox(db, { maxCount: agentDefaults.outboxMaxCount, maxBytes: agentDefaults.outboxMaxBytes });
   const history = createHistory(db, agentDefaults.historySlots);
-  const sink = createResultSink({ db, outbox, history, clock: systemClock, maxBatch: 500, onCommitted: () => undefined, onProblem: (_problem, e) => console.error(e) });
+  const sink = createResultSink({
+    db,
+    outbox,
+    history,
+    clock: systemClock,
+    maxBatch: 500,
+    onCommitted: () => undefined,
+    onProblem: (_problem, e) => console.error(e),
+  });
   const checks = new Map<string, RunnableCheck>();
   for (let i = 0; i < n; i++) {
     const guid = `bench-check-${i}`;
-    checks.set(guid, { guid, name: guid, intervalMs, sharing: {}, maxChars: 200, definition: { url: `${url}?check=${i}`, match_string: 'ok' } });
+    checks.set(guid, {
+      guid,
+      name: guid,
+      intervalMs,
+      sharing: {},
+      maxChars: 200,
+      definition: { url: `${url}?check=${i}`, match_string: 'ok' },
+    });
   }
   const lags: number[] = [];
   const dueTimes = new Map<string, number[]>();
@@ -117,7 +132,14 @@ async function latencyAccuracy(): Promise<Record<string, string | number>> {
   }
   const sorted = samples.sort((a, b) => a - b);
   const median = percentile(sorted, 50);
-  return { target: '200 ms', runs: sorted.length, 'median ms': median, 'min ms': sorted[0] ?? 'n/a', 'max ms': sorted.at(-1) ?? 'n/a', 'error ms': fixed(median - 200, 0) };
+  return {
+    target: '200 ms',
+    runs: sorted.length,
+    'median ms': median,
+    'min ms': sorted[0] ?? 'n/a',
+    'max ms': sorted.at(-1) ?? 'n/a',
+    'error ms': fixed(median - 200, 0),
+  };
 }
 
 const target = await startTargetProcess(0);
@@ -127,5 +149,8 @@ try {
 } finally {
   target.stop();
 }
-printTable(`Scheduler + http probe, ${intervalMs / 1000} s interval, ${seconds} s per size (node ${process.versions.node} ${process.execArgv.join(' ')}, ${process.platform})`, rows);
+printTable(
+  `Scheduler + http probe, ${intervalMs / 1000} s interval, ${seconds} s per size (node ${process.versions.node} ${process.execArgv.join(' ')}, ${process.platform})`,
+  rows,
+);
 printTable('Latency accuracy (target answers after exactly 200 ms)', [await latencyAccuracy()]);

@@ -44,7 +44,12 @@ function time(label: string, repeat: number, fn: (i: number) => unknown): Record
     samples.push(performance.now() - start);
   }
   samples.sort((a, b) => a - b);
-  return { query: label, runs: repeat, 'median ms': fixed(percentile(samples, 50), 3), 'p95 ms': fixed(percentile(samples, 95), 3) };
+  return {
+    query: label,
+    runs: repeat,
+    'median ms': fixed(percentile(samples, 50), 3),
+    'p95 ms': fixed(percentile(samples, 95), 3),
+  };
 }
 
 const guid = (i: number): string => `check-${(i % checks) + 1}`;
@@ -64,25 +69,35 @@ printTable(`Rollup queries at ${checks} checks (filled in ${fixed(fillMs / 1000)
 // written at once: the cost per run of a check whose interval is longer than the flush period
 // (each run leaves its two buckets to write).
 const batch = (b: number): RollupRun[] =>
-  Array.from({ length: 500 }, (_, i) => ({ guid: guid(b * 500 + i), ranAtMs: now + b * 10, success: i % 50 !== 0, skipped: false, latencyMs: 5 + (i % 40) }));
+  Array.from({ length: 500 }, (_, i) => ({
+    guid: guid(b * 500 + i),
+    ranAtMs: now + b * 10,
+    success: i % 50 !== 0,
+    skipped: false,
+    latencyMs: 5 + (i % 40),
+  }));
 const recordAndFlush = (runs: RollupRun[]): void => {
   transaction(db, () => rollups.record(runs));
   rollups.flush();
 };
-const first = time('record() + flush() 500 runs, first run of each check since start', 10, (b) => recordAndFlush(batch(b)));
+const first = time('record() + flush() 500 runs, first run of each check since start', 10, (b) =>
+  recordAndFlush(batch(b)),
+);
 // Steady state: every check's next run lands in its next minute bucket (60 s interval).
 const next = (b: number): RollupRun[] => batch(b).map((r) => ({ ...r, ranAtMs: r.ranAtMs + 60_000 }));
 const steady = time('record() + flush() 500 runs, steady state (next minute)', 10, (b) => recordAndFlush(next(b)));
 printTable('Recording (per run: divide by 500)', [first, steady]);
 const pruneStart = performance.now();
 const pruned = rollups.prune(now + day);
-printTable('Size and pruning', [{
-  'minute rows': (db.prepare('SELECT COUNT(*) AS n FROM rollups_minute').get() as { n: number }).n,
-  'hour rows': (db.prepare('SELECT COUNT(*) AS n FROM rollups_hour').get() as { n: number }).n,
-  'db MB (before prune)': fixed(statSync(file).size / 1024 / 1024),
-  'prune one day later ms': fixed(performance.now() - pruneStart),
-  'rows pruned': pruned,
-}]);
+printTable('Size and pruning', [
+  {
+    'minute rows': (db.prepare('SELECT COUNT(*) AS n FROM rollups_minute').get() as { n: number }).n,
+    'hour rows': (db.prepare('SELECT COUNT(*) AS n FROM rollups_hour').get() as { n: number }).n,
+    'db MB (before prune)': fixed(statSync(file).size / 1024 / 1024),
+    'prune one day later ms': fixed(performance.now() - pruneStart),
+    'rows pruned': pruned,
+  },
+]);
 db.close();
 
 // An hour of 1 s runs at 1,000 checks (BENCH_OPEN_CHECKS, BENCH_OPEN_SECONDS): what recording
@@ -130,7 +145,7 @@ let written = 0;
 const runsTotal = openChecks * seconds;
 for (let s = 0; s < seconds; s++) {
   // In slices, as check-insight.ts writes them (one after the other on the next turns).
-  for (let left = s % flushEvery === 0 ? 1 : 0; left > 0; ) {
+  for (let left = s % flushEvery === 0 ? 1 : 0; left > 0;) {
     const t = performance.now();
     const outcome = openRollups.flush(insightDefaults.rollupFlushSlice);
     flushes.push(performance.now() - t);
@@ -141,7 +156,13 @@ for (let s = 0; s < seconds; s++) {
     const runs: RollupRun[] = [];
     for (let c = first; c < Math.min(openChecks, first + commitSize); c++) {
       const latencyMs = latencyOf(c);
-      runs.push({ guid: `check-${c}`, ranAtMs: start + s * 1000 + c, success: latencyMs > 0, skipped: false, latencyMs });
+      runs.push({
+        guid: `check-${c}`,
+        ranAtMs: start + s * 1000 + c,
+        success: latencyMs > 0,
+        skipped: false,
+        latencyMs,
+      });
     }
     const t = performance.now();
     transaction(openDb, () => openRollups.record(runs));
@@ -152,20 +173,27 @@ const heapAfter = heapMb();
 const flushMs = flushes.reduce((a, b) => a + b, 0);
 flushes.sort((a, b) => a - b);
 const held = openRollups.held();
-printTable(`An hour of 1 s runs at ${openChecks} checks (${seconds} s simulated, commits of ${commitSize}, a flush every ${flushEvery} s in slices of ${insightDefaults.rollupFlushSlice} rows)`, [{
-  runs: runsTotal,
-  'ms per run (record + flush)': fixed((recordMs + flushMs) / runsTotal, 4),
-  'record ms per run': fixed(recordMs / runsTotal, 4),
-  'rows written per run': fixed(written / runsTotal, 3),
-  'flush slices': flushes.length,
-  'slice median ms': fixed(percentile(flushes, 50), 2),
-  'slice p99 ms': fixed(percentile(flushes, 99), 2),
-  'slice max ms': fixed(flushes.at(-1) ?? 0, 2),
-}]);
-printTable('Memory of the open buckets after the hour', [{
-  'heap + array buffers MB': fixed(heapAfter - heapBefore),
-  'per check KB': fixed(((heapAfter - heapBefore) * 1024) / openChecks, 2),
-  'open buckets': held.open,
-  'latency counters KB': fixed(held.latencyBytes / 1024),
-}]);
+printTable(
+  `An hour of 1 s runs at ${openChecks} checks (${seconds} s simulated, commits of ${commitSize}, a flush every ${flushEvery} s in slices of ${insightDefaults.rollupFlushSlice} rows)`,
+  [
+    {
+      runs: runsTotal,
+      'ms per run (record + flush)': fixed((recordMs + flushMs) / runsTotal, 4),
+      'record ms per run': fixed(recordMs / runsTotal, 4),
+      'rows written per run': fixed(written / runsTotal, 3),
+      'flush slices': flushes.length,
+      'slice median ms': fixed(percentile(flushes, 50), 2),
+      'slice p99 ms': fixed(percentile(flushes, 99), 2),
+      'slice max ms': fixed(flushes.at(-1) ?? 0, 2),
+    },
+  ],
+);
+printTable('Memory of the open buckets after the hour', [
+  {
+    'heap + array buffers MB': fixed(heapAfter - heapBefore),
+    'per check KB': fixed(((heapAfter - heapBefore) * 1024) / openChecks, 2),
+    'open buckets': held.open,
+    'latency counters KB': fixed(held.latencyBytes / 1024),
+  },
+]);
 openDb.close();

@@ -17,7 +17,11 @@ export function rssSampler(everyMs = 100): { peakMb(): number; stop(): void } {
 
 /** Starts bench/target-process.ts in a child process; resolves with its base URL. */
 export async function startTargetProcess(delayMs = 0): Promise<{ url: string; stop(): void; child: ChildProcess }> {
-  const child = fork(new URL(import.meta.url.endsWith('.ts') ? './target-process.ts' : './target-process.js', import.meta.url).pathname, [String(delayMs)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(
+    new URL(import.meta.url.endsWith('.ts') ? './target-process.ts' : './target-process.js', import.meta.url).pathname,
+    [String(delayMs)],
+    { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+  );
   const [message] = (await once(child, 'message')) as [{ port: number }];
   return { url: `http://127.0.0.1:${message.port}/`, stop: () => child.kill(), child };
 }
@@ -32,7 +36,10 @@ export function printTable(title: string, rows: Record<string, string | number>[
   console.log(line(columns.map((c) => c.padEnd(width(c)))));
   console.log(line(columns.map((c) => '-'.repeat(width(c)))));
   // The first column names the row and reads left-aligned; figures line up on the right.
-  for (const row of rows) console.log(line(columns.map((c, i) => (i === 0 ? String(row[c]).padEnd(width(c)) : String(row[c]).padStart(width(c))))));
+  for (const row of rows)
+    console.log(
+      line(columns.map((c, i) => (i === 0 ? String(row[c]).padEnd(width(c)) : String(row[c]).padStart(width(c))))),
+    );
 }
 
 export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');

@@ -24,14 +24,26 @@ export const fuses: FuseConfig = {
 };
 
 /** The file that holds the fuse wire: the executable, or on macOS the Electron framework. */
-export function fuseBinary(context: Pick<AfterPackContext, 'appOutDir' | 'electronPlatformName'> & { packager: { appInfo: { productFilename: string } } }): string {
+export function fuseBinary(
+  context: Pick<AfterPackContext, 'appOutDir' | 'electronPlatformName'> & {
+    packager: { appInfo: { productFilename: string } };
+  },
+): string {
   const { appOutDir, electronPlatformName, packager } = context;
   const name = packager.appInfo.productFilename;
   if (electronPlatformName === 'darwin' || electronPlatformName === 'mas') {
-    return join(appOutDir, `${name}.app`, 'Contents', 'Frameworks', 'Electron Framework.framework', 'Electron Framework');
+    return join(
+      appOutDir,
+      `${name}.app`,
+      'Contents',
+      'Frameworks',
+      'Electron Framework.framework',
+      'Electron Framework',
+    );
   }
   if (electronPlatformName === 'win32') return join(appOutDir, `${name}.exe`);
-  const executable = 'executableName' in packager && typeof packager.executableName === 'string' ? packager.executableName : name;
+  const executable =
+    'executableName' in packager && typeof packager.executableName === 'string' ? packager.executableName : name;
   return join(appOutDir, executable);
 }
 
@@ -46,9 +58,16 @@ export async function hasFuseWire(file: string): Promise<boolean> {
 export default async function afterPack(context: AfterPackContext): Promise<void> {
   const binary = fuseBinary(context);
   if (!(await hasFuseWire(binary))) {
-    process.stdout.write(`  • skipping Electron fuses: ${binary} has no fuse wire (a stub Electron, as in the offline packaging smoke test)\n`);
+    process.stdout.write(
+      `  • skipping Electron fuses: ${binary} has no fuse wire (a stub Electron, as in the offline packaging smoke test)\n`,
+    );
     return;
   }
-  await context.packager.addElectronFuses(context, { ...fuses, resetAdHocDarwinSignature: context.electronPlatformName === 'darwin' });
-  process.stdout.write(`  • Electron fuses set in ${binary}: RunAsNode, NODE_OPTIONS and --inspect off; app loaded only from app.asar\n`);
+  await context.packager.addElectronFuses(context, {
+    ...fuses,
+    resetAdHocDarwinSignature: context.electronPlatformName === 'darwin',
+  });
+  process.stdout.write(
+    `  • Electron fuses set in ${binary}: RunAsNode, NODE_OPTIONS and --inspect off; app loaded only from app.asar\n`,
+  );
 }

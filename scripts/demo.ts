@@ -18,15 +18,36 @@ const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
 function buildRendererIfMissing(): void {
   if (existsSync(join(root, 'dist', 'renderer', 'index.html'))) return;
   say('Building the window (first run only)…');
-  const built = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('building the renderer failed; run "npm run build:renderer" to see why');
 }
 
 /** Starts `uptime-agent run --dashboard` and resolves with the URL it prints. */
 function startHeadlessAgent(dataDir: string, privateFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const args = [join(root, 'src-main', 'cli', 'main.ts'), 'run', '--dashboard', '--data-dir', dataDir, '--private-checks', privateFile,
-    '--sync-interval', '5', '--upload-interval', '3', '--status-interval', '15', '--ping-interval', '10'];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, UPTIME_AGENT_LOG_LEVEL: 'warn' } });
+  const args = [
+    join(root, 'src-main', 'cli', 'main.ts'),
+    'run',
+    '--dashboard',
+    '--data-dir',
+    dataDir,
+    '--private-checks',
+    privateFile,
+    '--sync-interval',
+    '5',
+    '--upload-interval',
+    '3',
+    '--status-interval',
+    '15',
+    '--ping-interval',
+    '10',
+  ];
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, UPTIME_AGENT_LOG_LEVEL: 'warn' },
+  });
   child.stderr.pipe(process.stderr);
   return new Promise((resolveStart, reject) => {
     let out = '';
@@ -60,7 +81,14 @@ async function main(): Promise<void> {
   const seeded = seed(server, { organization: 'Demo organisation', checks: world.checks, tokenLabel: 'demo' });
   await writeFile(privateFile, `${JSON.stringify(world.privateDefinitions, null, 2)}\n`, { mode: 0o600 });
   // Pre-fill the enrollment form: only the token is left to paste.
-  fileSettingsStore(dataDir).update({ serverUrl: server.url, monitorName: hostname(), region: 'local', country: 'XX', city: 'Demo city', privateChecksFile: privateFile });
+  fileSettingsStore(dataDir).update({
+    serverUrl: server.url,
+    monitorName: hostname(),
+    region: 'local',
+    country: 'XX',
+    city: 'Demo city',
+    privateChecksFile: privateFile,
+  });
 
   let agent: ChildProcess;
   const electron = electronBinary(root);
@@ -79,9 +107,13 @@ async function main(): Promise<void> {
   }
   say(`  2. Paste this token:    ${seeded.token}`);
   say('  3. Press Enroll.');
-  say(`\nThe demo server has ${world.checks.length} checks: healthy, slow, flapping, failing, TCP, TLS, HTTPS and a private one`);
+  say(
+    `\nThe demo server has ${world.checks.length} checks: healthy, slow, flapping, failing, TCP, TLS, HTTPS and a private one`,
+  );
   say(`whose definition lives only in ${privateFile}`);
-  say(electron === undefined ? '(already in use by the agent).' : '(choose it in the window’s Private definitions view).');
+  say(
+    electron === undefined ? '(already in use by the agent).' : '(choose it in the window’s Private definitions view).',
+  );
   say('Press Ctrl-C to stop the demo; everything it started is stopped and its temporary folder removed.\n');
 
   const stop = async (): Promise<void> => {

@@ -11,29 +11,58 @@ type Rgba = readonly [number, number, number, number];
 /** Coverage of a point in unit coordinates (0..1 across the icon): 1 inside, 0 outside. */
 type Shape = (x: number, y: number) => boolean;
 
-const circle = (cx: number, cy: number, r: number): Shape => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
-const ring = (cx: number, cy: number, r: number, width: number): Shape => (x, y) => {
-  const d = Math.hypot(x - cx, y - cy);
-  return d <= r + width / 2 && d >= r - width / 2;
-};
+const circle =
+  (cx: number, cy: number, r: number): Shape =>
+  (x, y) =>
+    (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+const ring =
+  (cx: number, cy: number, r: number, width: number): Shape =>
+  (x, y) => {
+    const d = Math.hypot(x - cx, y - cy);
+    return d <= r + width / 2 && d >= r - width / 2;
+  };
 /** A round-capped stroke through the points. */
-const stroke = (points: readonly [number, number][], width: number): Shape => (x, y) => {
-  for (let i = 1; i < points.length; i++) {
-    const [ax, ay] = points[i - 1] ?? [0, 0];
-    const [bx, by] = points[i] ?? [0, 0];
-    const t = Math.max(0, Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
-    if (Math.hypot(x - (ax + t * (bx - ax)), y - (ay + t * (by - ay))) <= width / 2) return true;
-  }
-  return false;
-};
-const union = (...shapes: Shape[]): Shape => (x, y) => shapes.some((s) => s(x, y));
-const minus = (shape: Shape, hole: Shape): Shape => (x, y) => shape(x, y) && !hole(x, y);
-const moved = (shape: Shape, dx: number, dy: number, scale: number): Shape => (x, y) => shape((x - dx) / scale, (y - dy) / scale);
+const stroke =
+  (points: readonly [number, number][], width: number): Shape =>
+  (x, y) => {
+    for (let i = 1; i < points.length; i++) {
+      const [ax, ay] = points[i - 1] ?? [0, 0];
+      const [bx, by] = points[i] ?? [0, 0];
+      const t = Math.max(
+        0,
+        Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)),
+      );
+      if (Math.hypot(x - (ax + t * (bx - ax)), y - (ay + t * (by - ay))) <= width / 2) return true;
+    }
+    return false;
+  };
+const union =
+  (...shapes: Shape[]): Shape =>
+  (x, y) =>
+    shapes.some((s) => s(x, y));
+const minus =
+  (shape: Shape, hole: Shape): Shape =>
+  (x, y) =>
+    shape(x, y) && !hole(x, y);
+const moved =
+  (shape: Shape, dx: number, dy: number, scale: number): Shape =>
+  (x, y) =>
+    shape((x - dx) / scale, (y - dy) / scale);
 
 /** The app mark: a ring around a heartbeat line. */
 const mark = union(
   ring(0.5, 0.5, 0.4, 0.1),
-  stroke([[0.2, 0.52], [0.36, 0.52], [0.44, 0.3], [0.56, 0.72], [0.64, 0.52], [0.8, 0.52]], 0.09),
+  stroke(
+    [
+      [0.2, 0.52],
+      [0.36, 0.52],
+      [0.44, 0.3],
+      [0.56, 0.72],
+      [0.64, 0.52],
+      [0.8, 0.52],
+    ],
+    0.09,
+  ),
 );
 
 /** Where the status badge sits (bottom right), and the gap cut around it so it reads at 16 px. */
@@ -44,9 +73,48 @@ const badgeGap = circle(0.74, 0.74, 0.31);
 const symbols: Record<TrayState, Shape | undefined> = {
   'not-enrolled': undefined,
   ok: undefined,
-  warning: union(stroke([[0.74, 0.62], [0.74, 0.75]], 0.07), circle(0.74, 0.85, 0.04)),
-  error: union(stroke([[0.66, 0.66], [0.82, 0.82]], 0.07), stroke([[0.82, 0.66], [0.66, 0.82]], 0.07)),
-  paused: union(stroke([[0.69, 0.65], [0.69, 0.83]], 0.06), stroke([[0.79, 0.65], [0.79, 0.83]], 0.06)),
+  warning: union(
+    stroke(
+      [
+        [0.74, 0.62],
+        [0.74, 0.75],
+      ],
+      0.07,
+    ),
+    circle(0.74, 0.85, 0.04),
+  ),
+  error: union(
+    stroke(
+      [
+        [0.66, 0.66],
+        [0.82, 0.82],
+      ],
+      0.07,
+    ),
+    stroke(
+      [
+        [0.82, 0.66],
+        [0.66, 0.82],
+      ],
+      0.07,
+    ),
+  ),
+  paused: union(
+    stroke(
+      [
+        [0.69, 0.65],
+        [0.69, 0.83],
+      ],
+      0.06,
+    ),
+    stroke(
+      [
+        [0.79, 0.65],
+        [0.79, 0.83],
+      ],
+      0.06,
+    ),
+  ),
 };
 
 const colors = {
@@ -78,7 +146,10 @@ function trayLayers(state: TrayState, variant: 'light' | 'dark' | 'template'): L
     { shape: minus(mark, badgeGap), color: ink },
     { shape: badge, color: badgeColor },
   ];
-  if (symbol !== undefined) layers.push(variant === 'template' ? { shape: symbol, color: ink, erase: true } : { shape: symbol, color: colors.white });
+  if (symbol !== undefined)
+    layers.push(
+      variant === 'template' ? { shape: symbol, color: ink, erase: true } : { shape: symbol, color: colors.white },
+    );
   return layers;
 }
 
@@ -157,7 +228,10 @@ export function writeIcons(buildDir: string): void {
   for (const state of trayStates) {
     for (const variant of ['light', 'dark', 'template'] as const) {
       const base = variant === 'template' ? `${state}Template` : `${state}-${variant}`;
-      for (const [size, suffix] of [[16, ''], [32, '@2x']] as const) {
+      for (const [size, suffix] of [
+        [16, ''],
+        [32, '@2x'],
+      ] as const) {
         writeFileSync(join(trayDir, `${base}${suffix}.png`), encodePng(render(trayLayers(state, variant), size), size));
       }
     }

@@ -28,7 +28,11 @@ const menu: { view: Exclude<RouteView, 'enroll'>; label: string }[] = [
 ];
 
 /** What a view's count means, for screen readers. */
-const badgeMeaning: Partial<Record<RouteView, string>> = { checks: 'down', unsent: 'waiting', private: 'need attention' };
+const badgeMeaning: Partial<Record<RouteView, string>> = {
+  checks: 'down',
+  unsent: 'waiting',
+  private: 'need attention',
+};
 
 function CurrentView({ place }: { place: Place }) {
   switch (place.view) {
@@ -77,7 +81,13 @@ export function App() {
     };
   }, []);
 
-  useEffect(() => bridge.on('app:navigate', (target) => navigate({ view: target.view, ...(target.guid === undefined ? {} : { guid: target.guid }) })), [bridge, navigate]);
+  useEffect(
+    () =>
+      bridge.on('app:navigate', (target) =>
+        navigate({ view: target.view, ...(target.guid === undefined ? {} : { guid: target.guid }) }),
+      ),
+    [bridge, navigate],
+  );
 
   // First run: an agent that is not enrolled opens on the enrollment form, once.
   useEffect(() => {
@@ -93,21 +103,37 @@ export function App() {
 
   const navigation = useMemo<Navigation>(() => ({ place, navigate, flash, setFlash }), [place, navigate, flash]);
 
-  const badges: Partial<Record<RouteView, number>> = snapshot === undefined ? {} : {
-    checks: snapshot.counts.down,
-    unsent: backlogNeedsAttention(snapshot) ? snapshot.outbox.unsent + snapshot.outbox.rejectedCount : 0,
-    private: snapshot.privateDefinitions.missing.length + snapshot.privateDefinitions.problems.filter((p) => p.severity === 'error').length,
-  };
+  const badges: Partial<Record<RouteView, number>> =
+    snapshot === undefined
+      ? {}
+      : {
+          checks: snapshot.counts.down,
+          unsent: backlogNeedsAttention(snapshot) ? snapshot.outbox.unsent + snapshot.outbox.rejectedCount : 0,
+          private:
+            snapshot.privateDefinitions.missing.length +
+            snapshot.privateDefinitions.problems.filter((p) => p.severity === 'error').length,
+        };
   const stale = connection !== 'connected' && snapshot !== undefined;
 
   return (
     <NavigationContext.Provider value={navigation}>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <div className="app">
         <header className="topbar">
           <div className="brand">
             <span className="brand-mark" aria-hidden="true">
-              <svg width="18" height="18" viewBox="0 0 18 18"><path d="M1 10h4l2-6 4 10 2-4h4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" /></svg>
+              <svg width="18" height="18" viewBox="0 0 18 18">
+                <path
+                  d="M1 10h4l2-6 4 10 2-4h4"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
+              </svg>
             </span>
             <span>Uptime Agent</span>
           </div>
@@ -126,7 +152,9 @@ export function App() {
                   <span>{item.label}</span>
                   {(badges[item.view] ?? 0) > 0 ? (
                     <>
-                      <span className={`nav-badge nav-badge-${item.view}`} aria-hidden="true">{badges[item.view]}</span>
+                      <span className={`nav-badge nav-badge-${item.view}`} aria-hidden="true">
+                        {badges[item.view]}
+                      </span>
                       <span className="visually-hidden">{` (${badges[item.view] ?? 0} ${badgeMeaning[item.view] ?? ''})`}</span>
                     </>
                   ) : null}
@@ -137,26 +165,46 @@ export function App() {
         </nav>
         <main id="main" className={stale ? 'content stale' : 'content'} tabIndex={-1}>
           {connection === 'reconnecting' ? (
-            <Notice tone="warning" title={`Disconnected from the agent${disconnectedAt === undefined ? '' : ` since ${new Date(disconnectedAt).toLocaleTimeString()}`}`}>
-              Reconnecting… What you see below is how things were then. If uptime-agent was stopped, start it again; this page picks it up by itself.
+            <Notice
+              tone="warning"
+              title={`Disconnected from the agent${disconnectedAt === undefined ? '' : ` since ${new Date(disconnectedAt).toLocaleTimeString()}`}`}
+            >
+              Reconnecting… What you see below is how things were then. If uptime-agent was stopped, start it again;
+              this page picks it up by itself.
             </Notice>
           ) : null}
           {connection === 'unauthorized' ? (
             <Notice tone="error" title="This page’s access link is no longer valid">
-              The agent no longer accepts this page’s access token (it was restarted with a new one). Open the link it printed as “dashboard:”, or run “uptime-agent dashboard-url” to print it again.
+              The agent no longer accepts this page’s access token (it was restarted with a new one). Open the link it
+              printed as “dashboard:”, or run “uptime-agent dashboard-url” to print it again.
             </Notice>
           ) : null}
           {snapshot === undefined ? (
             loadError === undefined || connection === 'unauthorized' ? (
-              connection === 'unauthorized' ? null : <div className="loading"><Spinner label="Connecting to the agent…" /></div>
+              connection === 'unauthorized' ? null : (
+                <div className="loading">
+                  <Spinner label="Connecting to the agent…" />
+                </div>
+              )
             ) : (
-              <Notice tone="error" title="The agent’s state could not be loaded" actions={<button type="button" onClick={retry}>Try again</button>}>
+              <Notice
+                tone="error"
+                title="The agent’s state could not be loaded"
+                actions={
+                  <button type="button" onClick={retry}>
+                    Try again
+                  </button>
+                }
+              >
                 <p>{loadError}</p>
               </Notice>
             )
           ) : (
             <div className="view-host">
-              <CurrentView key={`${place.view}:${place.view === 'checks' ? '' : (place.guid ?? '')}:${place.reclaimId ?? ''}`} place={place} />
+              <CurrentView
+                key={`${place.view}:${place.view === 'checks' ? '' : (place.guid ?? '')}:${place.reclaimId ?? ''}`}
+                place={place}
+              />
             </div>
           )}
         </main>

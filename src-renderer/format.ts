@@ -25,9 +25,11 @@ export function dateTime(iso: string | undefined): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-export const percent = (value: number | undefined): string => (value === undefined ? '—' : `${value >= 99.95 || value === 0 ? value.toFixed(0) : value.toFixed(1)} %`);
+export const percent = (value: number | undefined): string =>
+  value === undefined ? '—' : `${value >= 99.95 || value === 0 ? value.toFixed(0) : value.toFixed(1)} %`;
 
-export const milliseconds = (value: number | undefined): string => (value === undefined || value <= 0 ? '—' : `${value} ms`);
+export const milliseconds = (value: number | undefined): string =>
+  value === undefined || value <= 0 ? '—' : `${value} ms`;
 
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
@@ -50,7 +52,6 @@ export function sentence(text: string): string {
   const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
   return /[.!?)]$/.test(capital) ? capital : `${capital}.`;
 }
-
 
 /** How often this monitor runs a check: "every 30 s, shared by 3 monitors" for a shared one. */
 export function runsEvery(check: { intervalSec: number; effectiveIntervalSec: number; sharedBy: number }): string {

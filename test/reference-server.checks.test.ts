@@ -2,7 +2,16 @@
 // private-definition wiping, over real HTTP on 127.0.0.1.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer, type WireCheck } from './reference-server/index.ts';
-import { call, enroll, manualClock, nth, ok, withOrg, type Enrolled, type ManualClock } from './reference-server/testing.ts';
+import {
+  call,
+  enroll,
+  manualClock,
+  nth,
+  ok,
+  withOrg,
+  type Enrolled,
+  type ManualClock,
+} from './reference-server/testing.ts';
 
 interface Delta {
   checks: WireCheck[];
@@ -28,7 +37,12 @@ async function delta(since?: string, apiKey = monitor.apiKey): Promise<Delta> {
 }
 
 function newCheck(extra: Partial<Parameters<ReferenceServer['admin']['createCheck']>[0]> = {}) {
-  const check = server.admin.createCheck({ name: 'Home page', url: 'https://example.test/', orgId: org.orgId, ...extra });
+  const check = server.admin.createCheck({
+    name: 'Home page',
+    url: 'https://example.test/',
+    orgId: org.orgId,
+    ...extra,
+  });
   server.admin.assign(check.guid, monitor.monitorId);
   return check;
 }
@@ -38,31 +52,60 @@ const fixedWidth = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 describe('since', () => {
   it('defaults to the epoch and sends every wire field', async () => {
     const check = newCheck({
-      timeout_sec: 20, match_string: 'Welcome', match_mode: 'not_contains', post_data: 'a=1',
-      headers: { 'X-Probe': 'yes' }, disable_redirects: true, status_code_op: 'eq', status_code_value: 204,
-      max_response_time_ms: 1500, down_interval_sec: 30, result_detail_max_chars: 100,
-      insecure_skip_verify: true, invert_result: true, cert_expiry_warn_days: 14, enabled: false, interval_sec: 45,
+      timeout_sec: 20,
+      match_string: 'Welcome',
+      match_mode: 'not_contains',
+      post_data: 'a=1',
+      headers: { 'X-Probe': 'yes' },
+      disable_redirects: true,
+      status_code_op: 'eq',
+      status_code_value: 204,
+      max_response_time_ms: 1500,
+      down_interval_sec: 30,
+      result_detail_max_chars: 100,
+      insecure_skip_verify: true,
+      invert_result: true,
+      cert_expiry_warn_days: 14,
+      enabled: false,
+      interval_sec: 45,
     });
     const { checks, server_time } = await delta();
     expect(checks).toHaveLength(1);
-    expect(checks[0]).toEqual({ ...check.definition, guid: check.guid, deleted: false, updated_at: checks[0]?.updated_at });
+    expect(checks[0]).toEqual({
+      ...check.definition,
+      guid: check.guid,
+      deleted: false,
+      updated_at: checks[0]?.updated_at,
+    });
     expect(checks[0]?.updated_at).toMatch(fixedWidth);
     expect(server_time).toMatch(fixedWidth);
     expect(server_time >= (checks[0]?.updated_at ?? '')).toBe(true);
     expect(await delta('1970-01-01T00:00:00Z')).toEqual({ checks, server_time: expect.any(String) as string });
   });
 
-  it.each(['yesterday', '', '2026-11-21', '2026-11-21T10:29:50', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z',
-    '2026-11-21 10:29:50Z', '2026-11-21T25:00:00Z', '2026-11-21T10:29:50+2:00'])(
-    'answers 400 for since=%j', async (since) => {
-      const answer = await call(server.url, 'GET', `/api/checks?since=${encodeURIComponent(since)}`, { auth: monitor.apiKey });
-      expect(answer.status).toBe(400);
-      expect(answer.text).toMatch(/since/);
+  it.each([
+    'yesterday',
+    '',
+    '2026-11-21',
+    '2026-11-21T10:29:50',
+    '2026-13-01T00:00:00Z',
+    '2026-02-30T00:00:00Z',
+    '2026-11-21 10:29:50Z',
+    '2026-11-21T25:00:00Z',
+    '2026-11-21T10:29:50+2:00',
+  ])('answers 400 for since=%j', async (since) => {
+    const answer = await call(server.url, 'GET', `/api/checks?since=${encodeURIComponent(since)}`, {
+      auth: monitor.apiKey,
     });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toMatch(/since/);
+  });
 
   it('answers 400 when since is given twice', async () => {
     const t = '2026-11-21T10:29:50Z';
-    expect((await call(server.url, 'GET', `/api/checks?since=${t}&since=${t}`, { auth: monitor.apiKey })).status).toBe(400);
+    expect((await call(server.url, 'GET', `/api/checks?since=${t}&since=${t}`, { auth: monitor.apiKey })).status).toBe(
+      400,
+    );
   });
 
   it('accepts any RFC 3339 offset and precision', async () => {
@@ -111,7 +154,12 @@ describe('since', () => {
   });
 
   it('sends a newly assigned old check, and partial updates keep other fields', async () => {
-    const check = server.admin.createCheck({ name: 'old', url: 'tcp://127.0.0.1:22', orgId: org.orgId, timeout_sec: 5 });
+    const check = server.admin.createCheck({
+      name: 'old',
+      url: 'tcp://127.0.0.1:22',
+      orgId: org.orgId,
+      timeout_sec: 5,
+    });
     const before = await delta();
     expect(before.checks).toEqual([]);
     clock.advance(1000);
@@ -149,11 +197,18 @@ describe('lifecycle in the delta', () => {
     expect((await delta(second.server_time)).checks).toEqual([]);
     expect(server.admin.check(check.guid)?.deleted).toBe(false); // only this monitor lost it
     server.admin.assign(check.guid, monitor.monitorId);
-    expect((await delta(second.server_time)).checks).toMatchObject([{ guid: check.guid, enabled: true, deleted: false }]);
+    expect((await delta(second.server_time)).checks).toMatchObject([
+      { guid: check.guid, enabled: true, deleted: false },
+    ]);
   });
 
   it('sends a private-definition check with its definition wiped', async () => {
-    const check = newCheck({ url: 'https://user:pw@intranet.test/x', match_string: 'secret', post_data: 'q=1', headers: { 'X-Token': 't' } });
+    const check = newCheck({
+      url: 'https://user:pw@intranet.test/x',
+      match_string: 'secret',
+      post_data: 'q=1',
+      headers: { 'X-Token': 't' },
+    });
     const first = await delta();
     const wiped = server.admin.makePrivateDefinition(check.guid);
     expect(wiped.definition).toMatchObject({ url: '', match_string: '' });

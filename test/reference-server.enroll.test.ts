@@ -156,7 +156,10 @@ describe('monitor state', () => {
       call(server.url, 'GET', '/api/ping', { auth: apiKey }),
       call(server.url, 'GET', '/api/checks', { auth: apiKey }),
       call(server.url, 'POST', '/api/results', { auth: apiKey, body: { results: [] } }),
-      call(server.url, 'POST', '/api/status', { auth: apiKey, body: { version: '1', uptime_sec: 1, unsent_results: 0 } }),
+      call(server.url, 'POST', '/api/status', {
+        auth: apiKey,
+        body: { version: '1', uptime_sec: 1, unsent_results: 0 },
+      }),
     ]);
 
   it('invalidates the old key on resetKey', async () => {

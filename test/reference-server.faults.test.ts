@@ -1,7 +1,16 @@
 // Fault injection, request recording and stop/restart on the same port, over real HTTP.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from './reference-server/index.ts';
-import { call, enroll, manualClock, ok, result, withOrg, type Enrolled, type ManualClock } from './reference-server/testing.ts';
+import {
+  call,
+  enroll,
+  manualClock,
+  ok,
+  result,
+  withOrg,
+  type Enrolled,
+  type ManualClock,
+} from './reference-server/testing.ts';
 
 let server: ReferenceServer;
 let clock: ManualClock;
@@ -59,9 +68,12 @@ describe('faults', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
 
     server.faults.hang({ endpoint: 'ping', times: 1 });
-    await expect(fetch(`${server.url}/api/ping`, {
-      headers: { authorization: `Bearer ${monitor.apiKey}` }, signal: AbortSignal.timeout(200),
-    })).rejects.toThrow();
+    await expect(
+      fetch(`${server.url}/api/ping`, {
+        headers: { authorization: `Bearer ${monitor.apiKey}` },
+        signal: AbortSignal.timeout(200),
+      }),
+    ).rejects.toThrow();
 
     server.faults.reset({ endpoint: 'ping', times: 1 });
     await expect(ping()).rejects.toThrow();
@@ -94,13 +106,22 @@ describe('request recording', () => {
   it('records method, path, query, headers, body, status and fault', async () => {
     server.clearRequests();
     server.faults.respond(418, { endpoint: 'status', times: 1 });
-    await call(server.url, 'POST', '/api/status', { auth: monitor.apiKey, body: { version: 'v', uptime_sec: 1, unsent_results: 0 } });
+    await call(server.url, 'POST', '/api/status', {
+      auth: monitor.apiKey,
+      body: { version: 'v', uptime_sec: 1, unsent_results: 0 },
+    });
     await call(server.url, 'GET', '/api/checks?since=2026-11-21T10:29:50.000000Z', { auth: monitor.apiKey });
     await call(server.url, 'GET', '/nowhere');
     const [status, sync, nowhere] = server.requests();
     expect(status).toMatchObject({
-      method: 'POST', path: '/api/status', endpoint: 'status', status: 418, fault: 'status 418', bodyComplete: true,
-      body: '{"version":"v","uptime_sec":1,"unsent_results":0}', at: clock.now().toISOString(),
+      method: 'POST',
+      path: '/api/status',
+      endpoint: 'status',
+      status: 418,
+      fault: 'status 418',
+      bodyComplete: true,
+      body: '{"version":"v","uptime_sec":1,"unsent_results":0}',
+      at: clock.now().toISOString(),
     });
     expect(status?.headers.authorization).toBe(`Bearer ${monitor.apiKey}`);
     expect(sync).toMatchObject({ query: 'since=2026-11-21T10:29:50.000000Z', status: 200, fault: null });

@@ -37,7 +37,9 @@ describe('persistence', () => {
       expect(second.monitor(monitor.monitorId)?.enrolled).toBe(true);
       expect((await call(second.url, 'GET', '/api/ping', { auth: monitor.apiKey })).status).toBe(200);
       expect((await enroll(second, org.token)).monitorId).not.toBe(monitor.monitorId);
-      expect(ok(await call(second.url, 'POST', '/api/results', { auth: monitor.apiKey, body }))).toEqual({ accepted: 1 });
+      expect(ok(await call(second.url, 'POST', '/api/results', { auth: monitor.apiKey, body }))).toEqual({
+        accepted: 1,
+      });
       expect(second.results()).toHaveLength(1);
       second.admin.updateCheck(check.guid, { name: 'after reopen' });
       const after = ok(
@@ -53,9 +55,13 @@ describe('persistence', () => {
 
 describe('command line', () => {
   it('prints the URL and a token, serves, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['test/reference-server/main.ts', '--print-json', '--db', join(dir, 'cli.db')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['test/reference-server/main.ts', '--print-json', '--db', join(dir, 'cli.db')],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
@@ -63,9 +69,12 @@ describe('command line', () => {
     });
     const printed = JSON.parse(line) as { url: string; token: string };
     expect(printed.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const enrolled = ok(await call(printed.url, 'POST', '/api/enroll', {
-      auth: printed.token, body: { name: 'n', region: 'r', country: 'c', city: 'x' },
-    })) as { api_key: string };
+    const enrolled = ok(
+      await call(printed.url, 'POST', '/api/enroll', {
+        auth: printed.token,
+        body: { name: 'n', region: 'r', country: 'c', city: 'x' },
+      }),
+    ) as { api_key: string };
     const delta = ok(await call(printed.url, 'GET', '/api/checks', { auth: enrolled.api_key })) as {
       checks: { guid: string; url: string }[];
     };

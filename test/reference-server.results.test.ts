@@ -12,21 +12,36 @@ beforeEach(async () => {
   server = await startReferenceServer();
   org = withOrg(server);
   monitor = await enroll(server, org.token);
-  guid = server.admin.createCheck({ name: 'c', url: 'http://127.0.0.1:1/', orgId: org.orgId, result_detail_max_chars: 5 }).guid;
+  guid = server.admin.createCheck({
+    name: 'c',
+    url: 'http://127.0.0.1:1/',
+    orgId: org.orgId,
+    result_detail_max_chars: 5,
+  }).guid;
   server.admin.assign(guid, monitor.monitorId);
 });
 afterEach(() => server.close());
 
-const upload = (body: unknown, apiKey = monitor.apiKey) => call(server.url, 'POST', '/api/results', { auth: apiKey, body });
+const upload = (body: unknown, apiKey = monitor.apiKey) =>
+  call(server.url, 'POST', '/api/results', { auth: apiKey, body });
 const at = (i: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, 0) + i * 1000).toISOString();
 const batch = (n: number) => Array.from({ length: n }, (_, i) => result(guid, at(i)));
 
 describe('results', () => {
   it('stores results stamped with the caller, whatever monitor_id says', async () => {
-    expect(ok(await upload({ results: [result(guid, at(0), { success: false, http_status: 503, error: 'boom' })] })))
-      .toEqual({ accepted: 1 });
+    expect(
+      ok(await upload({ results: [result(guid, at(0), { success: false, http_status: 503, error: 'boom' })] })),
+    ).toEqual({ accepted: 1 });
     expect(server.results(monitor.monitorId)).toMatchObject([
-      { monitorId: monitor.monitorId, checkGuid: guid, ranAt: at(0), success: false, httpStatus: 503, error: 'boom', orgId: org.orgId },
+      {
+        monitorId: monitor.monitorId,
+        checkGuid: guid,
+        ranAt: at(0),
+        success: false,
+        httpStatus: 503,
+        error: 'boom',
+        orgId: org.orgId,
+      },
     ]);
     expect(server.results(monitor.monitorId)[0]).not.toHaveProperty('responseSample');
   });
@@ -54,7 +69,12 @@ describe('results', () => {
     server.admin.assign(gone.guid, monitor.monitorId);
     server.admin.unassign(gone.guid, monitor.monitorId);
     const answer = await upload({
-      results: [result(guid, at(0)), result(other.guid, at(0)), result(gone.guid, at(0)), result('no-such-check', at(0))],
+      results: [
+        result(guid, at(0)),
+        result(other.guid, at(0)),
+        result(gone.guid, at(0)),
+        result('no-such-check', at(0)),
+      ],
     });
     expect(ok(answer)).toEqual({ accepted: 1 });
     expect(server.results().map((r) => r.checkGuid)).toEqual([guid]);
@@ -66,12 +86,19 @@ describe('results', () => {
     const theirs = server.admin.createCheck({ name: 't', url: 'http://127.0.0.1:4/', orgId: second.id });
     server.admin.assign(guid, fleet.monitorId);
     server.admin.assign(theirs.guid, fleet.monitorId);
-    expect(ok(await upload({ results: [result(guid, at(0)), result(theirs.guid, at(0))] }, fleet.apiKey))).toEqual({ accepted: 2 });
+    expect(ok(await upload({ results: [result(guid, at(0)), result(theirs.guid, at(0))] }, fleet.apiKey))).toEqual({
+      accepted: 2,
+    });
     expect(server.results(fleet.monitorId).map((r) => r.orgId)).toEqual([org.orgId, second.id]);
   });
 
   it('caps error and response_sample to result_detail_max_chars code points', async () => {
-    const zero = server.admin.createCheck({ name: 'z', url: 'http://127.0.0.1:5/', orgId: org.orgId, result_detail_max_chars: 0 });
+    const zero = server.admin.createCheck({
+      name: 'z',
+      url: 'http://127.0.0.1:5/',
+      orgId: org.orgId,
+      result_detail_max_chars: 0,
+    });
     server.admin.assign(zero.guid, monitor.monitorId);
     await upload({
       results: [
@@ -91,8 +118,16 @@ describe('results', () => {
     ['malformed JSON', '{"results": [', /malformed JSON/],
     ['no results field', { results: undefined }, /^results: missing/],
     ['results not an array', { results: 'x' }, /^results: /],
-    ['a missing check_guid', { results: [{ ...result('g', at(0)), check_guid: undefined }] }, /^results\[0\]\.check_guid: missing/],
-    ['a missing monitor_id', { results: [result('g', at(0)), { ...result('g', at(1)), monitor_id: undefined }] }, /^results\[1\]\.monitor_id: missing/],
+    [
+      'a missing check_guid',
+      { results: [{ ...result('g', at(0)), check_guid: undefined }] },
+      /^results\[0\]\.check_guid: missing/,
+    ],
+    [
+      'a missing monitor_id',
+      { results: [result('g', at(0)), { ...result('g', at(1)), monitor_id: undefined }] },
+      /^results\[1\]\.monitor_id: missing/,
+    ],
     ['a bad ran_at', { results: [result('g', 'yesterday')] }, /^results\[0\]\.ran_at: not an RFC 3339/],
     ['a string success', { results: [result('g', at(0), { success: 'yes' })] }, /^results\[0\]\.success/],
     ['a fractional latency', { results: [result('g', at(0), { latency_ms: 1.5 })] }, /^results\[0\]\.latency_ms/],
@@ -123,7 +158,10 @@ describe('results', () => {
       },
     });
     const streamed = await fetch(`${server.url}/api/results`, {
-      method: 'POST', body: stream, duplex: 'half', headers: { authorization: `Bearer ${monitor.apiKey}` },
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
+      headers: { authorization: `Bearer ${monitor.apiKey}` },
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(await streamed.text()).toMatch(/too large/);
@@ -144,11 +182,21 @@ describe('status and ping', () => {
 
   it('stores every report and the latest', async () => {
     expect(ok(await report(valid))).toEqual({ status: 'ok' });
-    const full = { ...valid, uptime_sec: 120, last_outage_sec: 30, last_outage_ended_at: '2026-11-21T10:00:00Z', extra: 1 };
+    const full = {
+      ...valid,
+      uptime_sec: 120,
+      last_outage_sec: 30,
+      last_outage_ended_at: '2026-11-21T10:00:00Z',
+      extra: 1,
+    };
     expect(ok(await report(full))).toEqual({ status: 'ok' });
     expect(server.statuses(monitor.monitorId).map((s) => s.status.uptime_sec)).toEqual([60, 120]);
     expect(server.latestStatus(monitor.monitorId)?.status).toEqual({
-      version: '0.1.0', uptime_sec: 120, unsent_results: 0, last_outage_sec: 30, last_outage_ended_at: '2026-11-21T10:00:00Z',
+      version: '0.1.0',
+      uptime_sec: 120,
+      unsent_results: 0,
+      last_outage_sec: 30,
+      last_outage_ended_at: '2026-11-21T10:00:00Z',
     });
     expect(server.statuses(monitor.monitorId)[0]?.status).not.toHaveProperty('last_outage_sec');
   });

@@ -51,12 +51,20 @@ interface BenchServer {
 
 async function startServer(folder: string, checks: number, targetUrl: string): Promise<BenchServer> {
   const script = new URL('./server-process.ts', import.meta.url).pathname;
-  const child = startChild(process.execPath, [script, join(folder, 'server.db'), String(checks), targetUrl], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const ready = await nextMessage(child, (m) => (typeof m === 'object' && m !== null && 'url' in m && 'token' in m ? { url: String(m.url), token: String(m.token) } : undefined));
+  const child = startChild(process.execPath, [script, join(folder, 'server.db'), String(checks), targetUrl], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const ready = await nextMessage(child, (m) =>
+    typeof m === 'object' && m !== null && 'url' in m && 'token' in m
+      ? { url: String(m.url), token: String(m.token) }
+      : undefined,
+  );
   return {
     ...ready,
     stored: () => {
-      const answer = nextMessage(child, (m) => (typeof m === 'object' && m !== null && 'stored' in m ? Number(m.stored) : undefined));
+      const answer = nextMessage(child, (m) =>
+        typeof m === 'object' && m !== null && 'stored' in m ? Number(m.stored) : undefined,
+      );
       child.send('stored');
       return answer;
     },
@@ -72,7 +80,14 @@ const preload = new URL('./memory-preload.js', import.meta.url).pathname;
 let runs = 0;
 
 /** Enrolls and starts an agent with N checks, hands it to `use`, and stops everything after. */
-export async function withAgent<T>(cli: string, checks: number, target: Target, folder: string, inside: boolean, use: (agent: RunningAgent) => Promise<T>): Promise<T> {
+export async function withAgent<T>(
+  cli: string,
+  checks: number,
+  target: Target,
+  folder: string,
+  inside: boolean,
+  use: (agent: RunningAgent) => Promise<T>,
+): Promise<T> {
   const dir = join(folder, `agent-${checks}-${++runs}`);
   const dataDir = join(dir, 'data');
   mkdirSync(dir, { recursive: true });
@@ -80,11 +95,36 @@ export async function withAgent<T>(cli: string, checks: number, target: Target, 
   try {
     const memoryFile = inside ? join(dir, 'memory.json') : undefined;
     const base = { ...process.env, UPTIME_AGENT_ENROLL_TOKEN: server.token, UPTIME_AGENT_DATA_DIR: '' };
-    const enroll = spawnSync(cli, ['enroll', '--server', server.url, '--name', 'bench', '--region', 'local', '--country', 'XX', '--city', 'Bench', '--data-dir', dataDir], { env: base, encoding: 'utf8', timeout: 30_000 });
+    const enroll = spawnSync(
+      cli,
+      [
+        'enroll',
+        '--server',
+        server.url,
+        '--name',
+        'bench',
+        '--region',
+        'local',
+        '--country',
+        'XX',
+        '--city',
+        'Bench',
+        '--data-dir',
+        dataDir,
+      ],
+      { env: base, encoding: 'utf8', timeout: 30_000 },
+    );
     if (enroll.status !== 0) throw new Error(`enroll failed (exit ${enroll.status}): ${enroll.stderr.trim()}`);
 
     // As users start it unless the inside view is asked for; status --json runs without the preload.
-    const env = memoryFile === undefined ? base : { ...base, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(), BENCH_MEMORY_FILE: memoryFile };
+    const env =
+      memoryFile === undefined
+        ? base
+        : {
+            ...base,
+            NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
+            BENCH_MEMORY_FILE: memoryFile,
+          };
     const logFile = join(dir, 'agent.log');
     const log = openSync(logFile, 'w');
     const agent = startChild(cli, ['run', '--data-dir', dataDir], { stdio: ['ignore', 'ignore', log], env });
@@ -99,7 +139,10 @@ export async function withAgent<T>(cli: string, checks: number, target: Target, 
           const log = readFileSync(logFile, 'utf8');
           return log.lastIndexOf(placementMessages.toThread) > log.lastIndexOf(placementMessages.toMain);
         },
-        gone: () => (agent.exitCode === null && agent.signalCode === null ? undefined : `the agent exited (${agent.exitCode ?? agent.signalCode})):\n${logTail(logFile)}`),
+        gone: () =>
+          agent.exitCode === null && agent.signalCode === null
+            ? undefined
+            : `the agent exited (${agent.exitCode ?? agent.signalCode})):\n${logTail(logFile)}`,
         target,
         stored: () => server.stored(),
       });
@@ -112,7 +155,15 @@ export async function withAgent<T>(cli: string, checks: number, target: Target, 
   }
 }
 
-export function measureAgent(cli: string, checks: number, target: Target, folder: string, warmupS: number, windowS: number, inside: boolean): Promise<AgentMeasured> {
+export function measureAgent(
+  cli: string,
+  checks: number,
+  target: Target,
+  folder: string,
+  warmupS: number,
+  windowS: number,
+  inside: boolean,
+): Promise<AgentMeasured> {
   return withAgent(cli, checks, target, folder, inside, async (agent) => {
     await sleep(warmupS * 1000);
     const died = agent.gone();
@@ -125,7 +176,10 @@ export function measureAgent(cli: string, checks: number, target: Target, folder
       rssMb = sampleProcess(agent.pid).rssMb;
     }
     const after = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
-    const memory = { os: osMemory(agent.pid), inside: agent.memoryFile === undefined ? undefined : insideMemory(agent.memoryFile) };
+    const memory = {
+      os: osMemory(agent.pid),
+      inside: agent.memoryFile === undefined ? undefined : insideMemory(agent.memoryFile),
+    };
     const statusAfter = await readStatus(cli, agent.dataDir, agent.env);
     return {
       checks,
@@ -138,7 +192,11 @@ export function measureAgent(cli: string, checks: number, target: Target, folder
       windowS,
       stored: after.stored - before.stored,
       status: { before: statusBefore, after: statusAfter },
-      schedule: !statusBefore.ok ? statusBefore.why : !statusAfter.ok ? statusAfter.why : scheduleBetween(statusBefore.value, statusAfter.value),
+      schedule: !statusBefore.ok
+        ? statusBefore.why
+        : !statusAfter.ok
+          ? statusAfter.why
+          : scheduleBetween(statusBefore.value, statusAfter.value),
       memory,
     };
   });

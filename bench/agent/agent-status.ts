@@ -29,7 +29,12 @@ const timeoutMs = 60_000;
 /** The line of stderr that says what happened: the command's own one-line reason, or a crash's error line. */
 function reason(stderr: string): string {
   const lines = stderr.trim().split('\n');
-  return lines.find((l) => l.startsWith('status:')) ?? lines.find((l) => /^\w*Error\b/.test(l)) ?? lines[0] ?? '(nothing on stderr)';
+  return (
+    lines.find((l) => l.startsWith('status:')) ??
+    lines.find((l) => /^\w*Error\b/.test(l)) ??
+    lines[0] ??
+    '(nothing on stderr)'
+  );
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -37,39 +42,44 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 export function readStatus(cli: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<StatusReading> {
   const started = performance.now();
   return new Promise((resolve) => {
-    execFile(cli, ['status', '--json', '--data-dir', dataDir], { env, encoding: 'utf8', maxBuffer, timeout: timeoutMs }, (error, stdout, stderr) => {
-      const tookMs = performance.now() - started;
-      if (error !== null) {
-        const why =
-          error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
-            ? `its answer passed ${maxBuffer / 1024 / 1024} MiB`
-            : error.killed
-              ? `no answer within ${timeoutMs / 1000} s`
-              : `exit ${String(error.code)}: ${reason(stderr)}`;
-        resolve({ ok: false, why: `status --json failed after ${(tookMs / 1000).toFixed(1)} s: ${why}` });
-        return;
-      }
-      try {
-        const doc = JSON.parse(stdout) as Record<string, unknown>;
-        const sampled = typeof doc.load_sampled_at === 'string' ? Date.parse(doc.load_sampled_at) : Number.NaN;
-        resolve({
-          ok: true,
-          value: {
-            runsExecuted: num(doc.runs_executed),
-            skippedOverlap: num(doc.skipped_overlap),
-            skippedBacklog: num(doc.skipped_backlog),
-            lagP99Ms: typeof doc.schedule_lag_p99_ms === 'number' ? doc.schedule_lag_p99_ms : null,
-            overloaded: doc.overloaded === true,
-            unsent: num(doc.unsent_results),
-            sampledAt: Number.isNaN(sampled) ? undefined : sampled,
-            tookMs,
-            bytes: Buffer.byteLength(stdout),
-          },
-        });
-      } catch {
-        resolve({ ok: false, why: 'status --json printed something that is not JSON' });
-      }
-    });
+    execFile(
+      cli,
+      ['status', '--json', '--data-dir', dataDir],
+      { env, encoding: 'utf8', maxBuffer, timeout: timeoutMs },
+      (error, stdout, stderr) => {
+        const tookMs = performance.now() - started;
+        if (error !== null) {
+          const why =
+            error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
+              ? `its answer passed ${maxBuffer / 1024 / 1024} MiB`
+              : error.killed
+                ? `no answer within ${timeoutMs / 1000} s`
+                : `exit ${String(error.code)}: ${reason(stderr)}`;
+          resolve({ ok: false, why: `status --json failed after ${(tookMs / 1000).toFixed(1)} s: ${why}` });
+          return;
+        }
+        try {
+          const doc = JSON.parse(stdout) as Record<string, unknown>;
+          const sampled = typeof doc.load_sampled_at === 'string' ? Date.parse(doc.load_sampled_at) : Number.NaN;
+          resolve({
+            ok: true,
+            value: {
+              runsExecuted: num(doc.runs_executed),
+              skippedOverlap: num(doc.skipped_overlap),
+              skippedBacklog: num(doc.skipped_backlog),
+              lagP99Ms: typeof doc.schedule_lag_p99_ms === 'number' ? doc.schedule_lag_p99_ms : null,
+              overloaded: doc.overloaded === true,
+              unsent: num(doc.unsent_results),
+              sampledAt: Number.isNaN(sampled) ? undefined : sampled,
+              tookMs,
+              bytes: Buffer.byteLength(stdout),
+            },
+          });
+        } catch {
+          resolve({ ok: false, why: 'status --json printed something that is not JSON' });
+        }
+      },
+    );
   });
 }
 

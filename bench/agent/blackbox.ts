@@ -24,16 +24,30 @@ function onPath(names: readonly string[]): string | undefined {
 export function findBlackbox(): { exporter: string; wrk: string } | string {
   const exporter = onPath(['prometheus-blackbox-exporter', 'blackbox_exporter']);
   const wrk = onPath(['wrk']);
-  if (exporter === undefined || wrk === undefined) return `skipped: ${exporter === undefined ? 'prometheus-blackbox-exporter' : 'wrk'} is not installed`;
+  if (exporter === undefined || wrk === undefined)
+    return `skipped: ${exporter === undefined ? 'prometheus-blackbox-exporter' : 'wrk'} is not installed`;
   return { exporter, wrk };
 }
 
-export async function measureBlackbox(bins: { exporter: string; wrk: string }, target: Target, folder: string, warmupS: number, windowS: number): Promise<Measured> {
+export async function measureBlackbox(
+  bins: { exporter: string; wrk: string },
+  target: Target,
+  folder: string,
+  warmupS: number,
+  windowS: number,
+): Promise<Measured> {
   const config = join(folder, 'blackbox.yml');
   // A fresh connection per probe is blackbox_exporter's own behaviour; ip4 keeps it on 127.0.0.1.
-  await writeFile(config, 'modules:\n  http_2xx:\n    prober: http\n    timeout: 5s\n    http:\n      preferred_ip_protocol: ip4\n');
+  await writeFile(
+    config,
+    'modules:\n  http_2xx:\n    prober: http\n    timeout: 5s\n    http:\n      preferred_ip_protocol: ip4\n',
+  );
   const port = await freePort();
-  const exporter = startChild(bins.exporter, [`--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn']);
+  const exporter = startChild(bins.exporter, [
+    `--config.file=${config}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ]);
   try {
     await waitForPort(port, 'blackbox_exporter');
     const probeUrl = `http://127.0.0.1:${port}/probe?module=http_2xx&target=${encodeURIComponent(target.url)}`;
@@ -43,7 +57,13 @@ export async function measureBlackbox(bins: { exporter: string; wrk: string }, t
     await sleep(windowS * 1000);
     const after = { proc: sampleProcess(exporter.pid ?? 0), served: await target.served() };
     await stopChild(wrk);
-    return { probes: after.served - before.served, cpuMs: after.proc.cpuMs - before.proc.cpuMs, rssMb: after.proc.rssMb, peakRssMb: after.proc.peakRssMb, windowS };
+    return {
+      probes: after.served - before.served,
+      cpuMs: after.proc.cpuMs - before.proc.cpuMs,
+      rssMb: after.proc.rssMb,
+      peakRssMb: after.proc.peakRssMb,
+      windowS,
+    };
   } finally {
     await stopChild(exporter);
   }

@@ -20,7 +20,8 @@ const missedShare = 0.01;
 
 /** Runs missed in the window as a share of runs due: from the agent's figures, else from the target's count. */
 export function missedFraction(m: AgentMeasured): number {
-  if (typeof m.schedule !== 'string') return m.schedule.due === 0 ? 0 : (m.schedule.missedOverlap + m.schedule.missedBacklog) / m.schedule.due;
+  if (typeof m.schedule !== 'string')
+    return m.schedule.due === 0 ? 0 : (m.schedule.missedOverlap + m.schedule.missedBacklog) / m.schedule.due;
   return Math.max(0, 1 - probesPerSecond(m) / m.checks);
 }
 
@@ -43,18 +44,39 @@ function cpuGoals(label: string, m: AgentMeasured | undefined, floor: Measured):
   const cpu = m === undefined ? undefined : cpuPerProbeMs(m);
   const ratio = cpu === undefined ? undefined : cpu / cpuPerProbeMs(floor);
   return [
-    goal(`CPU per probe <= ${goalValues.cpuPerProbeMs} ms ${label}`, cpu === undefined ? undefined : `${fixed(cpu, 2)} ms`, cpu !== undefined && cpu <= goalValues.cpuPerProbeMs),
-    goal(`CPU per probe <= ${goalValues.cpuVsFloor}x the floor ${label}`, ratio === undefined ? undefined : `${fixed(ratio, 2)}x`, ratio !== undefined && ratio <= goalValues.cpuVsFloor),
+    goal(
+      `CPU per probe <= ${goalValues.cpuPerProbeMs} ms ${label}`,
+      cpu === undefined ? undefined : `${fixed(cpu, 2)} ms`,
+      cpu !== undefined && cpu <= goalValues.cpuPerProbeMs,
+    ),
+    goal(
+      `CPU per probe <= ${goalValues.cpuVsFloor}x the floor ${label}`,
+      ratio === undefined ? undefined : `${fixed(ratio, 2)}x`,
+      ratio !== undefined && ratio <= goalValues.cpuVsFloor,
+    ),
   ];
 }
 
-export function goalRows(runs: readonly AgentMeasured[], floor: Measured, saturated: AgentMeasured | undefined, at80: AgentMeasured | undefined, stack: StackMemory): Row[] {
+export function goalRows(
+  runs: readonly AgentMeasured[],
+  floor: Measured,
+  saturated: AgentMeasured | undefined,
+  at80: AgentMeasured | undefined,
+  stack: StackMemory,
+): Row[] {
   const at = (n: number): AgentMeasured | undefined => runs.find((m) => m.checks === n);
   // Next to each RSS figure, what the stack alone weighs with the same threads, holding no check.
   const rss = (n: number, limit: number): Row => {
     const m = at(n);
-    const alone = m?.probeThread === true ? `the stack alone with a second thread: ${fixed(stack.withThreadMb, 0)} MB` : `the stack alone: ${fixed(stack.rssMb, 0)} MB`;
-    return goal(`RSS <= ${limit} MB at ${n.toLocaleString('en-US')} checks`, m === undefined ? undefined : `${fixed(m.rssMb, 0)} MB (${alone})`, m !== undefined && m.rssMb <= limit);
+    const alone =
+      m?.probeThread === true
+        ? `the stack alone with a second thread: ${fixed(stack.withThreadMb, 0)} MB`
+        : `the stack alone: ${fixed(stack.rssMb, 0)} MB`;
+    return goal(
+      `RSS <= ${limit} MB at ${n.toLocaleString('en-US')} checks`,
+      m === undefined ? undefined : `${fixed(m.rssMb, 0)} MB (${alone})`,
+      m !== undefined && m.rssMb <= limit,
+    );
   };
   const rate = saturated === undefined ? undefined : probesPerSecond(saturated);
   const schedule80 = at80 === undefined || typeof at80.schedule === 'string' ? undefined : at80.schedule;
@@ -63,10 +85,18 @@ export function goalRows(runs: readonly AgentMeasured[], floor: Measured, satura
   return [
     ...cpuGoals('at 1,000 checks', at(1000), floor),
     ...cpuGoals('at saturation', saturated, floor),
-    goal(`saturation >= ${goalValues.saturationPerS.toLocaleString('en-US')} probes/s`, rate === undefined ? undefined : `${Math.round(rate).toLocaleString('en-US')}/s`, rate !== undefined && rate >= goalValues.saturationPerS),
+    goal(
+      `saturation >= ${goalValues.saturationPerS.toLocaleString('en-US')} probes/s`,
+      rate === undefined ? undefined : `${Math.round(rate).toLocaleString('en-US')}/s`,
+      rate !== undefined && rate >= goalValues.saturationPerS,
+    ),
     rss(1000, goalValues.rssMbAt1000),
     rss(5000, goalValues.rssMbAt5000),
-    goal(`schedule lag p99 <= ${goalValues.lagP99Ms} ms at 80 % of saturation`, lag === undefined || lag === null ? undefined : `${lag} ms`, lag !== undefined && lag !== null && lag <= goalValues.lagP99Ms),
+    goal(
+      `schedule lag p99 <= ${goalValues.lagP99Ms} ms at 80 % of saturation`,
+      lag === undefined || lag === null ? undefined : `${lag} ms`,
+      lag !== undefined && lag !== null && lag <= goalValues.lagP99Ms,
+    ),
     goal('0 missed runs at 80 % of saturation', missed === undefined ? undefined : String(missed), missed === 0),
   ];
 }

@@ -20,7 +20,8 @@ import { fixed, printTable } from '../support.ts';
 
 function positive(name: string, fallback: string): number[] {
   const values = (process.env[name] ?? fallback).split(',').map(Number);
-  if (values.some((v) => !Number.isFinite(v) || v <= 0)) throw new Error(`${name} must be positive numbers separated by commas, got "${process.env[name] ?? ''}"`);
+  if (values.some((v) => !Number.isFinite(v) || v <= 0))
+    throw new Error(`${name} must be positive numbers separated by commas, got "${process.env[name] ?? ''}"`);
   return values;
 }
 
@@ -53,7 +54,10 @@ chmodSync(cli, 0o755);
 // Each phase's own time plus generous room for starting and stopping processes: the floor,
 // blackbox_exporter, the stack alone, the sizes, the run at 80 % of saturation and the preload comparison.
 const agentRunS = at80WarmupS + windowS + 90;
-const budgetS = soakMin !== undefined ? soakMin * 60 + 180 : floorWarmupS + windowS + 30 + blackboxWarmupS + windowS + 30 + stackS + (sizes.length + 2) * agentRunS;
+const budgetS =
+  soakMin !== undefined
+    ? soakMin * 60 + 180
+    : floorWarmupS + windowS + 30 + blackboxWarmupS + windowS + 30 + stackS + (sizes.length + 2) * agentRunS;
 stopEverythingOn(budgetS * 1000);
 
 const count = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -61,7 +65,14 @@ const ms = (n: number): string => `${fixed(n, 2)} ms`;
 const mb = (n: number): string => `${fixed(n, 0)} MB`;
 const mib = 1024 * 1024;
 
-function row(system: string, m: Measured, floor: Measured, rate: string, stored: string, showRss = true): Record<string, string> {
+function row(
+  system: string,
+  m: Measured,
+  floor: Measured,
+  rate: string,
+  stored: string,
+  showRss = true,
+): Record<string, string> {
   return {
     system,
     'probes/s': rate,
@@ -74,7 +85,8 @@ function row(system: string, m: Measured, floor: Measured, rate: string, stored:
   };
 }
 
-const agentName = (m: AgentMeasured, label = ''): string => `uptime-agent, ${count(m.checks)} checks${label}${m.probeThread ? ', probe thread' : ''}${m.inside ? ' (preload)' : ''}`;
+const agentName = (m: AgentMeasured, label = ''): string =>
+  `uptime-agent, ${count(m.checks)} checks${label}${m.probeThread ? ', probe thread' : ''}${m.inside ? ' (preload)' : ''}`;
 
 function agentRow(m: AgentMeasured, floor: Measured, label: string): Record<string, string> {
   const rate = probesPerSecond(m);
@@ -85,10 +97,22 @@ function agentRow(m: AgentMeasured, floor: Measured, label: string): Record<stri
 function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
   const s = m.schedule;
   const after = m.status.after;
-  const took = [m.status.before, after].map((r) => (r.ok ? `${fixed(r.value.tookMs / 1000, 1)} s` : 'failed')).join(' / ');
+  const took = [m.status.before, after]
+    .map((r) => (r.ok ? `${fixed(r.value.tookMs / 1000, 1)} s` : 'failed'))
+    .join(' / ');
   const base = { system: agentName(m, label) };
   // Why, when status --json failed, is printed under the table.
-  if (typeof s === 'string') return { ...base, due: '—', executed: '—', 'missed (overlap + backlog)': '—', 'lag p99': '—', between: m.status.before.ok && after.ok ? s : 'see below', 'status --json took': took, unsent: '—' };
+  if (typeof s === 'string')
+    return {
+      ...base,
+      due: '—',
+      executed: '—',
+      'missed (overlap + backlog)': '—',
+      'lag p99': '—',
+      between: m.status.before.ok && after.ok ? s : 'see below',
+      'status --json took': took,
+      unsent: '—',
+    };
   return {
     ...base,
     due: count(s.due),
@@ -110,7 +134,8 @@ function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
     'file-backed': typeof os === 'string' ? os : `${fixed(os.fileMb, 1)} MB`,
     'malloc heap+arenas': typeof os === 'string' ? '—' : `${fixed(os.mallocMb, 1)} MB`,
     'other anon (V8…)': typeof os === 'string' ? '—' : `${fixed(os.otherAnonMb, 1)} MB`,
-    'V8 heap used/total': v8 === undefined ? '—' : `${fixed(v8.heapUsed / mib, 1)} / ${fixed(v8.heapTotal / mib, 1)} MB`,
+    'V8 heap used/total':
+      v8 === undefined ? '—' : `${fixed(v8.heapUsed / mib, 1)} / ${fixed(v8.heapTotal / mib, 1)} MB`,
     external: mib1(v8?.external),
     'array buffers': mib1(v8?.arrayBuffers),
     'V8 malloced': mib1(v8?.malloced),
@@ -119,33 +144,52 @@ function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
 
 async function main(): Promise<void> {
   const folder = removeOnExit(mkdtempSync(join(tmpdir(), 'uptime-agent-bench-')));
-  console.log(`bench:agent — ${new Date().toISOString()}, node ${process.version}, ${availableParallelism()} CPUs, load ${loadavg().map((l) => fixed(l, 2)).join(' ')}`);
+  console.log(
+    `bench:agent — ${new Date().toISOString()}, node ${process.version}, ${availableParallelism()} CPUs, load ${loadavg()
+      .map((l) => fixed(l, 2))
+      .join(' ')}`,
+  );
   const target = await startTarget(folder);
   if (soakMin !== undefined) {
     console.log(`target: ${target.description} at ${target.url}`);
     await soak(cli, sizes[0] ?? 1000, target, folder, soakMin, soakStepS);
     return;
   }
-  console.log(`checks ${sizes.join(', ')} at a 1 s interval; warm-up ${warmupS} s, window ${windowS} s; all on 127.0.0.1`);
+  console.log(
+    `checks ${sizes.join(', ')} at a 1 s interval; warm-up ${warmupS} s, window ${windowS} s; all on 127.0.0.1`,
+  );
   console.log(`target: ${target.description} at ${target.url}`);
 
   console.log(`raw undici floor: 32 workers, fresh connection per request, ${windowS} s…`);
   const floor = await measureFloor(target, floorWarmupS, windowS);
-  const rows = [row('raw undici, fresh connection per request, 32 workers (floor)', floor, floor, count(probesPerSecond(floor)), '—', false)];
+  const rows = [
+    row(
+      'raw undici, fresh connection per request, 32 workers (floor)',
+      floor,
+      floor,
+      count(probesPerSecond(floor)),
+      '—',
+      false,
+    ),
+  ];
 
   const blackbox = findBlackbox();
   if (typeof blackbox === 'string') console.log(`blackbox_exporter: ${blackbox}`);
   else {
     console.log(`blackbox_exporter driven by wrk (16 connections), ${windowS} s…`);
     const m = await measureBlackbox(blackbox, target, folder, blackboxWarmupS, windowS);
-    rows.unshift(row('Prometheus blackbox_exporter (driven by wrk, 16 connections)', m, floor, count(probesPerSecond(m)), '—'));
+    rows.unshift(
+      row('Prometheus blackbox_exporter (driven by wrk, 16 connections)', m, floor, count(probesPerSecond(m)), '—'),
+    );
   }
 
   console.log('the stack alone (node:http, undici, zod, node:sqlite, pino; each put to use, then idle), twice…');
   const stack = await measureStack(cli, target, folder);
 
   const measure = (n: number, withPreload: boolean, label = '', warmup = warmupS): Promise<AgentMeasured> => {
-    console.log(`uptime-agent with ${count(n)} checks${label}${withPreload ? ' (memory preload loaded)' : ''}: ${warmup} s warm-up, ${windowS} s window…`);
+    console.log(
+      `uptime-agent with ${count(n)} checks${label}${withPreload ? ' (memory preload loaded)' : ''}: ${warmup} s warm-up, ${windowS} s window…`,
+    );
     return measureAgent(cli, n, target, folder, warmup, windowS, withPreload);
   };
   const runs: AgentMeasured[] = [];
@@ -156,30 +200,57 @@ async function main(): Promise<void> {
   let at80: AgentMeasured | undefined;
   if (saturated !== undefined) {
     // The row that answers the lag goal: warmed up long enough that its lag minute leaves the start out.
-    at80 = await measure(Math.max(1, Math.round(0.8 * probesPerSecond(saturated))), inside === '1', ' = 80 % of saturation', at80WarmupS);
+    at80 = await measure(
+      Math.max(1, Math.round(0.8 * probesPerSecond(saturated))),
+      inside === '1',
+      ' = 80 % of saturation',
+      at80WarmupS,
+    );
     agentRows.push({ m: at80, label: ' = 80 % of saturation' });
   }
   const first = runs[0];
   if (inside === 'compare' && first !== undefined) agentRows.push({ m: await measure(first.checks, true), label: '' });
 
   for (const { m, label } of agentRows) rows.push(agentRow(m, floor, label));
-  printTable('uptime-agent against the floor (CPU from /proc/PID/stat, RSS = VmRSS at the end of the window, peak = VmHWM; probes counted by the target)', rows);
+  printTable(
+    'uptime-agent against the floor (CPU from /proc/PID/stat, RSS = VmRSS at the end of the window, peak = VmHWM; probes counted by the target)',
+    rows,
+  );
   if (floor.failures > 0) console.log(`  the floor saw ${count(floor.failures)} failed requests`);
 
-  printTable("schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; lag p99 = the minute before the last sample)", agentRows.map(({ m, label }) => scheduleRow(m, label)));
-  for (const { m } of agentRows) for (const r of [m.status.before, m.status.after]) if (!r.ok) console.log(`  ${count(m.checks)} checks: ${r.why}`);
-  if (warmupS + windowS < lagMinuteS) console.log(`  warm-up + window < ${lagMinuteS} s: the lag p99 of the rows at N includes the agent's start (the 80 % row warms up longer)`);
+  printTable(
+    "schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; lag p99 = the minute before the last sample)",
+    agentRows.map(({ m, label }) => scheduleRow(m, label)),
+  );
+  for (const { m } of agentRows)
+    for (const r of [m.status.before, m.status.after]) if (!r.ok) console.log(`  ${count(m.checks)} checks: ${r.why}`);
+  if (warmupS + windowS < lagMinuteS)
+    console.log(
+      `  warm-up + window < ${lagMinuteS} s: the lag p99 of the rows at N includes the agent's start (the 80 % row warms up longer)`,
+    );
 
-  printTable('memory at the end of the window: /proc/PID/smaps (file-backed = node and its libraries; malloc = [heap] + glibc arenas; other anonymous = mostly the V8 heap) and, with the preload, V8 itself', agentRows.map(({ m, label }) => memoryRow(m, label)));
-  console.log(`  the stack alone, holding no check, with the command's V8 flags: ${mb(stack.rssMb)}; with a second thread using the HTTP client (as the probe thread): ${mb(stack.withThreadMb)}`);
-  if (!agentRows.some(({ m }) => m.inside)) console.log('  V8 figures: run with BENCH_INSIDE=1 (every agent loads the preload) or BENCH_INSIDE=compare (the first N once more with it)');
+  printTable(
+    'memory at the end of the window: /proc/PID/smaps (file-backed = node and its libraries; malloc = [heap] + glibc arenas; other anonymous = mostly the V8 heap) and, with the preload, V8 itself',
+    agentRows.map(({ m, label }) => memoryRow(m, label)),
+  );
+  console.log(
+    `  the stack alone, holding no check, with the command's V8 flags: ${mb(stack.rssMb)}; with a second thread using the HTTP client (as the probe thread): ${mb(stack.withThreadMb)}`,
+  );
+  if (!agentRows.some(({ m }) => m.inside))
+    console.log(
+      '  V8 figures: run with BENCH_INSIDE=1 (every agent loads the preload) or BENCH_INSIDE=compare (the first N once more with it)',
+    );
   const plain = agentRows.find(({ m }) => !m.inside && m.checks === first?.checks)?.m;
   const loaded = agentRows.find(({ m }) => m.inside && m.checks === first?.checks)?.m;
   if (inside === 'compare' && plain !== undefined && loaded !== undefined) {
-    console.log(`  preload cost at ${count(plain.checks)} checks: CPU per probe ${ms(cpuPerProbeMs(plain))} without, ${ms(cpuPerProbeMs(loaded))} with; RSS ${mb(plain.rssMb)} without, ${mb(loaded.rssMb)} with`);
+    console.log(
+      `  preload cost at ${count(plain.checks)} checks: CPU per probe ${ms(cpuPerProbeMs(plain))} without, ${ms(cpuPerProbeMs(loaded))} with; RSS ${mb(plain.rssMb)} without, ${mb(loaded.rssMb)} with`,
+    );
   }
 
-  console.log(`\n${saturationRule}: ${saturated === undefined ? 'none of these runs missed runs, so no saturation was found (add a larger N to BENCH_CHECKS)' : `${count(probesPerSecond(saturated))} probes/s (at ${count(saturated.checks)} checks)`}`);
+  console.log(
+    `\n${saturationRule}: ${saturated === undefined ? 'none of these runs missed runs, so no saturation was found (add a larger N to BENCH_CHECKS)' : `${count(probesPerSecond(saturated))} probes/s (at ${count(saturated.checks)} checks)`}`,
+  );
   printTable("issue 14's goals", goalRows(runs, floor, saturated, at80, stack));
 }
 

@@ -37,21 +37,37 @@ export function nextMessage<T>(child: ChildProcess, accept: (message: unknown) =
   });
 }
 
-export async function measureFloor(target: Target, warmupS: number, windowS: number, workers = 32): Promise<Measured & { failures: number }> {
+export async function measureFloor(
+  target: Target,
+  warmupS: number,
+  windowS: number,
+  workers = 32,
+): Promise<Measured & { failures: number }> {
   const script = new URL('./floor-process.ts', import.meta.url).pathname;
-  const child = startChild(process.execPath, [script, target.url, String(warmupS), String(windowS), String(workers)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = startChild(process.execPath, [script, target.url, String(warmupS), String(windowS), String(workers)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const pid = child.pid ?? 0;
   try {
     const at = async (phase: string): Promise<{ proc: ProcSample; served: number }> => {
       await nextMessage(child, (m) => (m === phase ? true : undefined));
       return { proc: sampleProcess(pid), served: await target.served() };
     };
-    const finished = nextMessage(child, (m) => (typeof m === 'object' && m !== null && 'failures' in m ? Number(m.failures) : undefined));
+    const finished = nextMessage(child, (m) =>
+      typeof m === 'object' && m !== null && 'failures' in m ? Number(m.failures) : undefined,
+    );
     finished.catch(() => undefined); // awaited below; a failure shows there
     const before = await at('measuring');
     const after = await at('done');
     const failures = await finished;
-    return { probes: after.served - before.served, cpuMs: after.proc.cpuMs - before.proc.cpuMs, rssMb: after.proc.rssMb, peakRssMb: after.proc.peakRssMb, windowS, failures };
+    return {
+      probes: after.served - before.served,
+      cpuMs: after.proc.cpuMs - before.proc.cpuMs,
+      rssMb: after.proc.rssMb,
+      peakRssMb: after.proc.peakRssMb,
+      windowS,
+      failures,
+    };
   } finally {
     await stopChild(child);
   }

@@ -19,7 +19,11 @@ if (file !== undefined && file !== '') {
       external: usage.external,
       arrayBuffers: usage.arrayBuffers,
       malloced: getHeapStatistics().malloced_memory,
-      spaces: getHeapSpaceStatistics().map((s) => ({ name: s.space_name, used: s.space_used_size, size: s.space_size })),
+      spaces: getHeapSpaceStatistics().map((s) => ({
+        name: s.space_name,
+        used: s.space_used_size,
+        size: s.space_size,
+      })),
     };
     try {
       writeFileSync(`${file}.tmp`, JSON.stringify(snapshot));

@@ -50,7 +50,13 @@ export function parseSmaps(text: string): Mapping[] {
   for (const line of text.split('\n')) {
     const head = header.exec(line);
     if (head !== null) {
-      current = { start: parseInt(head[1] ?? '0', 16), end: parseInt(head[2] ?? '0', 16), perms: head[3] ?? '', path: head[4] ?? '', rssKb: 0 };
+      current = {
+        start: parseInt(head[1] ?? '0', 16),
+        end: parseInt(head[2] ?? '0', 16),
+        perms: head[3] ?? '',
+        path: head[4] ?? '',
+        rssKb: 0,
+      };
       mappings.push(current);
     } else if (current !== undefined && line.startsWith('Rss:')) current.rssKb = kbField(line, 'Rss');
   }
@@ -63,7 +69,13 @@ const arenaHeapBytes = 64 * 1024 * 1024;
 function isArenaHeap(m: Mapping, next: Mapping | undefined): boolean {
   if (m.path !== '' || m.start % arenaHeapBytes !== 0 || !m.perms.startsWith('rw')) return false;
   if (m.end - m.start === arenaHeapBytes) return true;
-  return next !== undefined && next.start === m.end && next.perms.startsWith('---') && next.path === '' && next.end - m.start === arenaHeapBytes;
+  return (
+    next !== undefined &&
+    next.start === m.end &&
+    next.perms.startsWith('---') &&
+    next.path === '' &&
+    next.end - m.start === arenaHeapBytes
+  );
 }
 
 export function classify(mappings: readonly Mapping[], rollup: string): OsMemory {
@@ -76,12 +88,21 @@ export function classify(mappings: readonly Mapping[], rollup: string): OsMemory
     else anonKb += m.rssKb;
   });
   const mb = (kb: number): number => kb / 1024;
-  return { rssMb: mb(kbField(rollup, 'Rss')), anonymousMb: mb(kbField(rollup, 'Anonymous')), fileMb: mb(fileKb), mallocMb: mb(mallocKb), otherAnonMb: mb(anonKb) };
+  return {
+    rssMb: mb(kbField(rollup, 'Rss')),
+    anonymousMb: mb(kbField(rollup, 'Anonymous')),
+    fileMb: mb(fileKb),
+    mallocMb: mb(mallocKb),
+    otherAnonMb: mb(anonKb),
+  };
 }
 
 export function osMemory(pid: number): OsMemory | string {
   try {
-    return classify(parseSmaps(readFileSync(`/proc/${pid}/smaps`, 'utf8')), readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return classify(
+      parseSmaps(readFileSync(`/proc/${pid}/smaps`, 'utf8')),
+      readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'),
+    );
   } catch (error) {
     return `smaps unreadable: ${error instanceof Error ? error.message : String(error)}`;
   }

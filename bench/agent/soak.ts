@@ -31,8 +31,17 @@ interface Sample {
   heapUsedMb: number;
 }
 
-export async function soak(cli: string, checks: number, target: Target, folder: string, minutes: number, stepS: number): Promise<void> {
-  console.log(`soak: uptime-agent with ${checks.toLocaleString('en-US')} checks for ${minutes} min (bench preload loaded for the V8 figures), a line every ${stepS} s…`);
+export async function soak(
+  cli: string,
+  checks: number,
+  target: Target,
+  folder: string,
+  minutes: number,
+  stepS: number,
+): Promise<void> {
+  console.log(
+    `soak: uptime-agent with ${checks.toLocaleString('en-US')} checks for ${minutes} min (bench preload loaded for the V8 figures), a line every ${stepS} s…`,
+  );
   await withAgent(cli, checks, target, folder, true, async (agent) => {
     const started = performance.now();
     let last = { proc: sampleProcess(agent.pid), served: await target.served() };
@@ -64,16 +73,29 @@ export async function soak(cli: string, checks: number, target: Target, folder: 
         'CPU per probe': `${fixed((now.proc.cpuMs - last.proc.cpuMs) / probes, 2)} ms`,
       };
       rows.push(row);
-      console.log(`  ${Object.entries(row).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      console.log(
+        `  ${Object.entries(row)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
       if (statusAtSettle === undefined && min >= from) statusAtSettle = await readStatus(cli, agent.dataDir, agent.env);
       last = now;
     }
-    printTable(`soak: ${checks.toLocaleString('en-US')} checks, ${minutes} min (RSS from /proc, V8 from the preload, split from /proc/PID/smaps)`, rows);
+    printTable(
+      `soak: ${checks.toLocaleString('en-US')} checks, ${minutes} min (RSS from /proc, V8 from the preload, split from /proc/PID/smaps)`,
+      rows,
+    );
     const steady = samples.filter((s) => s.min >= from);
-    const per10 = (pick: (s: Sample) => number): string => `${fixed(slope(steady.map((s) => ({ x: s.min, y: pick(s) }))) * 10, 2)} MB per 10 min`;
-    console.log(`  slope from minute ${fixed(from, 1)} on (${steady.length} samples, least squares): RSS ${per10((s) => s.rssMb)}, V8 heap used ${per10((s) => s.heapUsedMb)}`);
+    const per10 = (pick: (s: Sample) => number): string =>
+      `${fixed(slope(steady.map((s) => ({ x: s.min, y: pick(s) }))) * 10, 2)} MB per 10 min`;
+    console.log(
+      `  slope from minute ${fixed(from, 1)} on (${steady.length} samples, least squares): RSS ${per10((s) => s.rssMb)}, V8 heap used ${per10((s) => s.heapUsedMb)}`,
+    );
     const end = await readStatus(cli, agent.dataDir, agent.env);
-    if (statusAtSettle === undefined || !statusAtSettle.ok || !end.ok) console.log(`  schedule: ${statusAtSettle?.ok === false ? statusAtSettle.why : !end.ok ? end.why : 'no reading after the settling minutes'}`);
+    if (statusAtSettle === undefined || !statusAtSettle.ok || !end.ok)
+      console.log(
+        `  schedule: ${statusAtSettle?.ok === false ? statusAtSettle.why : !end.ok ? end.why : 'no reading after the settling minutes'}`,
+      );
     else {
       const s = scheduleBetween(statusAtSettle.value, end.value);
       console.log(

@@ -23,11 +23,18 @@ const api = new Agent({ connections: 4, pipelining: 1 });
 for (let i = 0; i < uses; i++) await (await apiRequest(url, { dispatcher: api })).body.text();
 await api.close();
 
-const answer = z.object({ id: z.string(), interval: z.number().int().positive(), kind: z.enum(['http', 'tcp', 'tls']), tags: z.array(z.string()) });
+const answer = z.object({
+  id: z.string(),
+  interval: z.number().int().positive(),
+  kind: z.enum(['http', 'tcp', 'tls']),
+  tags: z.array(z.string()),
+});
 for (let i = 0; i < uses; i++) answer.parse({ id: `c${i}`, interval: 60, kind: 'http', tags: ['a'] });
 
 const db = new DatabaseSync(join(folder, 'stack.db'));
-db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+db.exec(
+  'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)',
+);
 const insert = db.prepare('INSERT INTO rows (body) VALUES (?)');
 for (let commit = 0; commit < uses; commit++) {
   db.exec('BEGIN');
@@ -35,7 +42,10 @@ for (let commit = 0; commit < uses; commit++) {
   db.exec('COMMIT');
 }
 
-pino({ level: 'info' }, pino.destination({ dest: join(folder, 'stack.log'), sync: true })).info({ uses }, 'stack loaded');
+pino({ level: 'info' }, pino.destination({ dest: join(folder, 'stack.log'), sync: true })).info(
+  { uses },
+  'stack loaded',
+);
 
 if (thread === 'thread') {
   const worker = new Worker(new URL('./stack-probe.js', import.meta.url), { workerData: { url, uses } });

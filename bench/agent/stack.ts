@@ -14,10 +14,15 @@ interface Launch {
 
 /** `#!/usr/bin/env -S NAME=value node --flag …` → the assignments and the node flags. */
 function parseShebang(firstLine: string): Launch {
-  const words = firstLine.replace(/^#!\S*env\s+(-S\s+)?/, '').trim().split(/\s+/);
+  const words = firstLine
+    .replace(/^#!\S*env\s+(-S\s+)?/, '')
+    .trim()
+    .split(/\s+/);
   const nodeAt = words.findIndex((w) => w === 'node' || w.endsWith('/node'));
   if (!firstLine.startsWith('#!') || nodeAt < 0) throw new Error(`not a node shebang: ${firstLine}`);
-  const env = Object.fromEntries(words.slice(0, nodeAt).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+  const env = Object.fromEntries(
+    words.slice(0, nodeAt).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+  );
   return { env, nodeArgs: words.slice(nodeAt + 1) };
 }
 
@@ -28,10 +33,14 @@ export interface StackMemory {
 
 async function idleRss(launch: Launch, target: Target, folder: string, thread: boolean): Promise<number> {
   const script = new URL('./stack-process.js', import.meta.url).pathname;
-  const child = startChild(process.execPath, [...launch.nodeArgs, script, target.url, mkdtempSync(join(folder, 'stack-')), ...(thread ? ['thread'] : [])], {
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env, ...launch.env },
-  });
+  const child = startChild(
+    process.execPath,
+    [...launch.nodeArgs, script, target.url, mkdtempSync(join(folder, 'stack-')), ...(thread ? ['thread'] : [])],
+    {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...process.env, ...launch.env },
+    },
+  );
   try {
     await nextMessage(child, (m) => (m === 'idle' ? true : undefined));
     return sampleProcess(child.pid ?? 0).rssMb;
@@ -42,5 +51,8 @@ async function idleRss(launch: Launch, target: Target, folder: string, thread: b
 
 export async function measureStack(cli: string, target: Target, folder: string): Promise<StackMemory> {
   const launch = parseShebang(readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '');
-  return { rssMb: await idleRss(launch, target, folder, false), withThreadMb: await idleRss(launch, target, folder, true) };
+  return {
+    rssMb: await idleRss(launch, target, folder, false),
+    withThreadMb: await idleRss(launch, target, folder, true),
+  };
 }

@@ -37,13 +37,44 @@ export async function startDemoTargets(): Promise<DemoWorld> {
     { guid: 'demo-slow', name: 'Reports API (slow, ~1.5 s)', url: `${http.url}/slow`, interval_sec: 10 },
     { guid: 'demo-flapping', name: 'Legacy app (flapping)', url: `${http.url}/flap`, interval_sec: 5 },
     { guid: 'demo-failing', name: 'Shop (failing with 503)', url: `${http.url}/fail`, interval_sec: 10 },
-    { guid: 'demo-tcp', name: 'SSH port (TCP banner)', url: `tcp://127.0.0.1:${tcp.port}`, interval_sec: 10, match_string: 'SSH-2.0' },
-    { guid: 'demo-tls', name: 'Mail server (TLS)', url: `tls://127.0.0.1:${tls.port}`, interval_sec: 15, insecure_skip_verify: true },
-    { guid: 'demo-https', name: 'Intranet portal (HTTPS)', url: `${https.url}/`, interval_sec: 10, insecure_skip_verify: true },
-    { guid: privateGuid, name: 'Payroll service (private)', url: `${http.url}/intranet`, interval_sec: 10, privateDefinition: true },
+    {
+      guid: 'demo-tcp',
+      name: 'SSH port (TCP banner)',
+      url: `tcp://127.0.0.1:${tcp.port}`,
+      interval_sec: 10,
+      match_string: 'SSH-2.0',
+    },
+    {
+      guid: 'demo-tls',
+      name: 'Mail server (TLS)',
+      url: `tls://127.0.0.1:${tls.port}`,
+      interval_sec: 15,
+      insecure_skip_verify: true,
+    },
+    {
+      guid: 'demo-https',
+      name: 'Intranet portal (HTTPS)',
+      url: `${https.url}/`,
+      interval_sec: 10,
+      insecure_skip_verify: true,
+    },
+    {
+      guid: privateGuid,
+      name: 'Payroll service (private)',
+      url: `${http.url}/intranet`,
+      interval_sec: 10,
+      privateDefinition: true,
+    },
   ];
   const privateDefinitions = {
-    checks: [{ guid: privateGuid, url: `${http.url}/intranet`, match_string: 'intranet ok', headers: { Authorization: 'Bearer demo-secret-token' } }],
+    checks: [
+      {
+        guid: privateGuid,
+        url: `${http.url}/intranet`,
+        match_string: 'intranet ok',
+        headers: { Authorization: 'Bearer demo-secret-token' },
+      },
+    ],
   };
   return {
     checks,

@@ -41,7 +41,15 @@ export function createAgent(options: AgentOptions): Agent {
   const env = options.env ?? process.env;
   let network: NetworkSettings = options.network ?? {};
   let probeNet: ProbeNetwork = applyProbeNetwork();
-  const identity = createIdentityHolder({ db, outbox, vault: options.vault, dataDir: options.dataDir, log, now, client: (server) => serverClient(server, network, env, userAgent, () => clock.now()) });
+  const identity = createIdentityHolder({
+    db,
+    outbox,
+    vault: options.vault,
+    dataDir: options.dataDir,
+    log,
+    now,
+    client: (server) => serverClient(server, network, env, userAgent, () => clock.now()),
+  });
 
   /** The checks' side of the network settings; problems (an unreadable CA file) are logged. */
   function applyProbeNetwork(): ProbeNetwork {
@@ -69,7 +77,10 @@ export function createAgent(options: AgentOptions): Agent {
 
   const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
   const policy = createOfflinePolicy({
-    db, clock, log, live,
+    db,
+    clock,
+    log,
+    live,
     targets: () => {
       const server = identity.current()?.server;
       return server === undefined ? extraTargets : [serverTarget(server), ...extraTargets];
@@ -109,12 +120,31 @@ export function createAgent(options: AgentOptions): Agent {
     onClockSkew: (skewSec) => setMeta(db, 'clock_skew_sec', String(skewSec)),
   });
 
-  const insight = createCheckInsight({ db, history, clock, live, log, checkSet: { runnable: () => checkSet.runnable() }, probeContext: () => ({ ...probeNet, ...options.probeContext }) });
+  const insight = createCheckInsight({
+    db,
+    history,
+    clock,
+    live,
+    log,
+    checkSet: { runnable: () => checkSet.runnable() },
+    probeContext: () => ({ ...probeNet, ...options.probeContext }),
+  });
   const uploads = createUploadLoop({ outbox, calls, live, log, now });
-  const heartbeat = createHeartbeat({ calls, clock, unsent: () => outbox.count(), lastOutage: () => policy.lastOutage });
+  const heartbeat = createHeartbeat({
+    calls,
+    clock,
+    unsent: () => outbox.count(),
+    lastOutage: () => policy.lastOutage,
+  });
 
   const sink = createRecording({
-    db, outbox, stats, clock, log, live, runState,
+    db,
+    outbox,
+    stats,
+    clock,
+    log,
+    live,
+    runState,
     history: insight.history,
     dataDir: options.dataDir,
     onBatchWaiting: () => {
@@ -138,7 +168,11 @@ export function createAgent(options: AgentOptions): Agent {
   });
 
   const probing = createProbing({
-    clock, log, tunables, checkSet, sink,
+    clock,
+    log,
+    tunables,
+    checkSet,
+    sink,
     monitorId: () => identity.current()?.monitorId ?? '',
     state: live.get,
     skipsRun: (outcome) => policy.skipsRun(outcome),
@@ -149,7 +183,12 @@ export function createAgent(options: AgentOptions): Agent {
   });
 
   const view = createReadModel({
-    store, live, identity, checkSet, keyProtection: options.vault.protection, now,
+    store,
+    live,
+    identity,
+    checkSet,
+    keyProtection: options.vault.protection,
+    now,
     schedulerStats: () => probing.stats(),
     downSince: (guid) => insight.transitions.downSince(guid),
     egressPolicy: () => probeNet.egressPolicy,
@@ -158,10 +197,23 @@ export function createAgent(options: AgentOptions): Agent {
   function startAll(): void {
     probing.start();
     const loop = (name: string, run: (signal: AbortSignal) => Promise<number>, initialDelayMs = 0): Loop =>
-      startLoop({ clock, initialDelayMs, run, onError: (error) => log.error({ err: error }, `${name} loop failed unexpectedly`), fallbackDelayMs: 60_000 });
+      startLoop({
+        clock,
+        initialDelayMs,
+        run,
+        onError: (error) => log.error({ err: error }, `${name} loop failed unexpectedly`),
+        fallbackDelayMs: 60_000,
+      });
     loops = {
-      sync: loop('sync', calls.paced('sync', tunables.syncIntervalMs, (signal) => checkSet.sync(signal))),
-      upload: loop('upload', calls.paced('upload', tunables.uploadIntervalMs, (signal) => uploads.upload(signal)), tunables.uploadIntervalMs),
+      sync: loop(
+        'sync',
+        calls.paced('sync', tunables.syncIntervalMs, (signal) => checkSet.sync(signal)),
+      ),
+      upload: loop(
+        'upload',
+        calls.paced('upload', tunables.uploadIntervalMs, (signal) => uploads.upload(signal)),
+        tunables.uploadIntervalMs,
+      ),
       status: loop('status', calls.paced('status', tunables.statusIntervalMs, heartbeat.status)),
       ping: loop('ping', calls.paced('ping', tunables.pingIntervalMs, heartbeat.ping)),
       connectivity: loop('connectivity', () => policy.watch()),
@@ -193,7 +245,8 @@ export function createAgent(options: AgentOptions): Agent {
     const enrolled = await identity.load();
     const view = identity.view();
     if (view === undefined) log.info('the key file was removed: not enrolled any more');
-    else log.info({ monitorId: view.monitorId, server: view.server }, 'the key file changed: now working as this monitor');
+    else
+      log.info({ monitorId: view.monitorId, server: view.server }, 'the key file changed: now working as this monitor');
     resetState();
     if (enrolled) {
       checkKey();
@@ -213,7 +266,10 @@ export function createAgent(options: AgentOptions): Agent {
     checkSet.close();
     const lost = sink.close();
     if (lost.unsaved + lost.dropped > 0) {
-      log.error({ unsaved: lost.unsaved, dropped: lost.dropped }, `${lost.unsaved + lost.dropped} results could not be saved before stopping (${live.get().storeProblem ?? 'the store did not take them'})`);
+      log.error(
+        { unsaved: lost.unsaved, dropped: lost.dropped },
+        `${lost.unsaved + lost.dropped} results could not be saved before stopping (${live.get().storeProblem ?? 'the store did not take them'})`,
+      );
     }
     insight.close();
     runState.close();
@@ -231,11 +287,18 @@ export function createAgent(options: AgentOptions): Agent {
       }
       const file = options.vault.file;
       if (file !== undefined) {
-        keyFileWatch = watchIdentityFile(file, () => void followKeyFile().catch((error: unknown) => log.error({ err: error }, 'could not follow the changed key file')), {
-          clock,
-          settleMs: tunables.keyFileSettleMs,
-          pollMs: tunables.keyFilePollMs,
-        });
+        keyFileWatch = watchIdentityFile(
+          file,
+          () =>
+            void followKeyFile().catch((error: unknown) =>
+              log.error({ err: error }, 'could not follow the changed key file'),
+            ),
+          {
+            clock,
+            settleMs: tunables.keyFileSettleMs,
+            pollMs: tunables.keyFilePollMs,
+          },
+        );
       }
     },
     stop() {

@@ -12,10 +12,18 @@ const common: Options = { 'data-dir': { type: 'string' }, help: { type: 'boolean
 /** parseArgs, turning its thrown errors into a usage message. */
 export function parseFlags(argv: string[], options: Options): Parsed<Record<string, string | boolean | undefined>> {
   try {
-    const { values } = parseArgs({ args: argv, options: { ...common, ...options }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args: argv,
+      options: { ...common, ...options },
+      strict: true,
+      allowPositionals: false,
+    });
     return { ok: true, value: values as Record<string, string | boolean | undefined> };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message.split('\n')[0] ?? 'invalid arguments' : 'invalid arguments' };
+    return {
+      ok: false,
+      message: error instanceof Error ? (error.message.split('\n')[0] ?? 'invalid arguments') : 'invalid arguments',
+    };
   }
 }
 

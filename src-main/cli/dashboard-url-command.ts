@@ -29,7 +29,10 @@ export async function dashboardUrlCommand(argv: string[], io: CliIo): Promise<nu
     io.stderr(`dashboard-url: ${parsed.message}. Run "uptime-agent --help" for usage.`);
     return exitCodes.usage;
   }
-  const dataDir = resolveDataDir(typeof parsed.value['data-dir'] === 'string' ? parsed.value['data-dir'] : undefined, io.env);
+  const dataDir = resolveDataDir(
+    typeof parsed.value['data-dir'] === 'string' ? parsed.value['data-dir'] : undefined,
+    io.env,
+  );
   const link = readDashboardLink(dataDir);
   if (link === undefined || !(await answers(link))) {
     io.stderr(`dashboard-url: no dashboard is running for ${dataDir}; start one with: uptime-agent run --dashboard`);

@@ -32,7 +32,8 @@ export async function enrollCommand(argv: string[], io: CliIo): Promise<number> 
   const v = parsed.value;
   const token = await readToken(v, io);
   if (!token.ok) return usage(io, token.message);
-  if (str(v.server) === '') return usage(io, '--server is required (the uptime server address, e.g. https://uptime.example.com)');
+  if (str(v.server) === '')
+    return usage(io, '--server is required (the uptime server address, e.g. https://uptime.example.com)');
   const input = {
     server: str(v.server),
     token: token.value,
@@ -58,7 +59,9 @@ export async function enrollCommand(argv: string[], io: CliIo): Promise<number> 
     client: (server) => serverClient(server, { ...settings.get(), ...patch }, io.env, userAgent),
   });
   if (!outcome.ok) {
-    io.stderr(`enroll failed: ${outcome.message}${outcome.kind === 'not-saved' ? `: uptime-agent enroll --reclaim ${outcome.monitorId ?? 'ID'} --server ${input.server} ...` : ''}`);
+    io.stderr(
+      `enroll failed: ${outcome.message}${outcome.kind === 'not-saved' ? `: uptime-agent enroll --reclaim ${outcome.monitorId ?? 'ID'} --server ${input.server} ...` : ''}`,
+    );
     // The monitor id the server issued, for scripts, as on success.
     if (outcome.monitorId !== undefined) io.stdout(outcome.monitorId);
     return enrollExitCode[outcome.kind];
@@ -82,12 +85,17 @@ async function readToken(
 ): Promise<{ ok: true; value: string } | { ok: false; message: string }> {
   const fromFlag = typeof v.token === 'string';
   const fromStdin = v['token-stdin'] === true;
-  if (fromFlag && fromStdin) return { ok: false, message: 'give the token either with --token or with --token-stdin, not both' };
+  if (fromFlag && fromStdin)
+    return { ok: false, message: 'give the token either with --token or with --token-stdin, not both' };
   const raw = fromFlag ? str(v.token) : fromStdin ? await io.readStdin() : (io.env.UPTIME_AGENT_ENROLL_TOKEN ?? '');
   const value = raw.trim();
   if (value === '') {
-    return { ok: false, message: 'an enrollment token is required: --token T, --token-stdin, or env UPTIME_AGENT_ENROLL_TOKEN' };
+    return {
+      ok: false,
+      message: 'an enrollment token is required: --token T, --token-stdin, or env UPTIME_AGENT_ENROLL_TOKEN',
+    };
   }
-  if (/\s/.test(value)) return { ok: false, message: 'the enrollment token contains white space; paste it again as one piece' };
+  if (/\s/.test(value))
+    return { ok: false, message: 'the enrollment token contains white space; paste it again as one piece' };
   return { ok: true, value };
 }

@@ -7,10 +7,13 @@ import { DamagedKeyError } from '../agent/identity/key-vault.ts';
 export function localStateMessage(error: unknown, dataDir: string): string {
   if (error instanceof DamagedKeyError || error instanceof DataDirError) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EROFS') return `the data folder ${dataDir} is on a read-only file system; choose another with --data-dir`;
+  if (code === 'EROFS')
+    return `the data folder ${dataDir} is on a read-only file system; choose another with --data-dir`;
   if (code === 'ENOSPC') return `the disk holding ${dataDir} is full; free some space and try again`;
-  if (code === 'EACCES' || code === 'EPERM') return `the data folder ${dataDir} cannot be read by this user (permission denied); run as the user who owns it`;
+  if (code === 'EACCES' || code === 'EPERM')
+    return `the data folder ${dataDir} cannot be read by this user (permission denied); run as the user who owns it`;
   const sqlite = (error as { errstr?: string }).errstr;
-  if (sqlite !== undefined) return `the store in ${dataDir} cannot be read (${sqlite}); "uptime-agent run" sets a damaged store aside and starts a new one`;
+  if (sqlite !== undefined)
+    return `the store in ${dataDir} cannot be read (${sqlite}); "uptime-agent run" sets a damaged store aside and starts a new one`;
   return `the data folder ${dataDir} cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
 }

@@ -55,7 +55,8 @@ function stopRequested(): Promise<string> {
   });
 }
 
-const isEntry = process.argv[1] !== undefined && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1]);
+const isEntry =
+  process.argv[1] !== undefined && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1]);
 if (isEntry) {
   const code = await main(process.argv.slice(2), processIo, stopRequested);
   process.exitCode = code;

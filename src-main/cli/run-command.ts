@@ -65,15 +65,22 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     return exitCodes.localState;
   }
   if (!lock.ok) {
-    io.stderr(`run: another uptime-agent (pid ${lock.pid}) is already running on ${dataDir}; stop it first or use another --data-dir.`);
+    io.stderr(
+      `run: another uptime-agent (pid ${lock.pid}) is already running on ${dataDir}; stop it first or use another --data-dir.`,
+    );
     return exitCodes.failure;
   }
-  if (lock.tookOver !== undefined) log.warn({ pid: lock.tookOver.pid }, `took over a stale lock on ${dataDir} (process ${lock.tookOver.pid} is not an uptime-agent any more)`);
+  if (lock.tookOver !== undefined)
+    log.warn(
+      { pid: lock.tookOver.pid },
+      `took over a stale lock on ${dataDir} (process ${lock.tookOver.pid} is not an uptime-agent any more)`,
+    );
   const settings = fileSettingsStore(dataDir, (warning) => log.warn(warning));
   // Network flags are kept in settings.json (README "Office networks"), like the dashboard's.
   const patch = networkPatch(o);
   const saved = Object.keys(patch).length === 0 ? settings.get() : settings.update(patch);
-  const privateChecksFile = o['private-checks'] ?? (saved.privateChecksFile === '' ? undefined : saved.privateChecksFile);
+  const privateChecksFile =
+    o['private-checks'] ?? (saved.privateChecksFile === '' ? undefined : saved.privateChecksFile);
   const vault = fileKeyVault(dataDir, (warning) => log.warn(warning));
   let agent: Agent;
   try {
@@ -107,16 +114,28 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
   try {
     await agent.start();
     if (!agent.isEnrolled() && o.dashboard !== true) {
-      io.stderr(`run: this agent is not enrolled (data folder ${dataDir}). Enroll it first: uptime-agent enroll --server URL ..., or run with --dashboard and enroll from the page.`);
+      io.stderr(
+        `run: this agent is not enrolled (data folder ${dataDir}). Enroll it first: uptime-agent enroll --server URL ..., or run with --dashboard and enroll from the page.`,
+      );
       return exitCodes.usage;
     }
     if (o.dashboard === true) {
       try {
-        const intervals = definedOnly({ syncSec: o['sync-interval'], uploadSec: o['upload-interval'], statusSec: o['status-interval'], pingSec: o['ping-interval'] });
-        const commandLine = { intervals, ...(o['private-checks'] === undefined ? {} : { privateChecksFile: o['private-checks'] }) };
+        const intervals = definedOnly({
+          syncSec: o['sync-interval'],
+          uploadSec: o['upload-interval'],
+          statusSec: o['status-interval'],
+          pingSec: o['ping-interval'],
+        });
+        const commandLine = {
+          intervals,
+          ...(o['private-checks'] === undefined ? {} : { privateChecksFile: o['private-checks'] }),
+        };
         dashboard = await serveDashboard({ agent, settings, dataDir, log, port: o['dashboard-port'], commandLine });
       } catch (error) {
-        io.stderr(`run: the dashboard cannot listen on 127.0.0.1:${o['dashboard-port'] ?? 0} (${error instanceof Error ? error.message : String(error)}); choose another --dashboard-port.`);
+        io.stderr(
+          `run: the dashboard cannot listen on 127.0.0.1:${o['dashboard-port'] ?? 0} (${error instanceof Error ? error.message : String(error)}); choose another --dashboard-port.`,
+        );
         return exitCodes.failure;
       }
       io.stdout(`dashboard: ${dashboard.url}`);
@@ -136,7 +155,11 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
    * the whole stop, whatever is stuck (a second wait on the same stuck stop doubled it).
    */
   function stopOnce(onLate: () => void): Promise<number> {
-    stopping ??= stopWithin(Promise.all([dashboard?.close(), agent.stop()]).then(() => undefined), hardStopMs, onLate);
+    stopping ??= stopWithin(
+      Promise.all([dashboard?.close(), agent.stop()]).then(() => undefined),
+      hardStopMs,
+      onLate,
+    );
     return stopping;
   }
 }
@@ -144,7 +167,13 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
 async function stopWithin(stopping: Promise<void>, ms: number, onLate: () => void): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  const result = await Promise.race([stopping.then(() => 'done' as const, () => 'done' as const), late]);
+  const result = await Promise.race([
+    stopping.then(
+      () => 'done' as const,
+      () => 'done' as const,
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   if (result === 'late') onLate();
   return exitCodes.ok;

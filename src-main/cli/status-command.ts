@@ -22,7 +22,10 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
     io.stderr(`status: ${parsed.message}. Run "uptime-agent --help" for usage.`);
     return exitCodes.usage;
   }
-  const dataDir = resolveDataDir(typeof parsed.value['data-dir'] === 'string' ? parsed.value['data-dir'] : undefined, io.env);
+  const dataDir = resolveDataDir(
+    typeof parsed.value['data-dir'] === 'string' ? parsed.value['data-dir'] : undefined,
+    io.env,
+  );
   let report: StatusReport;
   try {
     report = await readStatus(dataDir);
@@ -67,22 +70,44 @@ function openStoreOrEmpty(file: string): Database {
 
 function describe(report: StatusReport, dataDir: string): string[] {
   if (!report.enrolled) {
-    return [`not enrolled (data folder ${dataDir})`, 'enroll with: uptime-agent enroll --server URL --name N --region R --country C --city C'];
+    return [
+      `not enrolled (data folder ${dataDir})`,
+      'enroll with: uptime-agent enroll --server URL --name N --region R --country C --city C',
+    ];
   }
-  const counts = countChecks(report.checks.map((c) => ({ enabled: c.enabled, runnable: c.runnable, lastResult: c.last_result })));
+  const counts = countChecks(
+    report.checks.map((c) => ({ enabled: c.enabled, runnable: c.runnable, lastResult: c.last_result })),
+  );
   return [
     `monitor ${report.monitor_id ?? '?'} on ${report.server ?? '?'}`,
     ...(report.store_problem === null ? [] : [`problem: ${report.store_problem}`]),
     `last sync: ${report.last_sync_at ?? 'never'}`,
     `checks: ${counts.total} (${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run)`,
     `unsent results: ${report.unsent_results}`,
-    ...report.aside_results.map((a) => `unsent results of monitor ${a.monitor_id} (kept aside; reclaim that monitor to send them): ${a.count}`),
+    ...report.aside_results.map(
+      (a) => `unsent results of monitor ${a.monitor_id} (kept aside; reclaim that monitor to send them): ${a.count}`,
+    ),
     ...(report.dropped_results === 0 ? [] : [`results dropped by the outbox bound: ${report.dropped_results}`]),
-    ...(report.overloaded ? [`overloaded: the agent cannot keep up and skips runs (${report.skipped_overlap} while the check was still running, ${report.skipped_backlog} waiting for a free slot, since it started); lengthen check intervals or run fewer checks on this machine`] : []),
+    ...(report.overloaded
+      ? [
+          `overloaded: the agent cannot keep up and skips runs (${report.skipped_overlap} while the check was still running, ${report.skipped_backlog} waiting for a free slot, since it started); lengthen check intervals or run fewer checks on this machine`,
+        ]
+      : []),
     ...privateLines(report),
     ...report.checks.map((c) => {
-      const last = c.last_result === undefined ? 'no result yet' : c.last_result.skipped ? 'skipped (offline)' : c.last_result.success ? 'up' : `down: ${c.last_result.error}`;
-      const flags = [c.enabled ? '' : 'disabled', c.private_definition ? 'private' : '', c.runnable ? '' : 'not run'].filter(Boolean);
+      const last =
+        c.last_result === undefined
+          ? 'no result yet'
+          : c.last_result.skipped
+            ? 'skipped (offline)'
+            : c.last_result.success
+              ? 'up'
+              : `down: ${c.last_result.error}`;
+      const flags = [
+        c.enabled ? '' : 'disabled',
+        c.private_definition ? 'private' : '',
+        c.runnable ? '' : 'not run',
+      ].filter(Boolean);
       return `  ${c.name} [${c.guid}]${flags.length > 0 ? ` (${flags.join(', ')})` : ''}: ${last}`;
     }),
   ];

@@ -100,7 +100,10 @@ async function fromFile(file: string, guid: string | undefined): Promise<Found> 
 /** A synced check from the data folder; a private-definition one needs --private-checks FILE. */
 async function fromStore(guid: string, privateFile: string | undefined, dataDir: string): Promise<Found> {
   if (!existsSync(storeFile(dataDir))) {
-    return { ok: false, message: `no synced checks in ${dataDir}: enroll and run the agent first, or test a definition with --file F` };
+    return {
+      ok: false,
+      message: `no synced checks in ${dataDir}: enroll and run the agent first, or test a definition with --file F`,
+    };
   }
   const db = openDatabase(storeFile(dataDir));
   let stored;
@@ -109,11 +112,15 @@ async function fromStore(guid: string, privateFile: string | undefined, dataDir:
   } finally {
     db.close();
   }
-  if (stored === undefined) return { ok: false, message: `no check with guid ${JSON.stringify(guid)}: "uptime-agent status" lists the checks` };
+  if (stored === undefined)
+    return { ok: false, message: `no check with guid ${JSON.stringify(guid)}: "uptime-agent status" lists the checks` };
   let privateDefs = new Map<string, CheckDefinition>();
   if (stored.privateDefinition) {
     if (privateFile === undefined) {
-      return { ok: false, message: `check ${JSON.stringify(guid)} has a private definition: give its file with --private-checks FILE` };
+      return {
+        ok: false,
+        message: `check ${JSON.stringify(guid)} has a private definition: give its file with --private-checks FILE`,
+      };
     }
     const local = await fromFile(privateFile, guid);
     if (!local.ok) return local;
@@ -121,6 +128,7 @@ async function fromStore(guid: string, privateFile: string | undefined, dataDir:
   }
   // Also a disabled check can be tried out by hand.
   const runnable = runnableChecks([{ ...stored, active: true }], privateDefs).runnable.get(guid);
-  if (runnable === undefined) return { ok: false, message: `check ${JSON.stringify(guid)} cannot be run: its interval is not usable` };
+  if (runnable === undefined)
+    return { ok: false, message: `check ${JSON.stringify(guid)} cannot be run: its interval is not usable` };
   return { ok: true, definition: runnable.definition };
 }

@@ -28,7 +28,10 @@ export function isAppUrl(url: string | undefined): boolean {
 }
 
 /** The `protocol.handle` handler serving `root` (the built renderer). */
-export function appProtocolHandler(root: string, read?: (file: string) => Promise<Uint8Array>): (request: Request) => Promise<Response> {
+export function appProtocolHandler(
+  root: string,
+  read?: (file: string) => Promise<Uint8Array>,
+): (request: Request) => Promise<Response> {
   return async (request) => {
     const url = new URL(request.url);
     // Another scheme or host never reaches the renderer folder.

@@ -7,6 +7,7 @@ export function safeExternalUrl(url: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (parsed.protocol !== 'https:' || parsed.username !== '' || parsed.password !== '' || parsed.hostname === '') return undefined;
+  if (parsed.protocol !== 'https:' || parsed.username !== '' || parsed.password !== '' || parsed.hostname === '')
+    return undefined;
   return parsed.href;
 }

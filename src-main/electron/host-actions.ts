@@ -44,7 +44,8 @@ export function desktopHostActions(deps: HostDeps): HostActions {
     },
     async openLogsFolder() {
       const error = await deps.openPath(deps.logsFolder);
-      if (error !== '') throw new Error(`could not open the logs folder ${deps.logsFolder} (${error}); open it from your file manager`);
+      if (error !== '')
+        throw new Error(`could not open the logs folder ${deps.logsFolder} (${error}); open it from your file manager`);
     },
     async openExternal(url) {
       const safe = safeExternalUrl(url);

@@ -27,7 +27,8 @@ export interface IpcDeps {
   log: Logger;
 }
 
-export const foreignSenderError = 'Refused: this request did not come from the Uptime Agent window. Only the app’s own pages may use the agent.';
+export const foreignSenderError =
+  'Refused: this request did not come from the Uptime Agent window. Only the app’s own pages may use the agent.';
 
 export const channels = Object.keys(invokeArgs) as InvokeChannel[];
 

@@ -54,10 +54,14 @@ export async function createDesktopKeyVault(deps: DesktopVaultDeps): Promise<{ v
   const available = await safeStorage.isAsyncEncryptionAvailable().catch(() => false);
 
   if (!available || (backend !== undefined && weakBackends.has(backend))) {
-    const why = backend !== undefined && weakBackends.has(backend)
-      ? `no desktop keyring is available to encrypt the API key (Electron's storage backend is "${backend}")`
-      : 'the operating system could not encrypt the API key';
-    const stranded = slot.get() !== undefined ? ' A key encrypted earlier cannot be read now: unlock the keyring and restart, or enroll again.' : '';
+    const why =
+      backend !== undefined && weakBackends.has(backend)
+        ? `no desktop keyring is available to encrypt the API key (Electron's storage backend is "${backend}")`
+        : 'the operating system could not encrypt the API key';
+    const stranded =
+      slot.get() !== undefined
+        ? ' A key encrypted earlier cannot be read now: unlock the keyring and restart, or enroll again.'
+        : '';
     const warning = `Because ${why}, the key is kept in a file only your user can read: ${keyFile}. To have it encrypted, install and unlock GNOME Keyring or KWallet, then restart Uptime Agent.${stranded}`;
     log.warn({ backend, keyFile }, `API key storage: ${warning}`);
     const vault: KeyVault = {
@@ -70,7 +74,10 @@ export async function createDesktopKeyVault(deps: DesktopVaultDeps): Promise<{ v
         await file.clear();
       },
     };
-    return { vault, storage: { protection: 'user-only-file', description: `A file only your user can read (${keyFile})`, warning } };
+    return {
+      vault,
+      storage: { protection: 'user-only-file', description: `A file only your user can read (${keyFile})`, warning },
+    };
   }
 
   async function saveText(text: string): Promise<void> {
@@ -80,7 +87,9 @@ export async function createDesktopKeyVault(deps: DesktopVaultDeps): Promise<{ v
   const save: KeyVault['save'] = (credentials) => saveText(credentialsText(credentials));
   /** A key saved before the identity moved out of the store is kept as it was until re-saved. */
   const resave = (credentials: Credentials): Promise<void> =>
-    credentials.identity === undefined ? saveText(credentials.apiKey) : save({ apiKey: credentials.apiKey, identity: credentials.identity });
+    credentials.identity === undefined
+      ? saveText(credentials.apiKey)
+      : save({ apiKey: credentials.apiKey, identity: credentials.identity });
 
   const vault: KeyVault = {
     protection: 'os-encryption',
@@ -93,7 +102,10 @@ export async function createDesktopKeyVault(deps: DesktopVaultDeps): Promise<{ v
         if (legacy === undefined) return undefined;
         await resave(legacy);
         await file.clear();
-        log.warn({ keyFile }, 'the API key was moved from its user-only file into OS-encrypted storage; the headless command on this data folder now needs `enroll --reclaim`');
+        log.warn(
+          { keyFile },
+          'the API key was moved from its user-only file into OS-encrypted storage; the headless command on this data folder now needs `enroll --reclaim`',
+        );
         return legacy;
       }
       try {
@@ -102,7 +114,10 @@ export async function createDesktopKeyVault(deps: DesktopVaultDeps): Promise<{ v
         return parseCredentials(result, 'OS-encrypted storage');
       } catch (error) {
         if (error instanceof DamagedKeyError) throw error;
-        log.error({ err: error }, 'the stored API key could not be decrypted (the keyring changed or is locked); unlock it and restart, or enroll again with reclaim');
+        log.error(
+          { err: error },
+          'the stored API key could not be decrypted (the keyring changed or is locked); unlock it and restart, or enroll again with reclaim',
+        );
         return undefined;
       }
     },

@@ -41,7 +41,11 @@ export function createQuitter(deps: QuitDeps): Quitter {
     let code = 0;
     try {
       const outcome = await Promise.race([deps.stop().then(() => 'stopped' as const), late]);
-      if (outcome === 'late') deps.log.warn({ timeoutMs: deps.timeoutMs }, 'the agent did not stop in time; exiting anyway (unsent results stay queued for next time)');
+      if (outcome === 'late')
+        deps.log.warn(
+          { timeoutMs: deps.timeoutMs },
+          'the agent did not stop in time; exiting anyway (unsent results stay queued for next time)',
+        );
     } catch (error) {
       deps.log.error({ err: error }, 'the agent failed while stopping; exiting anyway');
       code = 1;

@@ -17,7 +17,8 @@ export interface RotatingFileOptions {
   maxFiles: number;
 }
 
-export const logFileName = (name: string, index: number): string => (index === 0 ? `${name}.log` : `${name}.${index}.log`);
+export const logFileName = (name: string, index: number): string =>
+  index === 0 ? `${name}.log` : `${name}.${index}.log`;
 
 /** A pino destination that starts a new file once the current one would pass maxBytes. */
 export function rotatingFile(options: RotatingFileOptions): DestinationStream & { close(): void } {
@@ -62,10 +63,22 @@ export interface ShellLogOptions {
 
 export function createShellLogger(options: ShellLogOptions): { log: Logger; file: string; close(): void } {
   const level = options.level ?? process.env.UPTIME_AGENT_LOG_LEVEL ?? 'info';
-  const file = rotatingFile({ dir: options.logsDir, name: 'main', maxBytes: shellDefaults.logFileBytes, maxFiles: shellDefaults.logFiles });
+  const file = rotatingFile({
+    dir: options.logsDir,
+    name: 'main',
+    maxBytes: shellDefaults.logFileBytes,
+    maxFiles: shellDefaults.logFiles,
+  });
   // multistream filters per stream (default "info"): give each the logger's level.
   const destination: DestinationStream = options.development
-    ? pino.multistream([{ level, stream: file }, { level, stream: process.stderr }])
+    ? pino.multistream([
+        { level, stream: file },
+        { level, stream: process.stderr },
+      ])
     : file;
-  return { log: createLogger(destination, level), file: join(options.logsDir, logFileName('main', 0)), close: () => file.close() };
+  return {
+    log: createLogger(destination, level),
+    file: join(options.logsDir, logFileName('main', 0)),
+    close: () => file.close(),
+  };
 }

@@ -37,7 +37,10 @@ export function autostartFile(env: NodeJS.ProcessEnv, home: string): string {
  * and `%` (field codes) is doubled.
  */
 export function quoteExecArg(arg: string): string {
-  const quoted = arg.replace(/[\\"`$]/g, (c) => `\\${c}`).replace(/\\/g, '\\\\').replace(/%/g, '%%');
+  const quoted = arg
+    .replace(/[\\"`$]/g, (c) => `\\${c}`)
+    .replace(/\\/g, '\\\\')
+    .replace(/%/g, '%%');
   return `"${quoted}"`;
 }
 
@@ -61,7 +64,8 @@ export function createLoginItem(deps: LoginItemDeps): LoginItem {
     // Windows matches the registry entry by its arguments, so the same ones are asked about.
     const args = deps.platform === 'win32' ? [hiddenFlag] : undefined;
     return {
-      isEnabled: () => Promise.resolve(deps.getLoginItemSettings(args === undefined ? undefined : { args }).openAtLogin),
+      isEnabled: () =>
+        Promise.resolve(deps.getLoginItemSettings(args === undefined ? undefined : { args }).openAtLogin),
       setEnabled(enabled) {
         deps.setLoginItemSettings({ openAtLogin: enabled, ...(args === undefined ? {} : { args }) });
         return Promise.resolve();

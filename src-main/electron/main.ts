@@ -5,7 +5,22 @@
 // notifications. Tests never import it (they drive the modules with a fake Electron).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, Notification, powerMonitor, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeTheme,
+  Notification,
+  powerMonitor,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+  Tray,
+} from 'electron';
 import Store from 'electron-store';
 import { createAgent } from '../agent/agent.ts';
 import { takeInstanceLock } from '../agent/identity/instance-lock.ts';
@@ -23,7 +38,16 @@ import { createLoginItem, hiddenFlag } from './login-item.ts';
 import { setupNotifications } from './notifications.ts';
 import { setupPowerEvents } from './power.ts';
 import { setupSession } from './session.ts';
-import { createShellStore, networkFrom, openWithRecovery, setAsideFile, storeMigrations, storeSchema, tunablesFrom, type StoreBacking } from './settings.ts';
+import {
+  createShellStore,
+  networkFrom,
+  openWithRecovery,
+  setAsideFile,
+  storeMigrations,
+  storeSchema,
+  tunablesFrom,
+  type StoreBacking,
+} from './settings.ts';
 import { shellDefaults } from './shell-defaults.ts';
 import { setupTray, type TrayController } from './tray.ts';
 import { panelShade, trayIconFile } from './tray-state.ts';
@@ -40,14 +64,18 @@ const resourcesDir = (): string => (app.isPackaged ? process.resourcesPath : joi
 
 function openStore(log: Logger): StoreBacking {
   return openWithRecovery(
-    () => new Store<Record<string, unknown>>({
-      name: 'config',
-      schema: storeSchema,
-      migrations: storeMigrations,
-    }),
+    () =>
+      new Store<Record<string, unknown>>({
+        name: 'config',
+        schema: storeSchema,
+        migrations: storeMigrations,
+      }),
     (error) => {
       const aside = setAsideFile(join(app.getPath('userData'), 'config.json'));
-      log.error({ err: error, aside }, 'the settings file could not be read; it was set aside and defaults are used (enroll again with reclaim if the key was in it)');
+      log.error(
+        { err: error, aside },
+        'the settings file could not be read; it was set aside and defaults are used (enroll again with reclaim if the key was in it)',
+      );
     },
   );
 }
@@ -79,14 +107,22 @@ async function start(): Promise<void> {
 
   const store = createShellStore(openStore(log));
   const settings = store.get();
-  const { vault, storage } = await createDesktopKeyVault({ safeStorage, slot: store.apiKeySlot, platform: process.platform, dataDir, log });
+  const { vault, storage } = await createDesktopKeyVault({
+    safeStorage,
+    slot: store.apiKeySlot,
+    platform: process.platform,
+    dataDir,
+    log,
+  });
   const agent = createAgent({
     dataDir,
     vault,
     log,
     tunables: tunablesFrom(settings),
     network: networkFrom(settings),
-    ...(settings.privateChecksFile === undefined || settings.privateChecksFile === '' ? {} : { privateChecksFile: settings.privateChecksFile }),
+    ...(settings.privateChecksFile === undefined || settings.privateChecksFile === ''
+      ? {}
+      : { privateChecksFile: settings.privateChecksFile }),
   });
   await agent.start();
   setupPowerEvents({ powerMonitor, onResume: () => agent.clockJumped(), log });
@@ -179,7 +215,11 @@ async function start(): Promise<void> {
         destroy: () => created.destroy(),
       };
     },
-    iconPath: (state) => join(trayDir, trayIconFile(state, process.platform, panelShade(process.platform, nativeTheme.shouldUseDarkColors))),
+    iconPath: (state) =>
+      join(
+        trayDir,
+        trayIconFile(state, process.platform, panelShade(process.platform, nativeTheme.shouldUseDarkColors)),
+      ),
     invoke: handle,
     snapshot: () => agent.snapshot(),
     hub,
@@ -206,7 +246,8 @@ async function start(): Promise<void> {
   });
 
   // Started at login: stay in the tray. Started by the user: show the window.
-  const atLogin = process.argv.includes(hiddenFlag) || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
+  const atLogin =
+    process.argv.includes(hiddenFlag) || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
   if (!atLogin) windows.show();
   log.info({ keyStorage: storage.protection, enrolled: agent.isEnrolled() }, 'Uptime Agent ready');
 }
@@ -216,7 +257,10 @@ if (!setupSingleInstance(app, () => windowCtl?.show())) {
   app.quit();
 } else {
   start().catch((error: unknown) => {
-    dialog.showErrorBox('Uptime Agent could not start', `${error instanceof Error ? error.message : String(error)}\n\nThe log folder may say more: ${app.getPath('logs')}. Try starting it again; if it keeps failing, report this message.`);
+    dialog.showErrorBox(
+      'Uptime Agent could not start',
+      `${error instanceof Error ? error.message : String(error)}\n\nThe log folder may say more: ${app.getPath('logs')}. Try starting it again; if it keeps failing, report this message.`,
+    );
     app.exit(1);
   });
 }

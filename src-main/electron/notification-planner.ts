@@ -51,18 +51,31 @@ function groupNotes(told: readonly CheckTransition[], namesInGroup: number): Not
   } else if (down.length > 1) {
     notes.push({
       title: `${down.length} checks went down`,
-      body: `${listNames(down.map((t) => t.name), namesInGroup)}. Open Uptime Agent to see why.`,
+      body: `${listNames(
+        down.map((t) => t.name),
+        namesInGroup,
+      )}. Open Uptime Agent to see why.`,
       navigate: { view: 'checks' },
     });
   }
   const [firstUp] = recovered;
   if (recovered.length === 1 && firstUp !== undefined) {
-    const lasted = firstUp.downSince === undefined ? '' : ` after ${Math.max(1, Math.round((Date.parse(firstUp.at) - Date.parse(firstUp.downSince)) / 60_000))} min down`;
-    notes.push({ title: `${firstUp.name} recovered`, body: `The check passes again${lasted}.`, navigate: { view: 'checks', guid: firstUp.guid } });
+    const lasted =
+      firstUp.downSince === undefined
+        ? ''
+        : ` after ${Math.max(1, Math.round((Date.parse(firstUp.at) - Date.parse(firstUp.downSince)) / 60_000))} min down`;
+    notes.push({
+      title: `${firstUp.name} recovered`,
+      body: `The check passes again${lasted}.`,
+      navigate: { view: 'checks', guid: firstUp.guid },
+    });
   } else if (recovered.length > 1) {
     notes.push({
       title: `${recovered.length} checks recovered`,
-      body: `${listNames(recovered.map((t) => t.name), namesInGroup)} pass again.`,
+      body: `${listNames(
+        recovered.map((t) => t.name),
+        namesInGroup,
+      )} pass again.`,
       navigate: { view: 'checks' },
     });
   }
@@ -132,7 +145,8 @@ export function createNotificationPlanner(options: PlannerOptions = shellDefault
         if (shown === undefined) continue;
         now.set(problem.kind, problem.message);
         // New, or the same kind with a different cause (another error in the file).
-        if (problems.get(problem.kind) !== problem.message) notes.push({ title: shown.title, body: problem.message, navigate: { view: shown.view } });
+        if (problems.get(problem.kind) !== problem.message)
+          notes.push({ title: shown.title, body: problem.message, navigate: { view: shown.view } });
       }
       problems = now;
       return notes;

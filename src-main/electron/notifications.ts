@@ -49,10 +49,13 @@ export function setupNotifications(deps: NotificationDeps): () => void {
     clearTimeout(timer);
     const at = planner.nextDueAt();
     if (at === undefined) return;
-    timer = setTimeout(() => {
-      show(planner.due(Date.now()));
-      scheduleDue();
-    }, Math.max(0, at - Date.now()));
+    timer = setTimeout(
+      () => {
+        show(planner.due(Date.now()));
+        scheduleDue();
+      },
+      Math.max(0, at - Date.now()),
+    );
   }
 
   const offTransitions = onEvent(deps.hub, 'checks:transition', (transitions) => {

@@ -1,7 +1,14 @@
 // What the preload puts on `window.agent`: exactly the contract's AgentBridge. Channel and event
 // names are checked here as well as in main, so a renderer bug (or injected script) cannot use
 // the bridge to reach any other ipcRenderer channel; Electron's event object never crosses over.
-import { isEventName, isInvokeChannel, type AgentBridge, type EventName, type EventPayloads, type IpcResult } from '../ipc/contract.ts';
+import {
+  isEventName,
+  isInvokeChannel,
+  type AgentBridge,
+  type EventName,
+  type EventPayloads,
+  type IpcResult,
+} from '../ipc/contract.ts';
 
 /** The parts of Electron's `ipcRenderer` used here. */
 export interface IpcRendererLike {
@@ -13,10 +20,15 @@ export interface IpcRendererLike {
 export function createBridge(ipc: IpcRendererLike): AgentBridge {
   return {
     invoke(channel, args) {
-      if (!isInvokeChannel(channel)) return Promise.resolve({ ok: false, error: `unknown channel ${String(channel)}: the window and the app disagree; restart Uptime Agent` });
+      if (!isInvokeChannel(channel))
+        return Promise.resolve({
+          ok: false,
+          error: `unknown channel ${String(channel)}: the window and the app disagree; restart Uptime Agent`,
+        });
       return ipc.invoke(channel, args).then(
         (result) => result as IpcResult<never>,
-        (error: unknown) => ({ ok: false, error: `${channel}: ${error instanceof Error ? error.message : String(error)}` }) as const,
+        (error: unknown) =>
+          ({ ok: false, error: `${channel}: ${error instanceof Error ? error.message : String(error)}` }) as const,
       );
     },
     on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) {

@@ -7,7 +7,9 @@ import type { Logger } from '../agent/base/log.ts';
 /** The parts of Electron's `Session` used here. */
 export interface SessionLike {
   protocol: { handle(scheme: string, handler: (request: Request) => Promise<Response>): void };
-  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionRequestHandler(
+    handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void;
 }
 

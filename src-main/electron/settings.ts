@@ -66,8 +66,10 @@ export const storeMigrations: Record<string, (store: MigrationStore) => void> = 
   // 0.1.0, the first release with a schema: a file written before it (no recorded version) may
   // hold values the schema now rejects. Keep the valid ones rather than setting the file aside.
   '0.1.0': (store) => {
-    if (store.has(storeKeys.settings)) store.set(storeKeys.settings, stored(readSettings(store.get(storeKeys.settings))));
-    if (store.has(storeKeys.window) && !savedBoundsSchema.safeParse(store.get(storeKeys.window)).success) store.delete(storeKeys.window);
+    if (store.has(storeKeys.settings))
+      store.set(storeKeys.settings, stored(readSettings(store.get(storeKeys.settings))));
+    if (store.has(storeKeys.window) && !savedBoundsSchema.safeParse(store.get(storeKeys.window)).success)
+      store.delete(storeKeys.window);
   },
 };
 

@@ -51,14 +51,20 @@ export function setupTray(deps: TrayDeps): TrayController {
   let shown: { state?: TrayState; tooltip?: string; menu?: string } = {};
   const tray = deps.createTray(deps.iconPath(summarizeAgent(snapshot).condition));
 
-  function run(channel: 'agent:pause' | 'agent:resume' | 'agent:sync-now' | 'agent:upload-now', what: string): () => void {
+  function run(
+    channel: 'agent:pause' | 'agent:resume' | 'agent:sync-now' | 'agent:upload-now',
+    what: string,
+  ): () => void {
     return () => {
-      deps.invoke(channel, {}).then((result) => {
-        if (!result.ok) deps.report(`${what} failed`, result.error);
-        // sync-now and upload-now answer with a RunResult; a failed run is told, a good one not.
-        const value = result.ok ? (result.value as Partial<RunResult>) : undefined;
-        if (value?.ok === false && value.message !== undefined) deps.report(`${what} failed`, value.message);
-      }, (error: unknown) => deps.log.error({ err: error, channel }, 'tray action failed'));
+      deps.invoke(channel, {}).then(
+        (result) => {
+          if (!result.ok) deps.report(`${what} failed`, result.error);
+          // sync-now and upload-now answer with a RunResult; a failed run is told, a good one not.
+          const value = result.ok ? (result.value as Partial<RunResult>) : undefined;
+          if (value?.ok === false && value.message !== undefined) deps.report(`${what} failed`, value.message);
+        },
+        (error: unknown) => deps.log.error({ err: error, channel }, 'tray action failed'),
+      );
     };
   }
 
@@ -69,7 +75,11 @@ export function setupTray(deps: TrayDeps): TrayController {
       label: `${check.name} is down`,
       click: () => deps.window.show({ view: 'checks', guid: check.guid }),
     }));
-    if (down.length > maxDownItems) items.push({ label: `and ${down.length - maxDownItems} more…`, click: () => deps.window.show({ view: 'checks' }) });
+    if (down.length > maxDownItems)
+      items.push({
+        label: `and ${down.length - maxDownItems} more…`,
+        click: () => deps.window.show({ view: 'checks' }),
+      });
     return items.length === 0 ? [] : [{ type: 'separator' }, ...items];
   }
 
@@ -95,7 +105,10 @@ export function setupTray(deps: TrayDeps): TrayController {
           deps.launchAtLogin.set(enable).then(
             () => apply(),
             (error: unknown) => {
-              deps.report('Launch at login could not be changed', `${error instanceof Error ? error.message : String(error)}. Try again, or change it in your system’s startup settings.`);
+              deps.report(
+                'Launch at login could not be changed',
+                `${error instanceof Error ? error.message : String(error)}. Try again, or change it in your system’s startup settings.`,
+              );
               apply();
             },
           );

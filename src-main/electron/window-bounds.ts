@@ -29,7 +29,11 @@ function overlap(a: Rect, b: Rect): { width: number; height: number } {
   };
 }
 
-export function placeWindow(saved: SavedBounds | undefined, workAreas: readonly Rect[], minVisible = shellDefaults.minVisiblePx): WindowPlacement {
+export function placeWindow(
+  saved: SavedBounds | undefined,
+  workAreas: readonly Rect[],
+  minVisible = shellDefaults.minVisiblePx,
+): WindowPlacement {
   if (saved === undefined) return { ...shellDefaults.windowSize, maximized: false };
   // Never larger than the largest display, or the title bar could end up out of reach.
   const maxWidth = Math.max(...workAreas.map((a) => a.width), 200);
@@ -39,5 +43,7 @@ export function placeWindow(saved: SavedBounds | undefined, workAreas: readonly 
     const o = overlap({ ...saved, ...size }, area);
     return o.width >= minVisible && o.height >= minVisible;
   });
-  return visible ? { ...size, x: saved.x, y: saved.y, maximized: saved.maximized } : { ...size, maximized: saved.maximized };
+  return visible
+    ? { ...size, x: saved.x, y: saved.y, maximized: saved.maximized }
+    : { ...size, maximized: saved.maximized };
 }

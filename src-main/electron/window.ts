@@ -70,7 +70,9 @@ export function setupWindow(deps: WindowDeps): WindowController {
       deps.log.warn({ url: url.slice(0, 200) }, 'refused to open a link that is not https');
       return;
     }
-    deps.openExternal(safe).catch((error: unknown) => deps.log.warn({ err: error }, 'could not open a link in the browser'));
+    deps
+      .openExternal(safe)
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'could not open a link in the browser'));
   }
 
   function create(): WindowLike {
@@ -116,7 +118,9 @@ export function setupWindow(deps: WindowDeps): WindowController {
       return { action: 'deny' };
     });
     contents.once('did-finish-load', () => deps.onLoaded?.());
-    created.loadURL(appIndexUrl).catch((error: unknown) => deps.log.error({ err: error }, 'the window could not load the app'));
+    created
+      .loadURL(appIndexUrl)
+      .catch((error: unknown) => deps.log.error({ err: error }, 'the window could not load the app'));
     return created;
   }
 
@@ -138,7 +142,8 @@ export function setupWindow(deps: WindowDeps): WindowController {
       }
       if (navigate === undefined) return;
       // A window still loading has no listener yet: tell it once the page is there.
-      if (target.webContents.isLoading()) target.webContents.once('did-finish-load', () => send('app:navigate', navigate));
+      if (target.webContents.isLoading())
+        target.webContents.once('did-finish-load', () => send('app:navigate', navigate));
       else send('app:navigate', navigate);
     },
     current: live,

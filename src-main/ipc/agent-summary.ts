@@ -25,7 +25,13 @@ export interface AgentSummary {
 export const backlogWarnAfterMs = 2 * 60_000;
 
 /** Problems that need the user but leave the checks running: attention, not an error. */
-const attentionProblems = new Set(['private-missing', 'private-file', 'rejected-results', 'results-dropped', 'overloaded']);
+const attentionProblems = new Set([
+  'private-missing',
+  'private-file',
+  'rejected-results',
+  'results-dropped',
+  'overloaded',
+]);
 
 const plural = (n: number, one: string): string => `${n} ${n === 1 ? one : `${one}s`}`;
 
@@ -40,7 +46,13 @@ export function countsLine(counts: AgentSnapshot['counts']): string {
   return `${plural(counts.total, 'check')}: ${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run`;
 }
 
-const toneOf: Record<AgentCondition, AgentSummary['tone']> = { 'not-enrolled': 'idle', ok: 'ok', warning: 'warn', error: 'bad', paused: 'warn' };
+const toneOf: Record<AgentCondition, AgentSummary['tone']> = {
+  'not-enrolled': 'idle',
+  ok: 'ok',
+  warning: 'warn',
+  error: 'bad',
+  paused: 'warn',
+};
 
 export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   const { total, down } = snapshot.counts;
@@ -53,15 +65,27 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   if (offline) facts.push('offline');
   if (snapshot.paused) facts.push('paused');
   const tooltip = facts.join(' · ');
-  const summary = (condition: AgentCondition, label: string, line: string): AgentSummary => ({ condition, tone: toneOf[condition], label, line, tooltip });
+  const summary = (condition: AgentCondition, label: string, line: string): AgentSummary => ({
+    condition,
+    tone: toneOf[condition],
+    label,
+    line,
+    tooltip,
+  });
 
   if (!snapshot.enrolled) {
-    return { ...summary('not-enrolled', 'Not enrolled', 'Not enrolled: open the app to enroll'), tooltip: 'Uptime Agent: not enrolled. Open it to enroll this computer.' };
+    return {
+      ...summary('not-enrolled', 'Not enrolled', 'Not enrolled: open the app to enroll'),
+      tooltip: 'Uptime Agent: not enrolled. Open it to enroll this computer.',
+    };
   }
   // The server refuses this monitor: nothing gets through until the user acts, whatever else holds.
-  if (snapshot.auth === 'key-rejected') return summary('error', 'Key refused by the server', 'API key rejected: enroll again');
-  if (snapshot.auth === 'monitor-disabled') return summary('error', 'Disabled on the server', 'Monitor disabled on the server');
-  if (snapshot.auth === 'key-damaged') return summary('error', 'Stored key damaged', 'The stored API key is damaged: enroll again');
+  if (snapshot.auth === 'key-rejected')
+    return summary('error', 'Key refused by the server', 'API key rejected: enroll again');
+  if (snapshot.auth === 'monitor-disabled')
+    return summary('error', 'Disabled on the server', 'Monitor disabled on the server');
+  if (snapshot.auth === 'key-damaged')
+    return summary('error', 'Stored key damaged', 'The stored API key is damaged: enroll again');
   const offlineLine = 'Offline: results are kept until it is back';
   if (snapshot.paused) {
     return offline
@@ -69,9 +93,15 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
       : summary('paused', 'Paused', `Checks paused (${total})`);
   }
   // Anything down is red, whatever else holds: that is what the user watches the agent for.
-  if (down > 0) return summary('error', offline ? `${down} down · offline` : `${down} down`, `${down} of ${plural(total, 'check')} down${offline ? ` · ${offlineLine}` : ''}`);
+  if (down > 0)
+    return summary(
+      'error',
+      offline ? `${down} down · offline` : `${down} down`,
+      `${down} of ${plural(total, 'check')} down${offline ? ` · ${offlineLine}` : ''}`,
+    );
   if (offline) return summary('warning', 'Offline', offlineLine);
   const passing = total === 0 ? 'No checks assigned yet' : `All ${plural(total, 'check')} passing`;
-  if (backlogStuck(snapshot) || snapshot.problems.some((p) => attentionProblems.has(p.kind))) return summary('warning', 'Needs attention', passing);
+  if (backlogStuck(snapshot) || snapshot.problems.some((p) => attentionProblems.has(p.kind)))
+    return summary('warning', 'Needs attention', passing);
   return summary('ok', 'Online', passing);
 }

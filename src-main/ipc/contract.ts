@@ -44,7 +44,10 @@ export const settingsSchema = z.object({
   connectivityTargets: z.array(text(300)).max(20).default([]),
   /** The unsent-results bound; beyond it the oldest results go first (and are counted). */
   outboxLimits: z
-    .object({ maxResults: z.number().int().min(1_000).max(10_000_000), maxMegabytes: z.number().int().min(10).max(10_240) })
+    .object({
+      maxResults: z.number().int().min(1_000).max(10_000_000),
+      maxMegabytes: z.number().int().min(10).max(10_240),
+    })
     .partial()
     .default({}),
   /**
@@ -91,7 +94,9 @@ export const invokeArgs = {
   'agent:pause': none,
   'agent:resume': none,
   'agent:forget': none,
-  'checks:history': z.object({ guid: text(200).min(1), limit: z.number().int().min(1).max(1000).default(100) }).strict(),
+  'checks:history': z
+    .object({ guid: text(200).min(1), limit: z.number().int().min(1).max(1000).default(100) })
+    .strict(),
   /** Connectivity outages, newest first; the current one (if offline) has ended_at null. */
   'outages:list': none,
   /** One check over 1 h / 24 h / 7 d: chart buckets, uptime per window, last run, its events. */
@@ -99,7 +104,13 @@ export const invokeArgs = {
   /** Runs the check once now and explains it: a test run, kept locally, never uploaded. */
   'checks:test-run': z.object({ guid: text(200).min(1) }).strict(),
   /** The event log, newest first; one check's ('' = the agent's own) when guid is given. */
-  'events:list': z.object({ guid: text(200).optional(), limit: z.number().int().min(1).max(1000).default(100), beforeId: z.number().int().min(1).optional() }).strict(),
+  'events:list': z
+    .object({
+      guid: text(200).optional(),
+      limit: z.number().int().min(1).max(1000).default(100),
+      beforeId: z.number().int().min(1).optional(),
+    })
+    .strict(),
   /** Desktop: opens a file dialog when `file` is absent. Web: the path is typed in. */
   'private:choose-file': z.object({ file: text(4096).min(1).optional() }).strict(),
   'private:clear-file': none,
@@ -180,7 +191,16 @@ export interface InvokeResults {
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Views the window can be asked to show (a notification click, a tray item). */
-export const viewNames = ['overview', 'checks', 'events', 'unsent', 'outages', 'private', 'settings', 'enroll'] as const;
+export const viewNames = [
+  'overview',
+  'checks',
+  'events',
+  'unsent',
+  'outages',
+  'private',
+  'settings',
+  'enroll',
+] as const;
 export type ViewName = (typeof viewNames)[number];
 
 /** A payload type carried as a value, so that event names come from the same map as their payloads. */
@@ -206,5 +226,7 @@ export interface AgentBridge {
   on<E extends EventName>(event: E, listener: EventListener<E>): () => void;
 }
 
-export const isInvokeChannel = (value: unknown): value is InvokeChannel => typeof value === 'string' && Object.hasOwn(invokeArgs, value);
-export const isEventName = (value: unknown): value is EventName => typeof value === 'string' && (eventNames as readonly string[]).includes(value);
+export const isInvokeChannel = (value: unknown): value is InvokeChannel =>
+  typeof value === 'string' && Object.hasOwn(invokeArgs, value);
+export const isEventName = (value: unknown): value is EventName =>
+  typeof value === 'string' && (eventNames as readonly string[]).includes(value);

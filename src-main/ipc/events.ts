@@ -25,7 +25,11 @@ export interface EventHub {
 }
 
 /** Listens to one event of a hub, its payload typed from the contract; returns the undo. */
-export function onEvent<E extends EventName>(hub: Pick<EventHub, 'subscribe'>, event: E, listener: EventListener<E>): () => void {
+export function onEvent<E extends EventName>(
+  hub: Pick<EventHub, 'subscribe'>,
+  event: E,
+  listener: EventListener<E>,
+): () => void {
   const wanted: EventName = event;
   return hub.subscribe((name, payload) => {
     // Same name, same payload type: the contract's map ties them.

@@ -58,7 +58,9 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
 
   async function usePrivateFile(file: string | undefined): Promise<void> {
     await agent.setPrivateChecksFile(file);
-    const changed = settings.update(file === undefined ? { privateChecksFile: undefined } : { privateChecksFile: file });
+    const changed = settings.update(
+      file === undefined ? { privateChecksFile: undefined } : { privateChecksFile: file },
+    );
     await deps.onSettingsChanged?.(changed, { privateChecksFile: file });
   }
 
@@ -70,13 +72,25 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       const outcome = await agent.syncNow();
       if (!outcome.ok) return { ok: false, message: outcome.error.message };
       const { received, stopped } = outcome.summary;
-      return { ok: true, message: received === 0 ? 'Checks are up to date.' : `${received} check change${received === 1 ? '' : 's'} applied${stopped > 0 ? `, ${stopped} stopped` : ''}.` };
+      return {
+        ok: true,
+        message:
+          received === 0
+            ? 'Checks are up to date.'
+            : `${received} check change${received === 1 ? '' : 's'} applied${stopped > 0 ? `, ${stopped} stopped` : ''}.`,
+      };
     },
     async 'agent:upload-now'() {
       const outcome = await agent.uploadNow();
       if (!outcome.ok) return { ok: false, message: outcome.error.message };
       const { delivered, rejected } = outcome.report;
-      return { ok: true, message: delivered === 0 && rejected === 0 ? 'Nothing was waiting to be sent.' : `${delivered} result${delivered === 1 ? '' : 's'} sent${rejected > 0 ? `, ${rejected} refused by the server` : ''}.` };
+      return {
+        ok: true,
+        message:
+          delivered === 0 && rejected === 0
+            ? 'Nothing was waiting to be sent.'
+            : `${delivered} result${delivered === 1 ? '' : 's'} sent${rejected > 0 ? `, ${rejected} refused by the server` : ''}.`,
+      };
     },
     'agent:pause': () => {
       agent.pause();
@@ -98,7 +112,10 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     async 'private:choose-file'(args) {
       const file = args.file ?? (await host.chooseFile());
       // Relative to what? The agent's working folder is not the user's: only full paths.
-      if (file !== undefined && !isAbsolute(file)) throw new Error(`"${file}" is not a full path: give the whole path of the definitions file, starting at the root of the disk`);
+      if (file !== undefined && !isAbsolute(file))
+        throw new Error(
+          `"${file}" is not a full path: give the whole path of the definitions file, starting at the root of the disk`,
+        );
       if (file !== undefined) await usePrivateFile(file);
       return agent.snapshot();
     },
@@ -114,7 +131,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     'settings:get': () => Promise.resolve(settings.get()),
     async 'settings:update'(patch) {
       const next = settings.update(patch);
-      if (patch.privateChecksFile !== undefined && patch.privateChecksFile !== '') await agent.setPrivateChecksFile(patch.privateChecksFile);
+      if (patch.privateChecksFile !== undefined && patch.privateChecksFile !== '')
+        await agent.setPrivateChecksFile(patch.privateChecksFile);
       if (networkKeys.some((key) => key in patch)) await agent.setNetwork(networkFrom(next));
       await deps.onSettingsChanged?.(next, patch);
       return next;
@@ -130,7 +148,10 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     },
   };
 
-  async function enrollWith(args: ParsedArgs<'agent:enroll'>, reclaimId: string | undefined): Promise<InvokeResults['agent:enroll']> {
+  async function enrollWith(
+    args: ParsedArgs<'agent:enroll'>,
+    reclaimId: string | undefined,
+  ): Promise<InvokeResults['agent:enroll']> {
     const { proxyUrl, serverCaFile, egressPolicy, ...input } = args;
     // The dialog's advanced part: saved like Settings, and used by this very enrollment.
     const network = {

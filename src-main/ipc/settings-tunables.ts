@@ -5,7 +5,8 @@ import type { NetworkSettings } from '../agent/wire/network.ts';
 import type { Settings } from './contract.ts';
 
 export function tunablesFrom(settings: Settings): Partial<AgentTunables> {
-  const ms = (seconds: number | undefined): number | undefined => (seconds === undefined ? undefined : Math.round(seconds * 1000));
+  const ms = (seconds: number | undefined): number | undefined =>
+    seconds === undefined ? undefined : Math.round(seconds * 1000);
   const tunables: Partial<AgentTunables> = {};
   const { syncSec, uploadSec, statusSec, pingSec } = settings.intervals;
   const sync = ms(syncSec);

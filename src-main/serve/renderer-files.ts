@@ -83,7 +83,8 @@ export async function rendererFile(
   urlPath: string,
   read: (file: string) => Promise<Uint8Array> = readFile,
 ): Promise<RendererAnswer> {
-  if (method !== 'GET' && method !== 'HEAD') return text(405, 'Only GET and HEAD are served here.', { allow: 'GET, HEAD' });
+  if (method !== 'GET' && method !== 'HEAD')
+    return text(405, 'Only GET and HEAD are served here.', { allow: 'GET, HEAD' });
   const file = fileInside(root, urlPath);
   if (file === undefined) return text(403, 'This address is outside the app and is not served.');
   let body: Uint8Array;

@@ -29,7 +29,10 @@ export function parseSse(buffer: string): { messages: SseMessage[]; rest: string
 }
 
 /** Reads one response body to its end, calling onMessage for each message. */
-export async function readSse(body: ReadableStream<Uint8Array>, onMessage: (message: SseMessage) => void): Promise<void> {
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  onMessage: (message: SseMessage) => void,
+): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';

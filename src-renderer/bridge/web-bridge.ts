@@ -1,7 +1,14 @@
 // `window.agent` for the loopback web dashboard: the contract's invoke as POST requests and its
 // events as one server-sent-events stream, open while anyone listens and reopened (with a
 // growing pause) whenever it drops.
-import type { AgentBridge, EventName, EventPayloads, InvokeChannel, InvokeResults, IpcResult } from '../../src-main/ipc/contract.ts';
+import type {
+  AgentBridge,
+  EventName,
+  EventPayloads,
+  InvokeChannel,
+  InvokeResults,
+  IpcResult,
+} from '../../src-main/ipc/contract.ts';
 import { eventsPath, ipcPath, tokenHeader } from '../../src-main/ipc/web-protocol.ts';
 import { announceConnection } from './connection.ts';
 import { readSse } from './sse.ts';
@@ -25,7 +32,11 @@ export function createWebBridge(token: string, base = ''): AgentBridge {
   };
 
   async function streamOnce(signal: AbortSignal): Promise<'again' | 'stop'> {
-    const response = await fetch(`${base}${eventsPath}`, { headers: { [tokenHeader]: token }, cache: 'no-store', signal });
+    const response = await fetch(`${base}${eventsPath}`, {
+      headers: { [tokenHeader]: token },
+      cache: 'no-store',
+      signal,
+    });
     if (response.status === 401) {
       announceConnection('unauthorized');
       return 'stop';
@@ -68,13 +79,20 @@ export function createWebBridge(token: string, base = ''): AgentBridge {
           cache: 'no-store',
         });
       } catch {
-        return { ok: false, error: 'The agent does not answer: check that uptime-agent is still running, then try again.' };
+        return {
+          ok: false,
+          error: 'The agent does not answer: check that uptime-agent is still running, then try again.',
+        };
       }
       if (response.status === 401) {
         announceConnection('unauthorized');
-        return { ok: false, error: 'The agent refused this page’s access token: open the newest URL that uptime-agent printed.' };
+        return {
+          ok: false,
+          error: 'The agent refused this page’s access token: open the newest URL that uptime-agent printed.',
+        };
       }
-      if (!response.ok) return { ok: false, error: `The agent answered ${response.status}: ${(await response.text()).trim()}` };
+      if (!response.ok)
+        return { ok: false, error: `The agent answered ${response.status}: ${(await response.text()).trim()}` };
       return (await response.json()) as IpcResult<InvokeResults[C]>;
     },
     on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {

@@ -14,7 +14,8 @@ import { useNow } from '../state/use-now.ts';
 import { CheckInsight } from './CheckInsight.tsx';
 import { beatsOfHistory, HeartbeatBar } from './HeartbeatBar.tsx';
 
-type HistoryState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; entries: HistoryEntry[] };
+type HistoryState =
+  { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; entries: HistoryEntry[] };
 
 /** The pane is a sheet over the list below this width (keep in step with parts.css). */
 const sheetQuery = '(max-width: 760px)';
@@ -55,12 +56,24 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
   return (
     <aside className="detail card" aria-labelledby="detail-title">
       <div className="detail-head">
-        <h2 id="detail-title" ref={heading} tabIndex={-1}>{check.name}</h2>
-        <button type="button" className="ghost" onClick={onClose} aria-label={`Close the details of ${check.name}`} aria-keyshortcuts="Escape">Close</button>
+        <h2 id="detail-title" ref={heading} tabIndex={-1}>
+          {check.name}
+        </h2>
+        <button
+          type="button"
+          className="ghost"
+          onClick={onClose}
+          aria-label={`Close the details of ${check.name}`}
+          aria-keyshortcuts="Escape"
+        >
+          Close
+        </button>
       </div>
       <p className="detail-state">
         <HealthBadge health={check.health} />
-        {check.health === 'down' && downSince !== undefined ? <span className="bad-text"> {`Down ${sinceWhen(downSince, now)}`}</span> : null}
+        {check.health === 'down' && downSince !== undefined ? (
+          <span className="bad-text"> {`Down ${sinceWhen(downSince, now)}`}</span>
+        ) : null}
       </p>
       {check.health === 'down' && check.lastResult?.error !== undefined && check.lastResult.error !== '' ? (
         <p className="bad-text detail-reason">{sentence(check.lastResult.error)}</p>
@@ -68,33 +81,54 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
       {history.kind === 'ready' && history.entries.length > 0 ? (
         <HeartbeatBar beats={beatsOfHistory(history.entries)} name={check.name} />
       ) : null}
-      {check.notRunReason === undefined ? null : <Notice tone="warning" title="Not run">{sentence(check.notRunReason)}</Notice>}
+      {check.notRunReason === undefined ? null : (
+        <Notice tone="warning" title="Not run">
+          {sentence(check.notRunReason)}
+        </Notice>
+      )}
       <CheckInsight check={check} />
       <h3>About this check</h3>
       <dl className="facts">
         <dt>Type</dt>
         <dd>{check.type}</dd>
         <dt>Target</dt>
-        <dd className="wrap">{check.privateDefinition ? 'private — defined in the local definitions file, never shown here' : check.target}</dd>
+        <dd className="wrap">
+          {check.privateDefinition ? 'private — defined in the local definitions file, never shown here' : check.target}
+        </dd>
         <dt>Interval</dt>
         <dd>{runsEvery(check)}</dd>
         <dt>Unsent</dt>
         <dd>{check.unsent}</dd>
         <dt>Guid</dt>
-        <dd><code>{check.guid}</code></dd>
+        <dd>
+          <code>{check.guid}</code>
+        </dd>
       </dl>
       <h3>Recent results</h3>
       {history.kind === 'loading' ? <Spinner label="Loading recent results…" /> : null}
-      {history.kind === 'error' ? <Notice tone="error" title="Recent results could not be loaded">{sentence(history.message)} Select the check again to retry.</Notice> : null}
+      {history.kind === 'error' ? (
+        <Notice tone="error" title="Recent results could not be loaded">
+          {sentence(history.message)} Select the check again to retry.
+        </Notice>
+      ) : null}
       {history.kind === 'ready' && history.entries.length === 0 ? (
-        <p className="muted">No results yet. {check.runnable ? 'The first run happens within a few seconds.' : 'This check is not run, so it has none.'}</p>
+        <p className="muted">
+          No results yet.{' '}
+          {check.runnable ? 'The first run happens within a few seconds.' : 'This check is not run, so it has none.'}
+        </p>
       ) : null}
       {history.kind === 'ready' && history.entries.length > 0 ? (
         <ol className="history" aria-label={`Recent results of ${check.name}, newest first`}>
           {history.entries.map((entry, i) => (
-            <li key={`${entry.ran_at}-${i}`} className={entry.skipped ? 'h-skipped' : entry.success ? 'h-ok' : 'h-fail'}>
+            <li
+              key={`${entry.ran_at}-${i}`}
+              className={entry.skipped ? 'h-skipped' : entry.success ? 'h-ok' : 'h-fail'}
+            >
               <span className="h-when">{dateTime(entry.ran_at)}</span>
-              <span className="h-what">{entry.skipped ? 'skipped (offline)' : entry.success ? 'ok' : 'failed'}{entry.http_status > 0 ? ` · HTTP ${entry.http_status}` : ''} · {milliseconds(entry.latency_ms)}</span>
+              <span className="h-what">
+                {entry.skipped ? 'skipped (offline)' : entry.success ? 'ok' : 'failed'}
+                {entry.http_status > 0 ? ` · HTTP ${entry.http_status}` : ''} · {milliseconds(entry.latency_ms)}
+              </span>
               {entry.error === '' ? null : <span className="h-error">{entry.error}</span>}
             </li>
           ))}

@@ -24,12 +24,15 @@ export function CheckInsight({ check }: { check: CheckView }) {
   const [test, setTest] = useState<RunExplanation | undefined>();
   const [refused, setRefused] = useState<string | undefined>();
   const lastRun = check.lastResult?.ran_at;
-  const runNow = useCommand(useCallback(() => bridge.invoke('checks:test-run', { guid: check.guid }), [bridge, check.guid]));
+  const runNow = useCommand(
+    useCallback(() => bridge.invoke('checks:test-run', { guid: check.guid }), [bridge, check.guid]),
+  );
 
   useEffect(() => {
     let live = true;
     void bridge.invoke('checks:window', { guid: check.guid, range }).then((result) => {
-      if (live) setLoaded(result.ok ? { kind: 'ready', window: result.value } : { kind: 'error', message: result.error });
+      if (live)
+        setLoaded(result.ok ? { kind: 'ready', window: result.value } : { kind: 'error', message: result.error });
     });
     return () => {
       live = false;
@@ -63,35 +66,65 @@ export function CheckInsight({ check }: { check: CheckView }) {
         <h3>Latency</h3>
         <div className="segmented" role="group" aria-label="Window of the chart">
           {ranges.map((r) => (
-            <button key={r.name} type="button" aria-pressed={r.name === range} onClick={() => setRange(r.name)}>{r.label}</button>
+            <button key={r.name} type="button" aria-pressed={r.name === range} onClick={() => setRange(r.name)}>
+              {r.label}
+            </button>
           ))}
         </div>
       </div>
       {loaded.kind === 'loading' ? <Spinner label="Loading the figures…" /> : null}
-      {loaded.kind === 'error' ? <Notice tone="error" title="The figures could not be loaded">{sentence(loaded.message)}</Notice> : null}
+      {loaded.kind === 'error' ? (
+        <Notice tone="error" title="The figures could not be loaded">
+          {sentence(loaded.message)}
+        </Notice>
+      ) : null}
       {loaded.kind === 'ready' && chosen !== undefined ? (
         <>
-          <LatencyChart buckets={loaded.window.buckets} fromMs={loaded.window.fromMs} toMs={loaded.window.toMs} bucketMs={loaded.window.bucketMs} words={chosen.words} />
+          <LatencyChart
+            buckets={loaded.window.buckets}
+            fromMs={loaded.window.fromMs}
+            toMs={loaded.window.toMs}
+            bucketMs={loaded.window.bucketMs}
+            words={chosen.words}
+          />
           <p className="muted uptime-line">{uptimeSentence(loaded.window.uptime[range], chosen.words)}.</p>
         </>
       ) : null}
 
       <div className="chart-head">
         <h3>Last run</h3>
-        <button type="button" onClick={() => void run()} disabled={runNow.pending || !check.runnable} title={check.runnable ? undefined : 'This check is not run'}>
+        <button
+          type="button"
+          onClick={() => void run()}
+          disabled={runNow.pending || !check.runnable}
+          title={check.runnable ? undefined : 'This check is not run'}
+        >
           {runNow.pending ? 'Running…' : 'Run now'}
         </button>
       </div>
       {runNow.pending ? <Spinner label={`Running ${check.name} once…`} /> : null}
-      {runNow.error === undefined && refused === undefined ? null : <Notice tone="error" title="The test run did not happen">{sentence(refused ?? runNow.error ?? '')}</Notice>}
+      {runNow.error === undefined && refused === undefined ? null : (
+        <Notice tone="error" title="The test run did not happen">
+          {sentence(refused ?? runNow.error ?? '')}
+        </Notice>
+      )}
       {test === undefined ? null : <RunExplanationView run={test} title="Test run" />}
-      {test === undefined && loaded.kind === 'ready' && loaded.window.lastRun !== undefined ? <RunExplanationView run={loaded.window.lastRun} title="Last run" /> : null}
-      {test === undefined && loaded.kind === 'ready' && loaded.window.lastRun === undefined ? <p className="muted">No run since the agent started. Run it now to see its timings.</p> : null}
+      {test === undefined && loaded.kind === 'ready' && loaded.window.lastRun !== undefined ? (
+        <RunExplanationView run={loaded.window.lastRun} title="Last run" />
+      ) : null}
+      {test === undefined && loaded.kind === 'ready' && loaded.window.lastRun === undefined ? (
+        <p className="muted">No run since the agent started. Run it now to see its timings.</p>
+      ) : null}
 
       {loaded.kind === 'ready' && loaded.window.events.length > 0 ? (
         <>
           <h3>Events</h3>
-          <EventList events={loaded.window.events} now={now} label={`Events of ${check.name}, newest first`} linkChecks={false} />
+          <EventList
+            events={loaded.window.events}
+            now={now}
+            label={`Events of ${check.name}, newest first`}
+            linkChecks={false}
+          />
         </>
       ) : null}
     </>

@@ -43,7 +43,15 @@ function lastResultText(check: CheckView, now: number): string {
  */
 const rowBeats = 30;
 
-function RowHeartbeat({ check, details, onWant }: { check: CheckView; details: HistoryEntry[] | undefined; onWant: (guid: string) => void }) {
+function RowHeartbeat({
+  check,
+  details,
+  onWant,
+}: {
+  check: CheckView;
+  details: HistoryEntry[] | undefined;
+  onWant: (guid: string) => void;
+}) {
   const states = check.beats;
   if (states === undefined) return null;
   // A table row has room for the latest runs; the detail pane shows all it has.
@@ -91,19 +99,35 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column.key} scope="col" className={column.className} aria-sort={sort.key === column.key ? sort.direction : 'none'}>
+              <th
+                key={column.key}
+                scope="col"
+                className={column.className}
+                aria-sort={sort.key === column.key ? sort.direction : 'none'}
+              >
                 <button type="button" className="sort" onClick={() => onSort(column.key)}>
                   {column.label}
-                  <span className="sort-mark" aria-hidden="true">{sort.key === column.key ? (sort.direction === 'ascending' ? '▲' : '▼') : ''}</span>
+                  <span className="sort-mark" aria-hidden="true">
+                    {sort.key === column.key ? (sort.direction === 'ascending' ? '▲' : '▼') : ''}
+                  </span>
                 </button>
               </th>
             ))}
-            {showBeats ? <th scope="col" className="col-beats">Last runs</th> : null}
+            {showBeats ? (
+              <th scope="col" className="col-beats">
+                Last runs
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody ref={body}>
           {checks.map((check, index) => (
-            <tr key={check.guid} className={check.guid === selected ? 'selected' : undefined} aria-selected={check.guid === selected} onClick={() => onSelect(check.guid)}>
+            <tr
+              key={check.guid}
+              className={check.guid === selected ? 'selected' : undefined}
+              aria-selected={check.guid === selected}
+              onClick={() => onSelect(check.guid)}
+            >
               <th scope="row">
                 <button
                   type="button"
@@ -120,8 +144,19 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
                 </button>
               </th>
               <td className="col-type">{check.type}</td>
-              <td className="col-target">{check.privateDefinition ? <span className="muted">private</span> : <span className="target" title={check.target}>{check.target}</span>}</td>
-              <td className="col-interval" title={runsEvery(check)}>{interval(check.effectiveIntervalSec)}{check.sharedBy > 1 ? ', shared' : ''}</td>
+              <td className="col-target">
+                {check.privateDefinition ? (
+                  <span className="muted">private</span>
+                ) : (
+                  <span className="target" title={check.target}>
+                    {check.target}
+                  </span>
+                )}
+              </td>
+              <td className="col-interval" title={runsEvery(check)}>
+                {interval(check.effectiveIntervalSec)}
+                {check.sharedBy > 1 ? ', shared' : ''}
+              </td>
               <td className="col-last">{lastResultText(check, now)}</td>
               <td className="col-latency">
                 <span className="latency-cell">
@@ -130,8 +165,14 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
                 </span>
               </td>
               <td className="col-uptime num">{percent(check.uptimePct)}</td>
-              <td><HealthBadge health={check.health} /></td>
-              {showBeats ? <td className="col-beats"><RowHeartbeat check={check} details={details[check.guid]?.entries} onWant={want} /></td> : null}
+              <td>
+                <HealthBadge health={check.health} />
+              </td>
+              {showBeats ? (
+                <td className="col-beats">
+                  <RowHeartbeat check={check} details={details[check.guid]?.entries} onWant={want} />
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

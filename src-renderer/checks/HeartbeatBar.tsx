@@ -74,7 +74,11 @@ export function HeartbeatBar({ beats, name, onWantDetails, compact = false }: He
     >
       <span className="heartbeat-cells" aria-hidden="true">
         {beats.map((beat, i) => (
-          <span key={i} className={`beat beat-${beat.state}${i === active ? ' beat-active' : ''}`} onMouseEnter={() => wake(i)} />
+          <span
+            key={i}
+            className={`beat beat-${beat.state}${i === active ? ' beat-active' : ''}`}
+            onMouseEnter={() => wake(i)}
+          />
         ))}
       </span>
       <span className="heartbeat-tip" role="status" aria-live="polite" hidden={shown === undefined}>
@@ -85,9 +89,24 @@ export function HeartbeatBar({ beats, name, onWantDetails, compact = false }: He
 }
 
 /** Runs from the agent's history (newest first) as beats, oldest first. */
-export function beatsOfHistory(entries: readonly { ran_at: string; success: boolean; skipped: boolean; http_status: number; latency_ms: number; error: string }[]): Beat[] {
+export function beatsOfHistory(
+  entries: readonly {
+    ran_at: string;
+    success: boolean;
+    skipped: boolean;
+    http_status: number;
+    latency_ms: number;
+    error: string;
+  }[],
+): Beat[] {
   return entries
-    .map((e): Beat => ({ state: e.skipped ? 'skipped' : e.success ? 'up' : 'down', at: e.ran_at, httpStatus: e.http_status, latencyMs: e.latency_ms, error: e.error }))
+    .map((e): Beat => ({
+      state: e.skipped ? 'skipped' : e.success ? 'up' : 'down',
+      at: e.ran_at,
+      httpStatus: e.http_status,
+      latencyMs: e.latency_ms,
+      error: e.error,
+    }))
     .reverse();
 }
 

@@ -15,7 +15,8 @@ const canDraw = (): boolean => {
   }
 };
 
-const cssVar = (name: string, fallback: string): string => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+const cssVar = (name: string, fallback: string): string =>
+  getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 
 function options(width: number, fromMs: number, toMs: number): uPlot.Options {
   const text = cssVar('--muted', '#5b6470');
@@ -28,14 +29,23 @@ function options(width: number, fromMs: number, toMs: number): uPlot.Options {
     height: 180,
     legend: { show: true, live: true },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true, min: fromMs / 1000, max: toMs / 1000 }, y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] } },
+    scales: {
+      x: { time: true, min: fromMs / 1000, max: toMs / 1000 },
+      y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] },
+    },
     axes: [axis, { ...axis, label: 'ms', size: 50, values: (_u, ticks) => ticks.map((t) => `${Math.round(t)}`) }],
     series: [
       {},
       // Points on the median: a window with a single bucket still shows where it is.
       { label: 'median', stroke: accent, width: 1.5, spanGaps: false, points: { show: true, size: 4, fill: accent } },
       { label: 'p95', stroke: accent, dash: [4, 4], width: 1, spanGaps: false, points: { show: false } },
-      { label: 'failed', stroke: bad, width: 0, paths: () => null, points: { show: true, size: 7, stroke: bad, fill: bad } },
+      {
+        label: 'failed',
+        stroke: bad,
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 7, stroke: bad, fill: bad },
+      },
     ],
   };
 }
@@ -65,7 +75,10 @@ export function LatencyChart({ buckets, fromMs, toMs, bucketMs, words }: Latency
     const element = box.current;
     if (element === null || !canDraw()) return undefined;
     const plot = new uPlot(options(Math.max(200, element.clientWidth), fromMs, toMs), chartData(buckets), element);
-    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => plot.setSize({ width: Math.max(200, element.clientWidth), height: 180 })) : undefined;
+    const observer =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver(() => plot.setSize({ width: Math.max(200, element.clientWidth), height: 180 }))
+        : undefined;
     observer?.observe(element);
     return () => {
       observer?.disconnect();

@@ -34,23 +34,54 @@ export function RunExplanationView({ run, title }: { run: RunExplanation; title:
         {run.httpStatus > 0 ? ` · HTTP ${run.httpStatus}` : ''}
         {run.latencyMs > 0 ? ` · ${milliseconds(run.latencyMs)}` : ''}
         {rule === undefined ? '' : ` · decided by ${rule}`}
-        <span className="muted"> · {dateTime(run.ranAt)}{run.test ? ' · test run, not uploaded' : ''}</span>
+        <span className="muted">
+          {' '}
+          · {dateTime(run.ranAt)}
+          {run.test ? ' · test run, not uploaded' : ''}
+        </span>
       </p>
       {run.error === '' ? null : <p className="h-error">{sentence(run.error)}</p>}
       {t === undefined ? null : (
         <dl className="timings" aria-label="Phase timings">
-          {t.dnsMs === undefined ? null : (<><dt>DNS</dt><dd>{t.dnsMs} ms</dd></>)}
-          {t.connectMs === undefined ? null : (<><dt>Connect</dt><dd>{t.connectMs} ms</dd></>)}
-          {t.tlsMs === undefined ? null : (<><dt>TLS</dt><dd>{t.tlsMs} ms</dd></>)}
-          {t.firstByteMs === undefined ? null : (<><dt>First byte</dt><dd>{t.firstByteMs} ms</dd></>)}
-          <dt>Total</dt><dd>{t.totalMs} ms</dd>
+          {t.dnsMs === undefined ? null : (
+            <>
+              <dt>DNS</dt>
+              <dd>{t.dnsMs} ms</dd>
+            </>
+          )}
+          {t.connectMs === undefined ? null : (
+            <>
+              <dt>Connect</dt>
+              <dd>{t.connectMs} ms</dd>
+            </>
+          )}
+          {t.tlsMs === undefined ? null : (
+            <>
+              <dt>TLS</dt>
+              <dd>{t.tlsMs} ms</dd>
+            </>
+          )}
+          {t.firstByteMs === undefined ? null : (
+            <>
+              <dt>First byte</dt>
+              <dd>{t.firstByteMs} ms</dd>
+            </>
+          )}
+          <dt>Total</dt>
+          <dd>{t.totalMs} ms</dd>
         </dl>
       )}
       {cert === undefined ? null : (
         <dl className="timings" aria-label="Certificate">
-          <dt>Certificate</dt><dd className="wrap">{cert.subject}</dd>
-          <dt>Issuer</dt><dd className="wrap">{cert.issuer}</dd>
-          <dt>Expires</dt><dd className={cert.daysLeft < 14 ? 'bad-text' : undefined}>{cert.daysLeft < 0 ? `expired ${-cert.daysLeft} days ago` : `in ${cert.daysLeft} days`} ({dateTime(cert.validTo)})</dd>
+          <dt>Certificate</dt>
+          <dd className="wrap">{cert.subject}</dd>
+          <dt>Issuer</dt>
+          <dd className="wrap">{cert.issuer}</dd>
+          <dt>Expires</dt>
+          <dd className={cert.daysLeft < 14 ? 'bad-text' : undefined}>
+            {cert.daysLeft < 0 ? `expired ${-cert.daysLeft} days ago` : `in ${cert.daysLeft} days`} (
+            {dateTime(cert.validTo)})
+          </dd>
         </dl>
       )}
     </section>

@@ -57,7 +57,10 @@ export function chartSummary(buckets: readonly ChartBucket[], words: string, buc
   const withLatency = buckets.flatMap((b) => (b.latency === undefined ? [] : [b.latency]));
   if (buckets.length === 0) return `No runs over ${words}.`;
   const failedBuckets = buckets.filter((b) => b.failures > 0).length;
-  const failed = failedBuckets === 0 ? 'no failed runs' : `failed runs in ${failedBuckets} of ${buckets.length} ${duration(bucketMs / 1000)} periods`;
+  const failed =
+    failedBuckets === 0
+      ? 'no failed runs'
+      : `failed runs in ${failedBuckets} of ${buckets.length} ${duration(bucketMs / 1000)} periods`;
   if (withLatency.length === 0) return `Latency over ${words}: nothing came back; ${failed}.`;
   const medians = withLatency.map((l) => l.median).sort((a, b) => a - b);
   const typical = medians[Math.floor((medians.length - 1) / 2)] ?? 0;

@@ -10,7 +10,15 @@ export interface Sort {
 export type HealthFilter = 'all' | 'problems' | CheckHealth;
 
 /** Worst first when sorting by state: what needs attention comes to the top. */
-const healthOrder: Record<CheckHealth, number> = { down: 0, 'not-run': 1, skipped: 2, pending: 3, paused: 4, up: 5, disabled: 6 };
+const healthOrder: Record<CheckHealth, number> = {
+  down: 0,
+  'not-run': 1,
+  skipped: 2,
+  pending: 3,
+  paused: 4,
+  up: 5,
+  disabled: 6,
+};
 
 const valueOf: Record<SortKey, (c: CheckView) => string | number> = {
   name: (c) => c.name.toLowerCase(),
@@ -26,7 +34,8 @@ const valueOf: Record<SortKey, (c: CheckView) => string | number> = {
 export function filterChecks(checks: readonly CheckView[], text: string, health: HealthFilter): CheckView[] {
   const needle = text.trim().toLowerCase();
   return checks.filter((c) => {
-    if (health === 'problems' ? c.health !== 'down' && c.health !== 'not-run' : health !== 'all' && c.health !== health) return false;
+    if (health === 'problems' ? c.health !== 'down' && c.health !== 'not-run' : health !== 'all' && c.health !== health)
+      return false;
     if (needle === '') return true;
     return [c.name, c.target, c.type, c.guid].some((field) => field.toLowerCase().includes(needle));
   });

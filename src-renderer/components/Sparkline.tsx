@@ -1,6 +1,14 @@
 // Recent latencies as a small line: enough to see a trend or a spike at a glance. The numbers
 // are in the label, for screen readers and for hover.
-export function Sparkline({ values, width = 96, height = 24 }: { values: readonly number[]; width?: number; height?: number }) {
+export function Sparkline({
+  values,
+  width = 96,
+  height = 24,
+}: {
+  values: readonly number[];
+  width?: number;
+  height?: number;
+}) {
   const points = values.filter((v) => v > 0);
   if (points.length < 2) return <span className="sparkline-empty" aria-hidden="true" />;
   const max = Math.max(...points);
@@ -13,9 +21,25 @@ export function Sparkline({ values, width = 96, height = 24 }: { values: readonl
   const last = points.at(-1) ?? 0;
   const label = `Latency of the last ${points.length} runs: ${min} to ${max} ms, latest ${last} ms`;
   return (
-    <svg className="sparkline" width={width} height={height} viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label={label}>
+    <svg
+      className="sparkline"
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={label}
+    >
       <title>{label}</title>
-      <path d={path} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" strokeLinecap="round" vectorEffect="non-scaling-stroke" />
+      <path
+        d={path}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinejoin="round"
+        strokeLinecap="round"
+        vectorEffect="non-scaling-stroke"
+      />
       <circle cx={(2 + (points.length - 1) * step).toFixed(1)} cy={y(last).toFixed(1)} r="2" fill="currentColor" />
     </svg>
   );

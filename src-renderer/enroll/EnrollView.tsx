@@ -108,7 +108,11 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
       // Empty network fields keep what Settings already hold; the fleet choice is sent when it says something new.
       ...(form.proxyUrl.trim() === '' ? {} : { proxyUrl: form.proxyUrl.trim() }),
       ...(form.serverCaFile.trim() === '' ? {} : { serverCaFile: form.serverCaFile.trim() }),
-      ...(form.sharedFleet ? { egressPolicy: 'strict' as const } : snapshot?.egressPolicy === 'strict' ? { egressPolicy: 'open' as const } : {}),
+      ...(form.sharedFleet
+        ? { egressPolicy: 'strict' as const }
+        : snapshot?.egressPolicy === 'strict'
+          ? { egressPolicy: 'open' as const }
+          : {}),
     };
     const result: EnrollResult | undefined = await enroll.run(args, monitorId.trim());
     if (result === undefined) return;
@@ -131,7 +135,8 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
     void send('');
   };
 
-  const text: FailureText | undefined = failure === undefined ? undefined : describeFailure(failure.failure, failure.server, failure.reclaimId);
+  const text: FailureText | undefined =
+    failure === undefined ? undefined : describeFailure(failure.failure, failure.server, failure.reclaimId);
   const reclaiming = form.reclaimId.trim() !== '';
   const form_ = useRef<HTMLFormElement>(null);
 
@@ -139,7 +144,9 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
   useEffect(() => {
     if (text === undefined) return;
     if (text.field === 'reclaimId') setAdvancedOpen(true);
-    const target = form_.current?.querySelector<HTMLElement>(text.field === undefined ? '#enroll-failure' : `#enroll-${text.field}`);
+    const target = form_.current?.querySelector<HTMLElement>(
+      text.field === undefined ? '#enroll-failure' : `#enroll-${text.field}`,
+    );
     target?.focus();
   }, [failure]);
 
@@ -156,9 +163,13 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
           title={text.title}
           actions={
             text.offerNewMonitor ? (
-              <button type="button" onClick={enrollAsNew} disabled={enroll.pending}>Enroll as a new monitor</button>
+              <button type="button" onClick={enrollAsNew} disabled={enroll.pending}>
+                Enroll as a new monitor
+              </button>
             ) : text.offerInsecureHttp && !form.allowInsecureHttp ? (
-              <button type="button" onClick={allowInsecureAndRetry}>Allow plain http for this server</button>
+              <button type="button" onClick={allowInsecureAndRetry}>
+                Allow plain http for this server
+              </button>
             ) : undefined
           }
         >
@@ -184,11 +195,22 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
       <form ref={form_} className="card enroll-form" onSubmit={submit} noValidate>
         <label className="field">
           <span>Server URL</span>
-          <input type="url" required value={form.server} placeholder="https://uptime.example.com" autoComplete="url" spellCheck={false} onChange={(e) => set({ server: e.target.value })} {...errors.props('server')} />
+          <input
+            type="url"
+            required
+            value={form.server}
+            placeholder="https://uptime.example.com"
+            autoComplete="url"
+            spellCheck={false}
+            onChange={(e) => set({ server: e.target.value })}
+            {...errors.props('server')}
+          />
         </label>
         {errors.notice('server')}
         {text?.offerInsecureHttp === true && form.allowInsecureHttp ? (
-          <p className="hint" role="status">Plain http is allowed for this server: press Enroll again.</p>
+          <p className="hint" role="status">
+            Plain http is allowed for this server: press Enroll again.
+          </p>
         ) : null}
         <TokenField value={form.token} onChange={(token) => set({ token })} inputProps={errors.props('token')} />
         {errors.notice('token')}
@@ -197,7 +219,14 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
             <div key={field.key}>
               <label className="field">
                 <span>{field.label}</span>
-                <input type="text" required value={form[field.key]} placeholder={field.placeholder} onChange={(e) => set({ [field.key]: e.target.value })} {...errors.props(field.key)} />
+                <input
+                  type="text"
+                  required
+                  value={form[field.key]}
+                  placeholder={field.placeholder}
+                  onChange={(e) => set({ [field.key]: e.target.value })}
+                  {...errors.props(field.key)}
+                />
               </label>
               {errors.notice(field.key)}
             </div>
@@ -206,41 +235,86 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
         <details open={advancedOpen} onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}>
           <summary>Advanced: reclaim a monitor id, office network</summary>
           <p className="hint">
-            To take over a monitor that was enrolled before (its history and check assignments stay), give its id. Its enrollment
-            must first be reset on the server’s Monitors page. Leave empty to enroll as a new monitor.
+            To take over a monitor that was enrolled before (its history and check assignments stay), give its id. Its
+            enrollment must first be reset on the server’s Monitors page. Leave empty to enroll as a new monitor.
           </p>
           <label className="field">
             <span>Reclaim monitor id</span>
-            <input type="text" value={form.reclaimId} placeholder="12 characters, e.g. 0h3k5m7p9r1t" spellCheck={false} autoComplete="off" onChange={(e) => set({ reclaimId: e.target.value })} {...errors.props('reclaimId')} />
+            <input
+              type="text"
+              value={form.reclaimId}
+              placeholder="12 characters, e.g. 0h3k5m7p9r1t"
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => set({ reclaimId: e.target.value })}
+              {...errors.props('reclaimId')}
+            />
           </label>
           {errors.notice('reclaimId')}
           <label className="check">
-            <input type="checkbox" checked={form.allowInsecureHttp} onChange={(e) => set({ allowInsecureHttp: e.target.checked })} />
-            <span>Allow a plain http:// server that is not on this machine (the API key would cross the network unencrypted)</span>
+            <input
+              type="checkbox"
+              checked={form.allowInsecureHttp}
+              onChange={(e) => set({ allowInsecureHttp: e.target.checked })}
+            />
+            <span>
+              Allow a plain http:// server that is not on this machine (the API key would cross the network unencrypted)
+            </span>
           </label>
           <label className="field">
             <span>Proxy (empty = the one in Settings, or the HTTPS_PROXY environment)</span>
-            <input type="password" id="enroll-proxyUrl" value={form.proxyUrl} placeholder="http://user:password@proxy.example:3128" spellCheck={false} autoComplete="off" onChange={(e) => set({ proxyUrl: e.target.value })} />
+            <input
+              type="password"
+              id="enroll-proxyUrl"
+              value={form.proxyUrl}
+              placeholder="http://user:password@proxy.example:3128"
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => set({ proxyUrl: e.target.value })}
+            />
           </label>
           <label className="field">
             <span>Extra CA bundle for the server (PEM file)</span>
-            <input type="text" id="enroll-serverCaFile" value={form.serverCaFile} placeholder="/etc/ssl/office-ca.pem" spellCheck={false} autoComplete="off" onChange={(e) => set({ serverCaFile: e.target.value })} />
+            <input
+              type="text"
+              id="enroll-serverCaFile"
+              value={form.serverCaFile}
+              placeholder="/etc/ssl/office-ca.pem"
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => set({ serverCaFile: e.target.value })}
+            />
           </label>
           <label className="check">
-            <input type="checkbox" checked={form.sharedFleet} onChange={(e) => set({ sharedFleet: e.target.checked })} />
-            <span>This monitor joins a shared fleet: don’t let checks reach this network (private, loopback and link-local addresses)</span>
+            <input
+              type="checkbox"
+              checked={form.sharedFleet}
+              onChange={(e) => set({ sharedFleet: e.target.checked })}
+            />
+            <span>
+              This monitor joins a shared fleet: don’t let checks reach this network (private, loopback and link-local
+              addresses)
+            </span>
           </label>
           <p className="hint">These are saved to Settings › Office network and used for this enrollment.</p>
         </details>
 
         {errors.notice(undefined)}
-        {enroll.error === undefined ? null : <Notice tone="error" title="Enrollment did not run">{sentence(enroll.error)}</Notice>}
+        {enroll.error === undefined ? null : (
+          <Notice tone="error" title="Enrollment did not run">
+            {sentence(enroll.error)}
+          </Notice>
+        )}
 
         <div className="button-row">
           <button type="submit" className="primary" disabled={enroll.pending}>
             {enroll.pending ? 'Enrolling…' : reclaiming ? 'Reclaim monitor' : 'Enroll'}
           </button>
-          {snapshot?.enrolled === true ? <button type="button" onClick={() => navigate({ view: 'settings' })} disabled={enroll.pending}>Cancel</button> : null}
+          {snapshot?.enrolled === true ? (
+            <button type="button" onClick={() => navigate({ view: 'settings' })} disabled={enroll.pending}>
+              Cancel
+            </button>
+          ) : null}
           {enroll.pending ? <Spinner label="Waiting for the server…" /> : null}
         </div>
       </form>

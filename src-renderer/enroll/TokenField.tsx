@@ -2,7 +2,15 @@
 // whitespace from a copy is removed as it is pasted. Browsers must not offer to save it.
 import { useId, useState } from 'react';
 
-export function TokenField({ value, onChange, inputProps }: { value: string; onChange: (token: string) => void; inputProps?: { id?: string; 'aria-invalid'?: true; 'aria-describedby'?: string } }) {
+export function TokenField({
+  value,
+  onChange,
+  inputProps,
+}: {
+  value: string;
+  onChange: (token: string) => void;
+  inputProps?: { id?: string; 'aria-invalid'?: true; 'aria-describedby'?: string };
+}) {
   const [visible, setVisible] = useState(false);
   const generated = useId();
   const id = inputProps?.id ?? generated;

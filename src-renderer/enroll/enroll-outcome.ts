@@ -22,13 +22,39 @@ export interface FailureText {
 
 /** Network failures as the agent's libraries word them, and what they mean to a person. */
 const networkWords: { test: RegExp; words: string }[] = [
-  { test: /wrong version number|packet length too long|http request|ERR_SSL_WRONG_VERSION|speaks plain http/i, words: 'This server speaks plain http, not https: use an address starting with http:// (only on a trusted network), or the server’s https address.' },
-  { test: /ECONNREFUSED|connection refused/i, words: 'Nothing answers at that address: the server refused the connection. Is the port right, and is the server running?' },
-  { test: /ENOTFOUND|not found in DNS|EAI_AGAIN/i, words: 'The server’s name could not be found: check its spelling, or this machine’s network and DNS.' },
-  { test: /ETIMEDOUT|timed out|no answer .* in time|CONNECT_TIMEOUT/i, words: 'The server did not answer in time: check the address, and that this machine can reach it (a firewall or proxy may be in the way).' },
-  { test: /EHOSTUNREACH|ENETUNREACH|unreachable/i, words: 'This machine has no route to the server: check the network connection.' },
-  { test: /self[- ]signed|not trusted|unable to verify|UNABLE_TO_GET_ISSUER|certificate/i, words: 'The server’s certificate is not trusted by this machine: if your organisation uses its own certificate authority, add it in Settings.' },
-  { test: /ECONNRESET|socket|closed/i, words: 'The connection was closed before the server answered: try again, and check that the address is the uptime server.' },
+  {
+    test: /wrong version number|packet length too long|http request|ERR_SSL_WRONG_VERSION|speaks plain http/i,
+    words:
+      'This server speaks plain http, not https: use an address starting with http:// (only on a trusted network), or the server’s https address.',
+  },
+  {
+    test: /ECONNREFUSED|connection refused/i,
+    words:
+      'Nothing answers at that address: the server refused the connection. Is the port right, and is the server running?',
+  },
+  {
+    test: /ENOTFOUND|not found in DNS|EAI_AGAIN/i,
+    words: 'The server’s name could not be found: check its spelling, or this machine’s network and DNS.',
+  },
+  {
+    test: /ETIMEDOUT|timed out|no answer .* in time|CONNECT_TIMEOUT/i,
+    words:
+      'The server did not answer in time: check the address, and that this machine can reach it (a firewall or proxy may be in the way).',
+  },
+  {
+    test: /EHOSTUNREACH|ENETUNREACH|unreachable/i,
+    words: 'This machine has no route to the server: check the network connection.',
+  },
+  {
+    test: /self[- ]signed|not trusted|unable to verify|UNABLE_TO_GET_ISSUER|certificate/i,
+    words:
+      'The server’s certificate is not trusted by this machine: if your organisation uses its own certificate authority, add it in Settings.',
+  },
+  {
+    test: /ECONNRESET|socket|closed/i,
+    words:
+      'The connection was closed before the server answered: try again, and check that the address is the uptime server.',
+  },
 ];
 
 /** A network failure in words; undefined when the text is not one of the known kinds. */
@@ -87,12 +113,19 @@ export function describeFailure(failure: EnrollFailure, server: string, reclaimI
         ...base,
         title: 'That monitor is still enrolled',
         detail: `Monitor ${reclaimId} is enrolled and in use, so it cannot be reclaimed now.`,
-        advice: 'A monitor can be reclaimed only after its enrollment was reset: reset it on the server’s Monitors page, then reclaim it again.',
+        advice:
+          'A monitor can be reclaimed only after its enrollment was reset: reset it on the server’s Monitors page, then reclaim it again.',
         field: 'reclaimId',
       };
     case 'bad-request': {
       const field = fieldOfUsage(failure.message.replace(/^.*?request:?/i, ''));
-      return { ...base, title: 'The server refused the request', detail, advice: 'Correct what the server named above, then enroll again.', ...(field === undefined ? {} : { field }) };
+      return {
+        ...base,
+        title: 'The server refused the request',
+        detail,
+        advice: 'Correct what the server named above, then enroll again.',
+        ...(field === undefined ? {} : { field }),
+      };
     }
     case 'unreachable': {
       const words = networkFailureWords(failure.message);
@@ -100,7 +133,10 @@ export function describeFailure(failure: EnrollFailure, server: string, reclaimI
         ...base,
         title: 'The server could not be reached',
         detail: `Tried ${tried}. ${words ?? (looksRaw(failure.message) ? 'The connection failed.' : detail)}`,
-        advice: words === undefined ? 'Check the server URL, that the server is running, and that this machine can reach it.' : 'Then enroll again; everything typed is kept.',
+        advice:
+          words === undefined
+            ? 'Check the server URL, that the server is running, and that this machine can reach it.'
+            : 'Then enroll again; everything typed is kept.',
         field: 'server',
       };
     }
@@ -117,7 +153,13 @@ export function describeFailure(failure: EnrollFailure, server: string, reclaimI
         };
       }
       const field = fieldOfUsage(failure.message);
-      return { ...base, title: 'Some fields need attention', detail: looksRaw(failure.message) ? 'A field is not valid.' : detail, advice: 'Correct them and enroll again; nothing was sent.', ...(field === undefined ? {} : { field }) };
+      return {
+        ...base,
+        title: 'Some fields need attention',
+        detail: looksRaw(failure.message) ? 'A field is not valid.' : detail,
+        advice: 'Correct them and enroll again; nothing was sent.',
+        ...(field === undefined ? {} : { field }),
+      };
     }
   }
 }

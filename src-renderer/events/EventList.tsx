@@ -3,7 +3,17 @@ import { dateTime } from '../format.ts';
 import { useNavigation } from '../state/navigation.tsx';
 import { eventText, type EventItem } from './event-text.ts';
 
-export function EventList({ events, now, label, linkChecks = true }: { events: readonly EventItem[]; now: number; label: string; linkChecks?: boolean }) {
+export function EventList({
+  events,
+  now,
+  label,
+  linkChecks = true,
+}: {
+  events: readonly EventItem[];
+  now: number;
+  label: string;
+  linkChecks?: boolean;
+}) {
   const { navigate } = useNavigation();
   return (
     <ol className="events" aria-label={label}>
@@ -14,9 +24,15 @@ export function EventList({ events, now, label, linkChecks = true }: { events: r
             <span className="event-title">{text.title}</span>
             <span className="event-detail">{text.detail}</span>
             <span className="event-foot">
-              <time dateTime={event.startedAt} className="muted">{dateTime(event.startedAt)}</time>
+              <time dateTime={event.startedAt} className="muted">
+                {dateTime(event.startedAt)}
+              </time>
               {linkChecks && event.checkGuid !== '' ? (
-                <button type="button" className="link" onClick={() => navigate({ view: 'checks', guid: event.checkGuid })}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => navigate({ view: 'checks', guid: event.checkGuid })}
+                >
                   Open {event.checkName === '' ? 'the check' : event.checkName}
                 </button>
               ) : null}

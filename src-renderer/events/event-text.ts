@@ -18,13 +18,17 @@ const agentWords: Record<string, { what: string; ongoing: string }> = {
 
 export function clock(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
 export function sinceWhen(iso: string, now: number): string {
   const started = Date.parse(iso);
   const sameDay = new Date(started).toDateString() === new Date(now).toDateString();
-  const at = sameDay ? clock(iso) : new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const at = sameDay
+    ? clock(iso)
+    : new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return `for ${duration((now - started) / 1000)} (since ${at})`;
 }
 
@@ -35,20 +39,37 @@ export interface EventText {
 }
 
 export function eventText(event: EventItem, now: number): EventText {
-  const lasted = event.endedAt === undefined ? undefined : duration((Date.parse(event.endedAt) - Date.parse(event.startedAt)) / 1000);
+  const lasted =
+    event.endedAt === undefined
+      ? undefined
+      : duration((Date.parse(event.endedAt) - Date.parse(event.startedAt)) / 1000);
   if (event.kind === 'down') {
     const name = event.checkName === '' ? 'A check' : event.checkName;
     if (event.endedAt === undefined) {
       return { title: `${name} down ${sinceWhen(event.startedAt, now)}`, detail: sentence(event.reason), tone: 'bad' };
     }
     const back = event.endReason === undefined ? '' : ` (${event.endReason})`;
-    return { title: `${name} down ${clock(event.startedAt)} → up ${clock(event.endedAt)}, down for ${lasted ?? ''}`, detail: sentence(`${event.reason}; back${back}`), tone: 'ok' };
+    return {
+      title: `${name} down ${clock(event.startedAt)} → up ${clock(event.endedAt)}, down for ${lasted ?? ''}`,
+      detail: sentence(`${event.reason}; back${back}`),
+      tone: 'ok',
+    };
   }
   if (event.kind === 'test-run') {
-    return { title: `${event.checkName === '' ? 'A check' : event.checkName}: test run at ${clock(event.startedAt)}`, detail: sentence(event.reason), tone: 'info' };
+    return {
+      title: `${event.checkName === '' ? 'A check' : event.checkName}: test run at ${clock(event.startedAt)}`,
+      detail: sentence(event.reason),
+      tone: 'info',
+    };
   }
   const words = agentWords[event.kind] ?? { what: event.kind, ongoing: event.kind };
-  if (event.endedAt === undefined) return { title: `${words.what} ${sinceWhen(event.startedAt, now)}`, detail: sentence(event.reason), tone: 'bad' };
-  if (event.endedAt === event.startedAt) return { title: `${words.what} at ${clock(event.startedAt)}`, detail: sentence(event.reason), tone: 'warn' };
-  return { title: `${words.what} ${clock(event.startedAt)}–${clock(event.endedAt)} (${lasted ?? ''})`, detail: sentence(event.reason), tone: 'info' };
+  if (event.endedAt === undefined)
+    return { title: `${words.what} ${sinceWhen(event.startedAt, now)}`, detail: sentence(event.reason), tone: 'bad' };
+  if (event.endedAt === event.startedAt)
+    return { title: `${words.what} at ${clock(event.startedAt)}`, detail: sentence(event.reason), tone: 'warn' };
+  return {
+    title: `${words.what} ${clock(event.startedAt)}–${clock(event.endedAt)} (${lasted ?? ''})`,
+    detail: sentence(event.reason),
+    tone: 'info',
+  };
 }

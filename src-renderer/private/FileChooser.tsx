@@ -11,7 +11,12 @@ export function FileChooser() {
   const { bridge, snapshot, info, acceptSnapshot } = useAgent();
   const file = snapshot?.privateDefinitions.file;
   const [path, setPath] = useState(file ?? '');
-  const choose = useCommand(useCallback((typed?: string) => bridge.invoke('private:choose-file', typed === undefined ? {} : { file: typed }), [bridge]));
+  const choose = useCommand(
+    useCallback(
+      (typed?: string) => bridge.invoke('private:choose-file', typed === undefined ? {} : { file: typed }),
+      [bridge],
+    ),
+  );
   const reload = useCommand(useCallback(() => bridge.invoke('private:reload', {}), [bridge]));
   const clear = useCommand(useCallback(() => bridge.invoke('private:clear-file', {}), [bridge]));
   const web = info?.host === 'web';
@@ -30,29 +35,75 @@ export function FileChooser() {
     <section className="card" aria-labelledby="file-title">
       <h2 id="file-title">Definitions file</h2>
       <p>
-        {file === undefined ? 'No file is in use, so private checks are not run.' : <>In use: <code className="wrap">{file}</code></>}
-        {snapshot?.privateDefinitions.loadedAt === undefined ? null : <span className="muted"> — read {dateTime(snapshot.privateDefinitions.loadedAt)}; changes are picked up by themselves.</span>}
+        {file === undefined ? (
+          'No file is in use, so private checks are not run.'
+        ) : (
+          <>
+            In use: <code className="wrap">{file}</code>
+          </>
+        )}
+        {snapshot?.privateDefinitions.loadedAt === undefined ? null : (
+          <span className="muted">
+            {' '}
+            — read {dateTime(snapshot.privateDefinitions.loadedAt)}; changes are picked up by themselves.
+          </span>
+        )}
       </p>
-      {snapshot?.privateDefinitions.fileError === undefined ? null : <Notice tone="error" title="The file cannot be used as it is">{sentence(snapshot.privateDefinitions.fileError)}</Notice>}
+      {snapshot?.privateDefinitions.fileError === undefined ? null : (
+        <Notice tone="error" title="The file cannot be used as it is">
+          {sentence(snapshot.privateDefinitions.fileError)}
+        </Notice>
+      )}
       {web ? (
         <form className="row-form" onSubmit={(e) => void submit(e)}>
           <label className="field grow">
             <span>Path of the definitions file on the agent’s machine</span>
-            <input type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/private-checks.json" spellCheck={false} autoComplete="off" />
+            <input
+              type="text"
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+              placeholder="/home/me/private-checks.json"
+              spellCheck={false}
+              autoComplete="off"
+            />
           </label>
-          <button type="submit" className="primary" disabled={choose.pending || path.trim() === ''}>{choose.pending ? 'Loading…' : 'Use this file'}</button>
+          <button type="submit" className="primary" disabled={choose.pending || path.trim() === ''}>
+            {choose.pending ? 'Loading…' : 'Use this file'}
+          </button>
         </form>
       ) : null}
       <div className="button-row">
         {web ? null : (
-          <button type="button" className="primary" onClick={() => void choose.run().then(took)} disabled={choose.pending}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void choose.run().then(took)}
+            disabled={choose.pending}
+          >
             {file === undefined ? 'Choose a file…' : 'Choose another file…'}
           </button>
         )}
-        <button type="button" onClick={() => void reload.run().then(took)} disabled={reload.pending || file === undefined}>{reload.pending ? 'Reloading…' : 'Reload'}</button>
-        <button type="button" className="ghost" onClick={() => void clear.run().then(took)} disabled={clear.pending || file === undefined}>Stop using this file</button>
+        <button
+          type="button"
+          onClick={() => void reload.run().then(took)}
+          disabled={reload.pending || file === undefined}
+        >
+          {reload.pending ? 'Reloading…' : 'Reload'}
+        </button>
+        <button
+          type="button"
+          className="ghost"
+          onClick={() => void clear.run().then(took)}
+          disabled={clear.pending || file === undefined}
+        >
+          Stop using this file
+        </button>
       </div>
-      {error === undefined ? null : <Notice tone="error" title="The file could not be changed">{sentence(error)}</Notice>}
+      {error === undefined ? null : (
+        <Notice tone="error" title="The file could not be changed">
+          {sentence(error)}
+        </Notice>
+      )}
     </section>
   );
 }

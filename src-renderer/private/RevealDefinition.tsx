@@ -33,9 +33,17 @@ export function RevealDefinition({ guid, name }: { guid: string; name: string })
   if (definition === undefined) {
     return (
       <div className="reveal">
-        <span className="masked" aria-hidden="true">••••••••</span>
+        <span className="masked" aria-hidden="true">
+          ••••••••
+        </span>
         <span className="visually-hidden">Definition hidden.</span>
-        <button type="button" className="small" onClick={() => void open()} disabled={reveal.pending} aria-label={`Reveal the definition of ${name}`}>
+        <button
+          type="button"
+          className="small"
+          onClick={() => void open()}
+          disabled={reveal.pending}
+          aria-label={`Reveal the definition of ${name}`}
+        >
           {reveal.pending ? 'Revealing…' : 'Reveal'}
         </button>
         {reveal.error === undefined ? null : <Notice tone="error">{sentence(reveal.error)}</Notice>}
@@ -48,13 +56,27 @@ export function RevealDefinition({ guid, name }: { guid: string; name: string })
         <p className="muted">The file no longer has an entry for this check.</p>
       ) : (
         <dl className="facts definition" aria-label={`Definition of ${name}`}>
-          {Object.entries(definition).filter(([, v]) => v !== undefined && v !== null && v !== '').map(([field, value]) => (
-            <div key={field} className="fact-pair"><dt>{field}</dt><dd className="wrap"><code>{shown(value)}</code></dd></div>
-          ))}
+          {Object.entries(definition)
+            .filter(([, v]) => v !== undefined && v !== null && v !== '')
+            .map(([field, value]) => (
+              <div key={field} className="fact-pair">
+                <dt>{field}</dt>
+                <dd className="wrap">
+                  <code>{shown(value)}</code>
+                </dd>
+              </div>
+            ))}
         </dl>
       )}
       <div className="reveal-foot">
-        <button type="button" className="small" onClick={() => setDefinition(undefined)} aria-label={`Hide the definition of ${name}`}>Hide</button>
+        <button
+          type="button"
+          className="small"
+          onClick={() => setDefinition(undefined)}
+          aria-label={`Hide the definition of ${name}`}
+        >
+          Hide
+        </button>
         <span className="hint">Hidden again by itself after a minute.</span>
       </div>
     </div>

@@ -16,7 +16,9 @@ export function AboutCard({ info }: { info: AppInfo }) {
         <dt>Version</dt>
         <dd>{info.version}</dd>
         <dt>Data folder</dt>
-        <dd className="wrap"><code>{info.dataFolder}</code></dd>
+        <dd className="wrap">
+          <code>{info.dataFolder}</code>
+        </dd>
         <dt>Logs</dt>
         <dd className="wrap">{info.host === 'web' ? info.logsFolder : <code>{info.logsFolder}</code>}</dd>
         <dt>API key storage</dt>
@@ -24,10 +26,16 @@ export function AboutCard({ info }: { info: AppInfo }) {
       </dl>
       {info.host === 'web' ? null : (
         <div className="button-row">
-          <button type="button" onClick={() => void openLogs.run()} disabled={openLogs.pending}>Open logs folder</button>
+          <button type="button" onClick={() => void openLogs.run()} disabled={openLogs.pending}>
+            Open logs folder
+          </button>
         </div>
       )}
-      {openLogs.error === undefined ? null : <Notice tone="error" title="The logs folder did not open">{sentence(openLogs.error)} Open the folder above by hand.</Notice>}
+      {openLogs.error === undefined ? null : (
+        <Notice tone="error" title="The logs folder did not open">
+          {sentence(openLogs.error)} Open the folder above by hand.
+        </Notice>
+      )}
     </section>
   );
 }

@@ -37,28 +37,53 @@ export function MonitorCard({ serverUrl }: { serverUrl: string }) {
         </dd>
       </dl>
       <div className="button-row">
-        <button type="button" onClick={() => navigate({ view: 'enroll' })}>{identity === undefined ? 'Enroll…' : 'Enroll again…'}</button>
-        <button type="button" onClick={() => navigate({ view: 'enroll', ...(identity === undefined ? {} : { reclaimId: identity.monitorId }) })}>Reclaim a monitor…</button>
+        <button type="button" onClick={() => navigate({ view: 'enroll' })}>
+          {identity === undefined ? 'Enroll…' : 'Enroll again…'}
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            navigate({ view: 'enroll', ...(identity === undefined ? {} : { reclaimId: identity.monitorId }) })
+          }
+        >
+          Reclaim a monitor…
+        </button>
         {identity === undefined ? null : (
-          <button type="button" className="danger" onClick={() => setConfirming(true)} disabled={confirming}>Forget this monitor…</button>
+          <button type="button" className="danger" onClick={() => setConfirming(true)} disabled={confirming}>
+            Forget this monitor…
+          </button>
         )}
       </div>
       {confirming ? (
         <div className="confirm" role="alertdialog" aria-labelledby="forget-title" aria-describedby="forget-text">
-          <p id="forget-title" className="notice-title">Forget monitor {identity?.monitorId}?</p>
+          <p id="forget-title" className="notice-title">
+            Forget monitor {identity?.monitorId}?
+          </p>
           <p id="forget-text">
-            This agent deletes its API key and check list and stops running checks. Unsent results stay on this machine for a later
-            reclaim. To use this monitor again, reset its enrollment on the server and reclaim it.
+            This agent deletes its API key and check list and stops running checks. Unsent results stay on this machine
+            for a later reclaim. To use this monitor again, reset its enrollment on the server and reclaim it.
           </p>
           <div className="button-row">
-            <button type="button" className="danger" onClick={() => void forgetNow()} disabled={forget.pending} autoFocus>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => void forgetNow()}
+              disabled={forget.pending}
+              autoFocus
+            >
               {forget.pending ? 'Forgetting…' : 'Forget it'}
             </button>
-            <button type="button" onClick={() => setConfirming(false)} disabled={forget.pending}>Cancel</button>
+            <button type="button" onClick={() => setConfirming(false)} disabled={forget.pending}>
+              Cancel
+            </button>
           </div>
         </div>
       ) : null}
-      {forget.error === undefined ? null : <Notice tone="error" title="The monitor was not forgotten">{sentence(forget.error)} Try again.</Notice>}
+      {forget.error === undefined ? null : (
+        <Notice tone="error" title="The monitor was not forgotten">
+          {sentence(forget.error)} Try again.
+        </Notice>
+      )}
     </section>
   );
 }

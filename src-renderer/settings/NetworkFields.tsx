@@ -28,7 +28,9 @@ export function NetworkFields({ draft, change, fieldProps, fieldError, savedProx
     <fieldset>
       <legend>Office network</legend>
       <label className="field">
-        <span>Proxy for the agent’s traffic to the server (empty = the HTTPS_PROXY / HTTP_PROXY environment, or none)</span>
+        <span>
+          Proxy for the agent’s traffic to the server (empty = the HTTPS_PROXY / HTTP_PROXY environment, or none)
+        </span>
         <input
           type="text"
           inputMode="url"
@@ -45,30 +47,57 @@ export function NetworkFields({ draft, change, fieldProps, fieldError, savedProx
         />
       </label>
       {fieldError('proxyUrl')}
-      <span className="field-source">Now: {savedProxy === '' ? 'none set here' : `${savedProxy} from the settings file (wins over the environment)`}</span>
+      <span className="field-source">
+        Now: {savedProxy === '' ? 'none set here' : `${savedProxy} from the settings file (wins over the environment)`}
+      </span>
       <label className="check">
-        <input type="checkbox" checked={draft.checksUseProxy} onChange={(e) => change({ checksUseProxy: e.target.checked })} />
-        <span>Checks use the proxy too (by default a check reaches its target directly, to measure it from this network)</span>
+        <input
+          type="checkbox"
+          checked={draft.checksUseProxy}
+          onChange={(e) => change({ checksUseProxy: e.target.checked })}
+        />
+        <span>
+          Checks use the proxy too (by default a check reaches its target directly, to measure it from this network)
+        </span>
       </label>
       <div className="grid-2">
         <div>
           <label className="field">
             <span>Extra CA bundle for the server (PEM file)</span>
-            <input type="text" spellCheck={false} autoComplete="off" placeholder="/etc/ssl/office-ca.pem" value={draft.serverCaFile} onChange={(e) => change({ serverCaFile: e.target.value })} {...fieldProps('serverCaFile')} />
+            <input
+              type="text"
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="/etc/ssl/office-ca.pem"
+              value={draft.serverCaFile}
+              onChange={(e) => change({ serverCaFile: e.target.value })}
+              {...fieldProps('serverCaFile')}
+            />
           </label>
           {fieldError('serverCaFile')}
         </div>
         <div>
           <label className="field">
             <span>Extra CA bundle for checks (PEM file)</span>
-            <input type="text" spellCheck={false} autoComplete="off" placeholder="/etc/ssl/office-ca.pem" value={draft.checksCaFile} onChange={(e) => change({ checksCaFile: e.target.value })} {...fieldProps('checksCaFile')} />
+            <input
+              type="text"
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="/etc/ssl/office-ca.pem"
+              value={draft.checksCaFile}
+              onChange={(e) => change({ checksCaFile: e.target.value })}
+              {...fieldProps('checksCaFile')}
+            />
           </label>
           {fieldError('checksCaFile')}
         </div>
       </div>
       <label className="check">
         <input type="checkbox" checked={draft.strict} onChange={(e) => change({ strict: e.target.checked })} />
-        <span>This monitor joins a shared fleet: don’t let checks reach this network (private, loopback and link-local addresses)</span>
+        <span>
+          This monitor joins a shared fleet: don’t let checks reach this network (private, loopback and link-local
+          addresses)
+        </span>
       </label>
       <p className="hint">
         The CA bundles are trusted in addition to the system’s. Empty fields use the defaults. These apply at once.

@@ -60,12 +60,20 @@ export interface FieldError {
 }
 
 /** A whole number in [min, max], undefined for an empty field, or the sentence saying why not. */
-function wholeNumber(text: string, label: string, min: number, max: number): { value: number | undefined; message?: string } {
+function wholeNumber(
+  text: string,
+  label: string,
+  min: number,
+  max: number,
+): { value: number | undefined; message?: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { value: undefined };
   const value = Number(trimmed);
   if (!Number.isInteger(value) || value < min || value > max) {
-    return { value: undefined, message: `${label}: give a whole number between ${min.toLocaleString()} and ${max.toLocaleString()}, or leave it empty for the default.` };
+    return {
+      value: undefined,
+      message: `${label}: give a whole number between ${min.toLocaleString()} and ${max.toLocaleString()}, or leave it empty for the default.`,
+    };
   }
   return { value };
 }
@@ -79,12 +87,22 @@ export function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok
     if (text === '') continue;
     const value = Number(text);
     if (!Number.isFinite(value) || value < field.min || value > 86_400) {
-      errors.push({ field: field.key, message: `${field.label}: give a number of seconds between ${field.min} and 86400, or leave it empty for the default (${field.fallback} s).` });
+      errors.push({
+        field: field.key,
+        message: `${field.label}: give a number of seconds between ${field.min} and 86400, or leave it empty for the default (${field.fallback} s).`,
+      });
     } else intervals[field.key] = value;
   }
-  const targets = draft.targets.split('\n').map((t) => t.trim()).filter((t) => t !== '');
+  const targets = draft.targets
+    .split('\n')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   const bad = targets.filter((t) => !/^[^\s:]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/i.test(t));
-  if (bad.length > 0) errors.push({ field: 'targets', message: `Connectivity targets: ${bad.map((b) => `"${b}"`).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not host:port (for example 192.0.2.10:443).` });
+  if (bad.length > 0)
+    errors.push({
+      field: 'targets',
+      message: `Connectivity targets: ${bad.map((b) => `"${b}"`).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not host:port (for example 192.0.2.10:443).`,
+    });
   else if (targets.length > 20) errors.push({ field: 'targets', message: 'Connectivity targets: at most 20.' });
   const results = wholeNumber(draft.outboxResults, 'Unsent results kept', 1_000, 10_000_000);
   if (results.message !== undefined) errors.push({ field: 'outboxResults', message: results.message });
@@ -95,7 +113,10 @@ export function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok
   const proxyEdited = network.proxyUrl.trim() !== network.proxyShown;
   const proxy = proxyEdited ? proxyProblem(network.proxyUrl) : undefined;
   if (proxy !== undefined) errors.push({ field: 'proxyUrl', message: proxy });
-  for (const [field, label] of [['serverCaFile', 'Extra CA bundle for the server'], ['checksCaFile', 'Extra CA bundle for checks']] as const) {
+  for (const [field, label] of [
+    ['serverCaFile', 'Extra CA bundle for the server'],
+    ['checksCaFile', 'Extra CA bundle for checks'],
+  ] as const) {
     if (/[\r\n\0]/.test(network[field])) errors.push({ field, message: `${label}: give the path of one PEM file.` });
   }
   if (errors.length > 0) return { ok: false, errors };
@@ -110,11 +131,25 @@ export function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok
     checksCaFile: network.checksCaFile.trim(),
     egressPolicy: network.strict ? 'strict' : 'open',
   };
-  return { ok: true, patch: { notifications: draft.notifications, launchAtLogin: draft.launchAtLogin, intervals, connectivityTargets: targets, outboxLimits, ...networkPatch } };
+  return {
+    ok: true,
+    patch: {
+      notifications: draft.notifications,
+      launchAtLogin: draft.launchAtLogin,
+      intervals,
+      connectivityTargets: targets,
+      outboxLimits,
+      ...networkPatch,
+    },
+  };
 }
 
 /** Where an interval's value comes from: the command line wins over the settings file. */
-export function intervalSource(key: IntervalKey, settings: Settings, commandLine: CommandLineSettings | undefined): string {
+export function intervalSource(
+  key: IntervalKey,
+  settings: Settings,
+  commandLine: CommandLineSettings | undefined,
+): string {
   const field = intervalFields.find((f) => f.key === key);
   const cli = commandLine?.intervals?.[key];
   if (cli !== undefined) return `${cli} s from the command line (it wins over this field)`;
@@ -131,11 +166,17 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
   const errorOf = (field: FieldName): FieldError | undefined => invalid.find((e) => e.field === field);
   const fieldProps = (field: FieldName) => ({
     id: `setting-${field}`,
-    ...(errorOf(field) === undefined ? {} : { 'aria-invalid': true as const, 'aria-describedby': `setting-${field}-error` }),
+    ...(errorOf(field) === undefined
+      ? {}
+      : { 'aria-invalid': true as const, 'aria-describedby': `setting-${field}-error` }),
   });
   const fieldError = (field: FieldName) => {
     const error = errorOf(field);
-    return error === undefined ? null : <span id={`setting-${field}-error`} className="field-error">{error.message}</span>;
+    return error === undefined ? null : (
+      <span id={`setting-${field}-error`} className="field-error">
+        {error.message}
+      </span>
+    );
   };
   const [saved, setSaved] = useState(false);
   // A refused save moves focus to its first invalid field in the commit that draws the errors.
@@ -173,19 +214,39 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
   };
 
   return (
-    <form ref={form} className="card settings-form" onSubmit={(e) => void submit(e)} aria-labelledby="settings-title" noValidate>
+    <form
+      ref={form}
+      className="card settings-form"
+      onSubmit={(e) => void submit(e)}
+      aria-labelledby="settings-title"
+      noValidate
+    >
       <h2 id="settings-title">Behaviour</h2>
       <fieldset>
         <legend>Desktop</legend>
         <label className="check">
-          <input type="checkbox" checked={draft.notifications} disabled={web} onChange={(e) => change({ notifications: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={draft.notifications}
+            disabled={web}
+            onChange={(e) => change({ notifications: e.target.checked })}
+          />
           <span>Notify me when a check goes down or recovers</span>
         </label>
         <label className="check">
-          <input type="checkbox" checked={draft.launchAtLogin} disabled={web} onChange={(e) => change({ launchAtLogin: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={draft.launchAtLogin}
+            disabled={web}
+            onChange={(e) => change({ launchAtLogin: e.target.checked })}
+          />
           <span>Start the agent when I log in</span>
         </label>
-        <p className="hint">{web ? 'These apply to the desktop app; the web dashboard runs while the agent runs.' : 'These apply at once.'}</p>
+        <p className="hint">
+          {web
+            ? 'These apply to the desktop app; the web dashboard runs while the agent runs.'
+            : 'These apply at once.'}
+        </p>
       </fieldset>
       <fieldset>
         <legend>Intervals (seconds; empty = default)</legend>
@@ -210,13 +271,26 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
             </div>
           ))}
         </div>
-        <p className="hint">Applies when the agent next starts{web ? '' : ' (quit and reopen the app)'}. At least {intervalFields.map((f) => `${f.min} s for ${f.label.toLowerCase()}`).join(', ')}.</p>
+        <p className="hint">
+          Applies when the agent next starts{web ? '' : ' (quit and reopen the app)'}. At least{' '}
+          {intervalFields.map((f) => `${f.min} s for ${f.label.toLowerCase()}`).join(', ')}.
+        </p>
       </fieldset>
       <fieldset>
         <legend>Connectivity targets</legend>
         <label className="field">
-          <span>Extra host:port addresses to try before calling this machine offline, one per line (the server is always tried)</span>
-          <textarea rows={3} value={draft.targets} spellCheck={false} placeholder="192.0.2.10:443" onChange={(e) => change({ targets: e.target.value })} {...fieldProps('targets')} />
+          <span>
+            Extra host:port addresses to try before calling this machine offline, one per line (the server is always
+            tried)
+          </span>
+          <textarea
+            rows={3}
+            value={draft.targets}
+            spellCheck={false}
+            placeholder="192.0.2.10:443"
+            onChange={(e) => change({ targets: e.target.value })}
+            {...fieldProps('targets')}
+          />
         </label>
         {fieldError('targets')}
         <p className="hint">Applies when the agent next starts.</p>
@@ -227,19 +301,40 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
           <div>
             <label className="field">
               <span>Results kept at most</span>
-              <input type="number" inputMode="numeric" min="1000" step="1" placeholder="500000" value={draft.outboxResults} onChange={(e) => change({ outboxResults: e.target.value })} {...fieldProps('outboxResults')} />
+              <input
+                type="number"
+                inputMode="numeric"
+                min="1000"
+                step="1"
+                placeholder="500000"
+                value={draft.outboxResults}
+                onChange={(e) => change({ outboxResults: e.target.value })}
+                {...fieldProps('outboxResults')}
+              />
             </label>
             {fieldError('outboxResults')}
           </div>
           <div>
             <label className="field">
               <span>Size at most (MB)</span>
-              <input type="number" inputMode="numeric" min="10" step="1" placeholder="256" value={draft.outboxMegabytes} onChange={(e) => change({ outboxMegabytes: e.target.value })} {...fieldProps('outboxMegabytes')} />
+              <input
+                type="number"
+                inputMode="numeric"
+                min="10"
+                step="1"
+                placeholder="256"
+                value={draft.outboxMegabytes}
+                onChange={(e) => change({ outboxMegabytes: e.target.value })}
+                {...fieldProps('outboxMegabytes')}
+              />
             </label>
             {fieldError('outboxMegabytes')}
           </div>
         </div>
-        <p className="hint">While the server cannot be reached, results wait here. Past either bound the oldest are dropped and counted on the Unsent results page. Applies from the next start.</p>
+        <p className="hint">
+          While the server cannot be reached, results wait here. Past either bound the oldest are dropped and counted on
+          the Unsent results page. Applies from the next start.
+        </p>
       </fieldset>
       <NetworkFields
         draft={draft.network}
@@ -249,14 +344,31 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
         savedProxy={maskProxy(settings.proxyUrl)}
       />
       {invalid.length === 0 ? null : (
-        <Notice tone="error" title={invalid.length === 1 ? 'Not saved: one value needs attention' : `Not saved: ${invalid.length} values need attention`}>
-          <ul className="error-list">{invalid.map((e) => <li key={e.field}>{e.message}</li>)}</ul>
+        <Notice
+          tone="error"
+          title={
+            invalid.length === 1
+              ? 'Not saved: one value needs attention'
+              : `Not saved: ${invalid.length} values need attention`
+          }
+        >
+          <ul className="error-list">
+            {invalid.map((e) => (
+              <li key={e.field}>{e.message}</li>
+            ))}
+          </ul>
         </Notice>
       )}
-      {save.error === undefined ? null : <Notice tone="error" title="Not saved">{sentence(save.error)} Correct it and save again.</Notice>}
+      {save.error === undefined ? null : (
+        <Notice tone="error" title="Not saved">
+          {sentence(save.error)} Correct it and save again.
+        </Notice>
+      )}
       {saved ? <Notice tone="success">Settings saved.</Notice> : null}
       <div className="button-row">
-        <button type="submit" className="primary" disabled={save.pending}>{save.pending ? 'Saving…' : 'Save settings'}</button>
+        <button type="submit" className="primary" disabled={save.pending}>
+          {save.pending ? 'Saving…' : 'Save settings'}
+        </button>
       </div>
     </form>
   );

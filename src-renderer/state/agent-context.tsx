@@ -64,7 +64,16 @@ export function AgentProvider({ bridge, children }: { bridge: AgentBridge; child
   }, [bridge, acceptSnapshot, attempt]);
 
   const value = useMemo<AgentContextValue>(
-    () => ({ bridge, snapshot, info, loadError, connection, disconnectedAt, acceptSnapshot, retry: () => setAttempt((n) => n + 1) }),
+    () => ({
+      bridge,
+      snapshot,
+      info,
+      loadError,
+      connection,
+      disconnectedAt,
+      acceptSnapshot,
+      retry: () => setAttempt((n) => n + 1),
+    }),
     [bridge, snapshot, info, loadError, connection, disconnectedAt, acceptSnapshot],
   );
   return <AgentContext.Provider value={value}>{children}</AgentContext.Provider>;

@@ -7,7 +7,10 @@ import type { Place } from './navigation.tsx';
 const routeViews: readonly string[] = viewNames;
 
 export function placeFromHash(hash: string): Place | undefined {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
+  const parts = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((p) => p !== '');
   const [view, id] = parts;
   if (view === undefined || !routeViews.includes(view)) return undefined;
   const decoded = id === undefined ? undefined : safeDecode(id);

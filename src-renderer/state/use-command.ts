@@ -24,7 +24,10 @@ export function useCommand<A extends unknown[], T>(call: (...args: A) => Promise
     async (...args: A): Promise<T | undefined> => {
       setPending(true);
       setError(undefined);
-      const result = await call(...args).catch((e: unknown): IpcResult<T> => ({ ok: false, error: e instanceof Error ? e.message : String(e) }));
+      const result = await call(...args).catch((e: unknown): IpcResult<T> => ({
+        ok: false,
+        error: e instanceof Error ? e.message : String(e),
+      }));
       if (mounted.current) {
         setPending(false);
         if (!result.ok) setError(result.error);

@@ -36,7 +36,10 @@ export function ChecksView({ selected }: { selected?: string | undefined }) {
   const sync = useCommand(useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]));
   const checks = snapshot?.checks;
   const shown = useMemo(() => sortChecks(filterChecks(checks ?? [], text, health), sort), [checks, text, health, sort]);
-  const select = useCallback((guid: string | undefined) => navigate(guid === undefined ? { view: 'checks' } : { view: 'checks', guid }), [navigate]);
+  const select = useCallback(
+    (guid: string | undefined) => navigate(guid === undefined ? { view: 'checks' } : { view: 'checks', guid }),
+    [navigate],
+  );
   if (snapshot === undefined) return null;
   const selectedCheck = snapshot.checks.find((c) => c.guid === selected);
 
@@ -46,16 +49,34 @@ export function ChecksView({ selected }: { selected?: string | undefined }) {
         {snapshot.enrolled ? (
           <EmptyState
             title="No checks yet"
-            action={<button type="button" onClick={() => void sync.run()} disabled={sync.pending}>{sync.pending ? 'Syncing…' : 'Sync now'}</button>}
+            action={
+              <button type="button" onClick={() => void sync.run()} disabled={sync.pending}>
+                {sync.pending ? 'Syncing…' : 'Sync now'}
+              </button>
+            }
           >
-            <p>The server has not given this monitor any checks. Assign checks to it on the server; they arrive at the next sync.</p>
+            <p>
+              The server has not given this monitor any checks. Assign checks to it on the server; they arrive at the
+              next sync.
+            </p>
           </EmptyState>
         ) : (
-          <EmptyState title="No checks yet" action={<button type="button" className="primary" onClick={() => navigate({ view: 'enroll' })}>Enroll this agent</button>}>
+          <EmptyState
+            title="No checks yet"
+            action={
+              <button type="button" className="primary" onClick={() => navigate({ view: 'enroll' })}>
+                Enroll this agent
+              </button>
+            }
+          >
             <p>Checks come from your uptime server once this agent is enrolled.</p>
           </EmptyState>
         )}
-        {sync.error === undefined ? null : <Notice tone="error" title="Sync failed">{sentence(sync.error)}</Notice>}
+        {sync.error === undefined ? null : (
+          <Notice tone="error" title="Sync failed">
+            {sentence(sync.error)}
+          </Notice>
+        )}
       </ViewFrame>
     );
   }
@@ -63,7 +84,9 @@ export function ChecksView({ selected }: { selected?: string | undefined }) {
   /** Closing puts the focus back on the row the pane was opened from. */
   function closeDetail(guid: string): void {
     select(undefined);
-    requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`button.row-select[data-guid="${CSS.escape(guid)}"]`)?.focus());
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLButtonElement>(`button.row-select[data-guid="${CSS.escape(guid)}"]`)?.focus(),
+    );
   }
 
   return (
@@ -71,26 +94,56 @@ export function ChecksView({ selected }: { selected?: string | undefined }) {
       <div className="toolbar" role="search">
         <label className="field inline">
           <span>Filter</span>
-          <input type="search" value={text} placeholder="Name, target or type" onChange={(e) => setText(e.target.value)} />
+          <input
+            type="search"
+            value={text}
+            placeholder="Name, target or type"
+            onChange={(e) => setText(e.target.value)}
+          />
         </label>
         <label className="field inline">
           <span>State</span>
           <select value={health} onChange={(e) => setHealth(e.target.value as HealthFilter)}>
-            {healthFilters.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+            {healthFilters.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
           </select>
         </label>
-        <span className="muted" aria-live="polite">{shown.length === snapshot.checks.length ? '' : `${shown.length} of ${snapshot.checks.length} shown`}</span>
+        <span className="muted" aria-live="polite">
+          {shown.length === snapshot.checks.length ? '' : `${shown.length} of ${snapshot.checks.length} shown`}
+        </span>
       </div>
       <div className={selectedCheck === undefined ? 'checks-layout' : 'checks-layout with-detail'}>
         {shown.length === 0 ? (
           <EmptyState
             title="No check matches the filter"
-            action={<button type="button" onClick={() => { setText(''); setHealth('all'); }}>Clear the filter</button>}
+            action={
+              <button
+                type="button"
+                onClick={() => {
+                  setText('');
+                  setHealth('all');
+                }}
+              >
+                Clear the filter
+              </button>
+            }
           />
         ) : (
-          <CheckTable checks={shown} sort={sort} onSort={(key) => setSort((s) => nextSort(s, key))} selected={selected} onSelect={select} now={now} />
+          <CheckTable
+            checks={shown}
+            sort={sort}
+            onSort={(key) => setSort((s) => nextSort(s, key))}
+            selected={selected}
+            onSelect={select}
+            now={now}
+          />
         )}
-        {selectedCheck === undefined ? null : <CheckDetail key={selectedCheck.guid} check={selectedCheck} onClose={() => closeDetail(selectedCheck.guid)} />}
+        {selectedCheck === undefined ? null : (
+          <CheckDetail key={selectedCheck.guid} check={selectedCheck} onClose={() => closeDetail(selectedCheck.guid)} />
+        )}
       </div>
     </ViewFrame>
   );

@@ -20,7 +20,8 @@ const filters: { value: Filter; label: string }[] = [
   { value: 'agent', label: 'Agent only' },
 ];
 
-type Loaded = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; events: AgentEvent[]; more: boolean };
+type Loaded =
+  { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; events: AgentEvent[]; more: boolean };
 
 export function EventsView() {
   const { bridge, snapshot } = useAgent();
@@ -29,11 +30,21 @@ export function EventsView() {
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const [limit, setLimit] = useState(pageSize);
   // A change of what is down or of the agent's state means a new event: read the log again.
-  const changeKey = snapshot === undefined ? '' : `${snapshot.checks.filter((c) => c.health === 'down').map((c) => c.guid).join(',')}|${snapshot.connectivity.online}|${snapshot.auth}`;
+  const changeKey =
+    snapshot === undefined
+      ? ''
+      : `${snapshot.checks
+          .filter((c) => c.health === 'down')
+          .map((c) => c.guid)
+          .join(',')}|${snapshot.connectivity.online}|${snapshot.auth}`;
 
   const load = useCallback(async (): Promise<void> => {
     const result = await bridge.invoke('events:list', { limit: limit + 1 });
-    setLoaded(result.ok ? { kind: 'ready', events: result.value.slice(0, limit), more: result.value.length > limit } : { kind: 'error', message: result.error });
+    setLoaded(
+      result.ok
+        ? { kind: 'ready', events: result.value.slice(0, limit), more: result.value.length > limit }
+        : { kind: 'error', message: result.error },
+    );
   }, [bridge, limit]);
 
   useEffect(() => {
@@ -41,33 +52,56 @@ export function EventsView() {
   }, [load, changeKey]);
   useEffect(() => bridge.on('checks:transition', () => void load()), [bridge, load]);
 
-  const shown = loaded.kind === 'ready' ? loaded.events.filter((e) => filter === 'all' || (filter === 'agent') === (e.checkGuid === '')) : [];
+  const shown =
+    loaded.kind === 'ready'
+      ? loaded.events.filter((e) => filter === 'all' || (filter === 'agent') === (e.checkGuid === ''))
+      : [];
 
   return (
-    <ViewFrame title="Events" intro="When each check went down and came back, and what happened to the agent (offline, key refused…), newest first.">
+    <ViewFrame
+      title="Events"
+      intro="When each check went down and came back, and what happened to the agent (offline, key refused…), newest first."
+    >
       <div className="toolbar">
         <label className="field inline">
           <span>Show</span>
           <select value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
-            {filters.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+            {filters.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
           </select>
         </label>
       </div>
       {loaded.kind === 'loading' ? <Spinner label="Loading events…" /> : null}
       {loaded.kind === 'error' ? (
-        <Notice tone="error" title="The events could not be loaded" actions={<button type="button" onClick={() => void load()}>Try again</button>}>
+        <Notice
+          tone="error"
+          title="The events could not be loaded"
+          actions={
+            <button type="button" onClick={() => void load()}>
+              Try again
+            </button>
+          }
+        >
           {sentence(loaded.message)}
         </Notice>
       ) : null}
       {loaded.kind === 'ready' && shown.length === 0 ? (
         <EmptyState title="No events yet">
-          <p>A check going down or coming back, and the agent going offline or being refused by the server, will be listed here.</p>
+          <p>
+            A check going down or coming back, and the agent going offline or being refused by the server, will be
+            listed here.
+          </p>
         </EmptyState>
       ) : null}
       {shown.length > 0 ? <EventList events={shown} now={now} label="Events, newest first" /> : null}
       {loaded.kind === 'ready' && loaded.more ? (
         <div className="button-row">
-          <button type="button" onClick={() => setLimit((n) => n + pageSize)}>Show older events</button>
+          <button type="button" onClick={() => setLimit((n) => n + pageSize)}>
+            Show older events
+          </button>
         </div>
       ) : null}
     </ViewFrame>

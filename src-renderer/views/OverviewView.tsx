@@ -29,7 +29,12 @@ export function OverviewView() {
   const { bridge, snapshot, acceptSnapshot } = useAgent();
   const { navigate, flash, setFlash } = useNavigation();
   const now = useNow();
-  const pause = useCommand(useCallback(() => bridge.invoke(snapshot?.paused === true ? 'agent:resume' : 'agent:pause', {}), [bridge, snapshot?.paused]));
+  const pause = useCommand(
+    useCallback(
+      () => bridge.invoke(snapshot?.paused === true ? 'agent:resume' : 'agent:pause', {}),
+      [bridge, snapshot?.paused],
+    ),
+  );
   const sync = useCommand(useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]));
   const upload = useCommand(useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]));
   if (snapshot === undefined) return null;
@@ -65,9 +70,16 @@ export function OverviewView() {
       <ViewFrame title="Overview">
         <EmptyState
           title="This agent is not enrolled yet"
-          action={<button type="button" className="primary" onClick={() => navigate({ view: 'enroll' })}>Enroll this agent</button>}
+          action={
+            <button type="button" className="primary" onClick={() => navigate({ view: 'enroll' })}>
+              Enroll this agent
+            </button>
+          }
         >
-          <p>Enroll it with a token from your uptime server’s “Add a monitor” page. It then receives its checks and starts running them from this network.</p>
+          <p>
+            Enroll it with a token from your uptime server’s “Add a monitor” page. It then receives its checks and
+            starts running them from this network.
+          </p>
         </EmptyState>
       </ViewFrame>
     );
@@ -88,9 +100,21 @@ export function OverviewView() {
       }
     >
       {flash === undefined ? null : <Notice tone="success">{flash}</Notice>}
-      {sync.error === undefined ? null : <Notice tone="error" title="Sync failed">{sentence(sync.error)}</Notice>}
-      {upload.error === undefined ? null : <Notice tone="error" title="Sending failed">{sentence(upload.error)}</Notice>}
-      {pause.error === undefined ? null : <Notice tone="error" title="The agent did not change its paused state">{sentence(pause.error)} Try again.</Notice>}
+      {sync.error === undefined ? null : (
+        <Notice tone="error" title="Sync failed">
+          {sentence(sync.error)}
+        </Notice>
+      )}
+      {upload.error === undefined ? null : (
+        <Notice tone="error" title="Sending failed">
+          {sentence(upload.error)}
+        </Notice>
+      )}
+      {pause.error === undefined ? null : (
+        <Notice tone="error" title="The agent did not change its paused state">
+          {sentence(pause.error)} Try again.
+        </Notice>
+      )}
       {sync.pending ? <Spinner label="Asking the server for check changes…" /> : null}
 
       {down.length === 0 ? null : (
@@ -99,7 +123,13 @@ export function OverviewView() {
           <ul className="down-list">
             {down.map(({ check, since, reason }) => (
               <li key={check.guid} className="down-item">
-                <button type="button" className="link down-name" onClick={() => navigate({ view: 'checks', guid: check.guid })}>{check.name}</button>
+                <button
+                  type="button"
+                  className="link down-name"
+                  onClick={() => navigate({ view: 'checks', guid: check.guid })}
+                >
+                  {check.name}
+                </button>
                 <span className="down-since">{since === undefined ? 'down' : `down ${sinceWhen(since, now)}`}</span>
                 <span className="down-reason">{sentence(reason)}</span>
               </li>
@@ -114,7 +144,9 @@ export function OverviewView() {
           down.length === 0 ? (
             <p className="ok-text">No problems: every check that runs is up, and this agent has everything it needs.</p>
           ) : (
-            <p className="muted">The agent itself is fine: it reaches the server and runs its checks. The checks above are down.</p>
+            <p className="muted">
+              The agent itself is fine: it reaches the server and runs its checks. The checks above are down.
+            </p>
           )
         ) : (
           <ul className="problems">
@@ -122,7 +154,16 @@ export function OverviewView() {
               <li key={problem.kind} className={`problem problem-${problem.severity} problem-${problem.kind}`}>
                 <span>{problem.message}</span>
                 {problem.action === 'none' ? null : (
-                  <button type="button" onClick={() => act(problem.action)} disabled={(problem.action === 'sync-now' && sync.pending) || (problem.action === 'upload-now' && upload.pending)}>{problem.actionLabel}</button>
+                  <button
+                    type="button"
+                    onClick={() => act(problem.action)}
+                    disabled={
+                      (problem.action === 'sync-now' && sync.pending) ||
+                      (problem.action === 'upload-now' && upload.pending)
+                    }
+                  >
+                    {problem.actionLabel}
+                  </button>
                 )}
               </li>
             ))}
@@ -137,12 +178,23 @@ export function OverviewView() {
             <dt>Enrolled as</dt>
             <dd>{identity.name ?? '—'}</dd>
             <dt>Monitor id</dt>
-            <dd><code>{identity.monitorId}</code></dd>
+            <dd>
+              <code>{identity.monitorId}</code>
+            </dd>
             <dt>Server</dt>
             <dd className="wrap">{identity.server}</dd>
             <dt>Location</dt>
-            <dd>{[identity.city, identity.region, identity.country].filter((v) => v !== undefined && v !== '').join(', ') || '—'}</dd>
-            {identity.enrolled_at === undefined ? null : (<><dt>Enrolled</dt><dd>{dateTime(identity.enrolled_at)}</dd></>)}
+            <dd>
+              {[identity.city, identity.region, identity.country]
+                .filter((v) => v !== undefined && v !== '')
+                .join(', ') || '—'}
+            </dd>
+            {identity.enrolled_at === undefined ? null : (
+              <>
+                <dt>Enrolled</dt>
+                <dd>{dateTime(identity.enrolled_at)}</dd>
+              </>
+            )}
           </dl>
         </article>
 
@@ -151,27 +203,46 @@ export function OverviewView() {
           <dl className="facts">
             <dt>Connectivity</dt>
             <dd>
-              {connectivity.online ? <span className="ok-text">Online</span> : <span className="bad-text">Offline since {dateTime(connectivity.offlineSince)}</span>}
+              {connectivity.online ? (
+                <span className="ok-text">Online</span>
+              ) : (
+                <span className="bad-text">Offline since {dateTime(connectivity.offlineSince)}</span>
+              )}
             </dd>
             <dt>Last contact</dt>
             <dd>{ago(connectivity.lastContactAt, now)}</dd>
             <dt>Last sync</dt>
-            <dd>{ago(snapshot.sync.lastOkAt, now)}{snapshot.sync.lastError === undefined ? null : <span className="bad-text"> — failing: {snapshot.sync.lastError}</span>}</dd>
+            <dd>
+              {ago(snapshot.sync.lastOkAt, now)}
+              {snapshot.sync.lastError === undefined ? null : (
+                <span className="bad-text"> — failing: {snapshot.sync.lastError}</span>
+              )}
+            </dd>
             <dt>Last upload</dt>
-            <dd>{ago(snapshot.upload.lastOkAt, now)}{snapshot.upload.lastError === undefined ? null : <span className="bad-text"> — failing: {snapshot.upload.lastError}</span>}</dd>
+            <dd>
+              {ago(snapshot.upload.lastOkAt, now)}
+              {snapshot.upload.lastError === undefined ? null : (
+                <span className="bad-text"> — failing: {snapshot.upload.lastError}</span>
+              )}
+            </dd>
             <dt>Running checks</dt>
-            <dd>{snapshot.paused ? <span className="warn-text">Paused — no check runs until you resume</span> : 'Yes'}</dd>
+            <dd>
+              {snapshot.paused ? <span className="warn-text">Paused — no check runs until you resume</span> : 'Yes'}
+            </dd>
             <dt>Checks</dt>
             <dd>{countsLine(counts)}</dd>
             <dt>Unsent results</dt>
             <dd>
-              <button type="button" className="link" onClick={() => navigate({ view: 'unsent' })}>{count(outbox.unsent, 'result')}</button>
-              {outbox.oldestRanAt === undefined ? null : <span className="muted"> (oldest {ago(outbox.oldestRanAt, now)})</span>}
+              <button type="button" className="link" onClick={() => navigate({ view: 'unsent' })}>
+                {count(outbox.unsent, 'result')}
+              </button>
+              {outbox.oldestRanAt === undefined ? null : (
+                <span className="muted"> (oldest {ago(outbox.oldestRanAt, now)})</span>
+              )}
             </dd>
           </dl>
         </article>
       </div>
-
     </ViewFrame>
   );
 }

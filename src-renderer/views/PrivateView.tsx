@@ -7,7 +7,8 @@ import { FileChooser } from '../private/FileChooser.tsx';
 import { RevealDefinition } from '../private/RevealDefinition.tsx';
 import { useAgent } from '../state/agent-context.tsx';
 
-const example = (guid = '<the check’s guid>'): string => `{ "checks": [ { "guid": "${guid}", "url": "https://intranet.example/health" } ] }`;
+const example = (guid = '<the check’s guid>'): string =>
+  `{ "checks": [ { "guid": "${guid}", "url": "https://intranet.example/health" } ] }`;
 
 export function PrivateView() {
   const { snapshot } = useAgent();
@@ -32,9 +33,16 @@ export function PrivateView() {
       {defs.missing.length === 0 ? null : (
         <section className="card card-warning" aria-labelledby="missing-title">
           <h2 id="missing-title">Private checks without a local definition ({defs.missing.length})</h2>
-          <p>These are not run. Add an entry with each guid to the file{defs.file === undefined ? ', after choosing one above' : ''}:</p>
+          <p>
+            These are not run. Add an entry with each guid to the file
+            {defs.file === undefined ? ', after choosing one above' : ''}:
+          </p>
           <ul className="plain-list">
-            {defs.missing.map((m) => <li key={m.guid}><strong>{m.name}</strong> <code>{m.guid}</code></li>)}
+            {defs.missing.map((m) => (
+              <li key={m.guid}>
+                <strong>{m.name}</strong> <code>{m.guid}</code>
+              </li>
+            ))}
           </ul>
           <pre className="code-block">{example(defs.missing[0]?.guid)}</pre>
         </section>
@@ -46,7 +54,9 @@ export function PrivateView() {
           <ul className="plain-list matched">
             {defs.matched.map((m) => (
               <li key={m.guid}>
-                <div><strong>{m.name}</strong> <code>{m.guid}</code></div>
+                <div>
+                  <strong>{m.name}</strong> <code>{m.guid}</code>
+                </div>
                 <RevealDefinition guid={m.guid} name={m.name} />
               </li>
             ))}
@@ -57,24 +67,53 @@ export function PrivateView() {
       {defs.unknown.length === 0 ? null : (
         <section className="card" aria-labelledby="unknown-title">
           <h2 id="unknown-title">Entries for checks this monitor does not have ({defs.unknown.length})</h2>
-          <p>The server has no private check with these guids for this monitor (deleted, unassigned, or a typing error). They are ignored.</p>
-          <ul className="plain-list">{defs.unknown.map((guid) => <li key={guid}><code>{guid}</code></li>)}</ul>
+          <p>
+            The server has no private check with these guids for this monitor (deleted, unassigned, or a typing error).
+            They are ignored.
+          </p>
+          <ul className="plain-list">
+            {defs.unknown.map((guid) => (
+              <li key={guid}>
+                <code>{guid}</code>
+              </li>
+            ))}
+          </ul>
         </section>
       )}
 
       {defs.problems.length === 0 ? null : (
         <section className="card card-error" aria-labelledby="problems-title">
           <h2 id="problems-title">Problems in the file ({defs.problems.length})</h2>
-          <p>An error leaves its entry out until it is fixed; a warning is only said. The file is read again as soon as it is saved.</p>
+          <p>
+            An error leaves its entry out until it is fixed; a warning is only said. The file is read again as soon as
+            it is saved.
+          </p>
           <div className="table-wrap">
             <table className="table compact">
-              <thead><tr><th scope="col">Entry</th><th scope="col">Field</th><th scope="col">Severity</th><th scope="col">Problem</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Entry</th>
+                  <th scope="col">Field</th>
+                  <th scope="col">Severity</th>
+                  <th scope="col">Problem</th>
+                </tr>
+              </thead>
               <tbody>
                 {defs.problems.map((p, i) => (
                   <tr key={`${p.index}-${p.field ?? ''}-${i}`}>
-                    <th scope="row">{p.guid === undefined ? `#${p.index + 1}` : <><code>{p.guid}</code> <span className="muted">(#{p.index + 1})</span></>}</th>
+                    <th scope="row">
+                      {p.guid === undefined ? (
+                        `#${p.index + 1}`
+                      ) : (
+                        <>
+                          <code>{p.guid}</code> <span className="muted">(#{p.index + 1})</span>
+                        </>
+                      )}
+                    </th>
                     <td>{p.field ?? '—'}</td>
-                    <td><span className={`severity severity-${p.severity}`}>{p.severity}</span></td>
+                    <td>
+                      <span className={`severity severity-${p.severity}`}>{p.severity}</span>
+                    </td>
                     <td className="wrap">{p.message}</td>
                   </tr>
                 ))}

@@ -18,7 +18,9 @@ export function SettingsView() {
   return (
     <ViewFrame title="Settings">
       {info?.keyStorageWarning === undefined ? null : (
-        <Notice tone="warning" title="The API key is not encrypted by the operating system">{info.keyStorageWarning}</Notice>
+        <Notice tone="warning" title="The API key is not encrypted by the operating system">
+          {info.keyStorageWarning}
+        </Notice>
       )}
       <QueryStatus state={loaded} loading="Loading settings…" failed="Settings could not be loaded" retry={retry} />
       <MonitorCard serverUrl={loaded.kind === 'ready' ? loaded.value.serverUrl : ''} />
@@ -27,8 +29,14 @@ export function SettingsView() {
           <section className="card" aria-labelledby="private-file-title">
             <h2 id="private-file-title">Private definitions file</h2>
             <p>
-              {loaded.value.privateChecksFile === undefined || loaded.value.privateChecksFile === '' ? 'None chosen.' : <code className="wrap">{loaded.value.privateChecksFile}</code>}{' '}
-              <button type="button" className="link" onClick={() => navigate({ view: 'private' })}>Change it in Private definitions</button>
+              {loaded.value.privateChecksFile === undefined || loaded.value.privateChecksFile === '' ? (
+                'None chosen.'
+              ) : (
+                <code className="wrap">{loaded.value.privateChecksFile}</code>
+              )}{' '}
+              <button type="button" className="link" onClick={() => navigate({ view: 'private' })}>
+                Change it in Private definitions
+              </button>
             </p>
           </section>
           <SettingsForm settings={loaded.value} onSaved={replace} />

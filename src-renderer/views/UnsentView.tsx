@@ -32,20 +32,36 @@ export function UnsentView() {
       title="Unsent results"
       intro="Every result is stored on this machine first and deleted only after the server confirmed it."
       actions={
-        <button type="button" className="primary" onClick={() => void uploadNow()} disabled={upload.pending || !snapshot.enrolled || outbox.unsent === 0}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void uploadNow()}
+          disabled={upload.pending || !snapshot.enrolled || outbox.unsent === 0}
+        >
           {upload.pending ? 'Uploading…' : 'Upload now'}
         </button>
       }
     >
       {progress === undefined ? null : (
         <div className="progress-block">
-          <label htmlFor="upload-progress">Sending results: {progress.delivered.toLocaleString()} of {progress.total.toLocaleString()}</label>
+          <label htmlFor="upload-progress">
+            Sending results: {progress.delivered.toLocaleString()} of {progress.total.toLocaleString()}
+          </label>
           <progress id="upload-progress" value={progress.delivered} max={Math.max(progress.total, 1)} />
         </div>
       )}
       {upload.pending && progress === undefined ? <Spinner label="Sending results to the server…" /> : null}
-      {message === undefined ? null : <Notice tone={message.ok ? 'success' : 'error'} title={message.ok ? undefined : 'Upload failed'}>{message.text}{message.ok ? '' : ' The results stay here and are sent again automatically.'}</Notice>}
-      {upload.error === undefined ? null : <Notice tone="error" title="Upload failed">{sentence(upload.error)}</Notice>}
+      {message === undefined ? null : (
+        <Notice tone={message.ok ? 'success' : 'error'} title={message.ok ? undefined : 'Upload failed'}>
+          {message.text}
+          {message.ok ? '' : ' The results stay here and are sent again automatically.'}
+        </Notice>
+      )}
+      {upload.error === undefined ? null : (
+        <Notice tone="error" title="Upload failed">
+          {sentence(upload.error)}
+        </Notice>
+      )}
       {loop.lastError !== undefined && loop.failures > 0 ? (
         <Notice tone="warning" title={`Sending has failed ${count(loop.failures, 'time')} in a row`}>
           {sentence(loop.lastError)} The agent keeps the results and retries with growing pauses; nothing is lost.
@@ -53,28 +69,58 @@ export function UnsentView() {
       ) : null}
       {outbox.dropped > 0 ? (
         <Notice tone="error" title={`${count(outbox.dropped, 'result was', 'results were')} dropped`}>
-          The unsent-results buffer was full, so the oldest results were removed to make room. Restore the connection to the server so the rest is delivered.
+          The unsent-results buffer was full, so the oldest results were removed to make room. Restore the connection to
+          the server so the rest is delivered.
         </Notice>
       ) : null}
 
       <div className="stats" role="group" aria-label="Unsent results summary">
-        <div className="stat"><span className="stat-value" data-testid="unsent-count">{outbox.unsent.toLocaleString()}</span><span className="stat-label">waiting to be sent</span></div>
-        <div className="stat"><span className="stat-value">{bytes(outbox.bytes)}</span><span className="stat-label">on disk</span></div>
-        <div className="stat"><span className="stat-value">{outbox.oldestRanAt === undefined ? '—' : ago(outbox.oldestRanAt, now)}</span><span className="stat-label">oldest result</span></div>
-        <div className="stat"><span className="stat-value">{ago(loop.lastOkAt, now)}</span><span className="stat-label">last upload</span></div>
+        <div className="stat">
+          <span className="stat-value" data-testid="unsent-count">
+            {outbox.unsent.toLocaleString()}
+          </span>
+          <span className="stat-label">waiting to be sent</span>
+        </div>
+        <div className="stat">
+          <span className="stat-value">{bytes(outbox.bytes)}</span>
+          <span className="stat-label">on disk</span>
+        </div>
+        <div className="stat">
+          <span className="stat-value">{outbox.oldestRanAt === undefined ? '—' : ago(outbox.oldestRanAt, now)}</span>
+          <span className="stat-label">oldest result</span>
+        </div>
+        <div className="stat">
+          <span className="stat-value">{ago(loop.lastOkAt, now)}</span>
+          <span className="stat-label">last upload</span>
+        </div>
       </div>
 
       {outbox.unsent === 0 ? (
         <EmptyState title="Nothing is waiting">
-          <p>Every result has reached the server. If the server cannot be reached, results collect here and are sent when it is back.</p>
+          <p>
+            Every result has reached the server. If the server cannot be reached, results collect here and are sent when
+            it is back.
+          </p>
         </EmptyState>
       ) : (
         <section className="card" aria-labelledby="per-check-title">
           <h2 id="per-check-title">Per check</h2>
           <table className="table compact">
-            <thead><tr><th scope="col">Check</th><th scope="col" className="num">Unsent</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Check</th>
+                <th scope="col" className="num">
+                  Unsent
+                </th>
+              </tr>
+            </thead>
             <tbody>
-              {perCheck.map((c) => <tr key={c.guid}><th scope="row">{c.name}</th><td className="num">{c.unsent.toLocaleString()}</td></tr>)}
+              {perCheck.map((c) => (
+                <tr key={c.guid}>
+                  <th scope="row">{c.name}</th>
+                  <td className="num">{c.unsent.toLocaleString()}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </section>
@@ -83,17 +129,26 @@ export function UnsentView() {
       <section className="card" aria-labelledby="rejected-title">
         <h2 id="rejected-title">Refused by the server</h2>
         {outbox.rejectedCount === 0 ? (
-          <p className="muted">None. A result the server refuses is set aside here with its reason, and the rest are still delivered.</p>
+          <p className="muted">
+            None. A result the server refuses is set aside here with its reason, and the rest are still delivered.
+          </p>
         ) : (
           <>
             <p>
-              The server refused {count(outbox.rejectedCount, 'result')}. They are kept here and not sent again; the reasons
-              usually point at a check definition to fix on the server.
+              The server refused {count(outbox.rejectedCount, 'result')}. They are kept here and not sent again; the
+              reasons usually point at a check definition to fix on the server.
               {outbox.rejected.length < outbox.rejectedCount ? ` The latest ${outbox.rejected.length} are listed.` : ''}
             </p>
             <div className="table-wrap">
               <table className="table compact">
-                <thead><tr><th scope="col">Check</th><th scope="col">Ran at</th><th scope="col">Reason</th><th scope="col">Refused at</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Check</th>
+                    <th scope="col">Ran at</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Refused at</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {outbox.rejected.map((r, i) => (
                     <tr key={`${r.check_guid}-${r.ran_at}-${i}`}>

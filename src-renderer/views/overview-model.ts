@@ -25,7 +25,14 @@ export interface OverviewProblem {
 export function downChecks(snapshot: AgentSnapshot): DownCheck[] {
   return snapshot.checks
     .filter((c) => c.health === 'down')
-    .map((check) => ({ check, since: check.downSince ?? check.lastResult?.ran_at, reason: check.lastResult?.error === undefined || check.lastResult.error === '' ? 'the last run failed' : check.lastResult.error }))
+    .map((check) => ({
+      check,
+      since: check.downSince ?? check.lastResult?.ran_at,
+      reason:
+        check.lastResult?.error === undefined || check.lastResult.error === ''
+          ? 'the last run failed'
+          : check.lastResult.error,
+    }))
     .sort((a, b) => (a.since ?? '').localeCompare(b.since ?? '') || a.check.name.localeCompare(b.check.name));
 }
 
@@ -42,7 +49,12 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
       actionLabel: 'See outages',
       severity: 'bad',
     });
-  } else if (snapshot.auth === 'ok' && snapshot.sync.failures > 0 && snapshot.sync.lastError !== undefined && !snapshot.problems.some((p) => p.kind === 'server-connection')) {
+  } else if (
+    snapshot.auth === 'ok' &&
+    snapshot.sync.failures > 0 &&
+    snapshot.sync.lastError !== undefined &&
+    !snapshot.problems.some((p) => p.kind === 'server-connection')
+  ) {
     // A server-connection problem (proxy, untrusted certificate...) already says what and what to do.
     problems.push({
       kind: 'server-unavailable',
@@ -54,11 +66,20 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
   }
   for (const p of snapshot.problems) {
     // Once the proxy or CA is fixed, the user wants to see it work without waiting for the next sync.
-    const retry = p.kind === 'server-connection' && p.action === 'none' ? { action: 'sync-now' as const, actionLabel: 'Try again now' } : {};
+    const retry =
+      p.kind === 'server-connection' && p.action === 'none'
+        ? { action: 'sync-now' as const, actionLabel: 'Try again now' }
+        : {};
     problems.push({ ...p, ...retry, severity: severe.has(p.kind) ? 'bad' : 'warn' });
   }
   const { outbox } = snapshot;
-  if (snapshot.connectivity.online && snapshot.auth === 'ok' && outbox.rejectedCount === 0 && outbox.dropped === 0 && backlogNeedsAttention(snapshot)) {
+  if (
+    snapshot.connectivity.online &&
+    snapshot.auth === 'ok' &&
+    outbox.rejectedCount === 0 &&
+    outbox.dropped === 0 &&
+    backlogNeedsAttention(snapshot)
+  ) {
     problems.push({
       kind: 'backlog',
       message: `${count(outbox.unsent, 'result')} wait to be sent, the oldest from ${ago(outbox.oldestRanAt, now)}.`,

@@ -36,7 +36,13 @@ describe('crash safety of uptime-agent run', () => {
     const monitorId = await enrollDataDir(server, token, dataDir);
     const checks = 5;
     for (let i = 0; i < checks; i++) {
-      const c = server.admin.createCheck({ name: `c${i}`, url: `${targetUrl}?c=${i}`, interval_sec: 1, result_detail_max_chars: 20, orgId });
+      const c = server.admin.createCheck({
+        name: `c${i}`,
+        url: `${targetUrl}?c=${i}`,
+        interval_sec: 1,
+        result_detail_max_chars: 20,
+        orgId,
+      });
       server.admin.assign(c.guid, monitorId);
     }
     const flags = ['--sync-interval', '0.5', '--upload-interval', '0.7'];

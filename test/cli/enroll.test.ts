@@ -16,7 +16,15 @@ describe('uptime-agent enroll against the reference server', () => {
   afterAll(() => server.close());
 
   const place = ['--name', 'office-pc', '--region', 'eu-west', '--country', 'DE', '--city', 'Berlin'];
-  const enrollArgs = (dataDir: string, ...extra: string[]) => ['enroll', '--data-dir', dataDir, '--server', server.url, ...place, ...extra];
+  const enrollArgs = (dataDir: string, ...extra: string[]) => [
+    'enroll',
+    '--data-dir',
+    dataDir,
+    '--server',
+    server.url,
+    ...place,
+    ...extra,
+  ];
 
   it('enrolls: exit 0, the monitor id on the last stdout line, the key in a 0600 file, never echoed', async () => {
     const dataDir = await tempDataDir();
@@ -29,12 +37,27 @@ describe('uptime-agent enroll against the reference server', () => {
     expect(((await stat(join(dataDir, 'api-key'))).mode & 0o777).toString(8)).toBe('600');
     expect(result.stdout + result.stderr).not.toContain(token);
     const status = await runCli(['status', '--json', '--data-dir', dataDir]);
-    expect(JSON.parse(status.stdout)).toMatchObject({ enrolled: true, monitor_id: monitorId, server: server.url, sync_cursor: null });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      enrolled: true,
+      monitor_id: monitorId,
+      server: server.url,
+      sync_cursor: null,
+    });
   });
 
   it.each([
-    { name: 'env UPTIME_AGENT_ENROLL_TOKEN', args: [] as string[], env: (t: string) => ({ UPTIME_AGENT_ENROLL_TOKEN: t }), stdin: undefined },
-    { name: '--token-stdin, pasted with white space around it', args: ['--token-stdin'], env: () => ({}), stdin: (t: string) => `  ${t}\n` },
+    {
+      name: 'env UPTIME_AGENT_ENROLL_TOKEN',
+      args: [] as string[],
+      env: (t: string) => ({ UPTIME_AGENT_ENROLL_TOKEN: t }),
+      stdin: undefined,
+    },
+    {
+      name: '--token-stdin, pasted with white space around it',
+      args: ['--token-stdin'],
+      env: () => ({}),
+      stdin: (t: string) => `  ${t}\n`,
+    },
     { name: '--token with white space around it', args: ['--token'], env: () => ({}), stdin: undefined, padded: true },
   ])('takes the token from $name', async ({ args, env, stdin, padded }) => {
     const dataDir = await tempDataDir();
@@ -51,12 +74,32 @@ describe('uptime-agent enroll against the reference server', () => {
   it.each([
     { name: 'no token', args: ['--server', 'http://127.0.0.1:9', ...place], says: 'enrollment token is required' },
     { name: 'no server', args: ['--token', 't', ...place], says: '--server is required' },
-    { name: 'no city', args: ['--server', 'http://127.0.0.1:9', '--token', 't', '--name', 'n', '--region', 'r', '--country', 'c'], says: 'city is required' },
-    { name: 'a malformed server URL', args: ['--server', 'not a url', '--token', 't', ...place], says: 'not a valid server URL' },
-    { name: 'plain http to another host', args: ['--server', 'http://uptime.example.com', '--token', 't', ...place], says: '--allow-insecure-http' },
-    { name: 'a bad reclaim id', args: ['--server', 'http://127.0.0.1:9', '--token', 't', ...place, '--reclaim', 'xyz'], says: 'Crockford' },
+    {
+      name: 'no city',
+      args: ['--server', 'http://127.0.0.1:9', '--token', 't', '--name', 'n', '--region', 'r', '--country', 'c'],
+      says: 'city is required',
+    },
+    {
+      name: 'a malformed server URL',
+      args: ['--server', 'not a url', '--token', 't', ...place],
+      says: 'not a valid server URL',
+    },
+    {
+      name: 'plain http to another host',
+      args: ['--server', 'http://uptime.example.com', '--token', 't', ...place],
+      says: '--allow-insecure-http',
+    },
+    {
+      name: 'a bad reclaim id',
+      args: ['--server', 'http://127.0.0.1:9', '--token', 't', ...place, '--reclaim', 'xyz'],
+      says: 'Crockford',
+    },
     { name: 'an unknown flag', args: ['--frobnicate'], says: 'frobnicate' },
-    { name: 'two token sources', args: ['--server', 'http://127.0.0.1:9', '--token', 't', '--token-stdin', ...place], says: 'not both' },
+    {
+      name: 'two token sources',
+      args: ['--server', 'http://127.0.0.1:9', '--token', 't', '--token-stdin', ...place],
+      says: 'not both',
+    },
   ])('refuses $name with exit 2 and sends nothing', async ({ args, says }) => {
     const before = server.requests().length;
     const result = await runCli(['enroll', '--data-dir', await tempDataDir(), ...args]);

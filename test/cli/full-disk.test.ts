@@ -41,17 +41,27 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
     const disk: SmallDisk = mountSmallDisk(2048);
     try {
       const monitorId = await enrollDataDir(server, token, disk.dir);
-      for (let i = 0; i < 3; i++) server.admin.assign(server.admin.createCheck({ name: `c${i}`, url: `${targetUrl}?c=${i}`, interval_sec: 1, orgId }).guid, monitorId);
+      for (let i = 0; i < 3; i++)
+        server.admin.assign(
+          server.admin.createCheck({ name: `c${i}`, url: `${targetUrl}?c=${i}`, interval_sec: 1, orgId }).guid,
+          monitorId,
+        );
       const flags = ['--sync-interval', '0.3', '--upload-interval', '0.3'];
       let run = startRun(disk.dir, flags);
       await eventually(() => server.results(monitorId).length >= 3, 20_000, 'first results delivered');
 
       disk.fill();
-      const full = await eventually(async () => {
-        const s = await status(disk.dir);
-        return s.store_problem !== null && s.unsaved_results >= 3 ? s : undefined;
-      }, 20_000, 'the full disk in status');
-      expect(full.store_problem).toMatch(new RegExp(`^the disk holding ${disk.dir} is full: \\d+ results are waiting in memory; free space$`));
+      const full = await eventually(
+        async () => {
+          const s = await status(disk.dir);
+          return s.store_problem !== null && s.unsaved_results >= 3 ? s : undefined;
+        },
+        20_000,
+        'the full disk in status',
+      );
+      expect(full.store_problem).toMatch(
+        new RegExp(`^the disk holding ${disk.dir} is full: \\d+ results are waiting in memory; free space$`),
+      );
       expect(full.store_problem).not.toContain('rollback');
       const uploadsWhileFull = server.requests({ endpoint: 'results' }).length;
       await new Promise((r) => setTimeout(r, 2000));
@@ -75,16 +85,24 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
       run = startRun(disk.dir, flags);
       await eventually(() => server.results(monitorId).length > delivered, 20_000, 'running again');
       disk.fill();
-      const again = await eventually(async () => {
-        const s = await status(disk.dir);
-        return s.store_problem !== null && s.unsaved_results >= 2 ? s : undefined;
-      }, 20_000, 'full again');
+      const again = await eventually(
+        async () => {
+          const s = await status(disk.dir);
+          return s.store_problem !== null && s.unsaved_results >= 2 ? s : undefined;
+        },
+        20_000,
+        'full again',
+      );
       const second = await run.stop();
       expect(second.code, second.stderr).toBe(0);
-      const lost = /"msg":"(\d+) results could not be saved before stopping \(the disk holding [^"]* is full/.exec(second.stderr);
+      const lost = /"msg":"(\d+) results could not be saved before stopping \(the disk holding [^"]* is full/.exec(
+        second.stderr,
+      );
       expect(lost).not.toBeNull();
       expect(Number(lost?.[1])).toBeGreaterThanOrEqual(again.unsaved_results);
-      console.log(`full disk figures: first run ${delivered} delivered of ${ran} target hits (runs in flight at the stop have no result); stop while full: ${lost?.[1] ?? '?'} unsaved (counted)`);
+      console.log(
+        `full disk figures: first run ${delivered} delivered of ${ran} target hits (runs in flight at the stop have no result); stop while full: ${lost?.[1] ?? '?'} unsaved (counted)`,
+      );
     } finally {
       disk.unmount();
     }

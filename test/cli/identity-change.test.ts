@@ -31,11 +31,12 @@ describe('identity changes while uptime-agent run is going', () => {
     await target.close();
   });
 
-  it('follows a new enroll within seconds, keeps the old monitor\'s unsent results aside, and sends them after a reclaim', async () => {
+  it("follows a new enroll within seconds, keeps the old monitor's unsent results aside, and sends them after a reclaim", async () => {
     const { token, orgId } = withOrg(server);
     const dataDir = await tempDataDir();
     const status = (): Promise<StatusJson> => statusJson<StatusJson>(dataDir);
-    const keyIn = async (): Promise<string> => (JSON.parse(await readFile(join(dataDir, 'api-key'), 'utf8')) as { api_key: string }).api_key;
+    const keyIn = async (): Promise<string> =>
+      (JSON.parse(await readFile(join(dataDir, 'api-key'), 'utf8')) as { api_key: string }).api_key;
     const calledWith = (endpoint: 'ping' | 'results', key: string) =>
       server.requests({ endpoint }).filter((r) => r.headers.authorization === `Bearer ${key}` && r.status === 200);
 
@@ -57,10 +58,14 @@ describe('identity changes while uptime-agent run is going', () => {
     const switchedAt = Date.now();
     await eventually(() => calledWith('ping', secondKey).length > 0, 10_000, 'the running agent using the new key');
     const followedMs = Date.now() - switchedAt;
-    const aside = await eventually(async () => {
-      const s = await status();
-      return s.monitor_id === second && s.aside_results.length === 1 ? s.aside_results[0] : undefined;
-    }, 10_000, 'the first monitor\'s results aside');
+    const aside = await eventually(
+      async () => {
+        const s = await status();
+        return s.monitor_id === second && s.aside_results.length === 1 ? s.aside_results[0] : undefined;
+      },
+      10_000,
+      "the first monitor's results aside",
+    );
     expect(aside.monitor_id).toBe(first);
     expect(aside.count).toBeGreaterThanOrEqual(3);
 
@@ -68,7 +73,11 @@ describe('identity changes while uptime-agent run is going', () => {
     await eventually(() => server.results(second).length >= 2, 20_000, 'second monitor delivering');
     // Nothing of the first monitor went out under the second key.
     expect(server.results(second).every((r) => r.checkGuid === checkB.guid)).toBe(true);
-    expect(calledWith('results', secondKey).map((r) => r.body).join('')).not.toContain(checkA.guid);
+    expect(
+      calledWith('results', secondKey)
+        .map((r) => r.body)
+        .join(''),
+    ).not.toContain(checkA.guid);
     const asideNow = (await status()).aside_results[0]?.count ?? 0;
     expect(asideNow).toBeGreaterThanOrEqual(aside.count);
 
@@ -76,13 +85,19 @@ describe('identity changes while uptime-agent run is going', () => {
     const deliveredBefore = server.results(first).length;
     server.admin.resetEnrollment(first);
     expect(await enrollDataDir(server, token, dataDir, '--reclaim', first)).toBe(first);
-    await eventually(() => server.results(first).length >= deliveredBefore + asideNow, 20_000, 'the aside results delivered after the reclaim');
+    await eventually(
+      () => server.results(first).length >= deliveredBefore + asideNow,
+      20_000,
+      'the aside results delivered after the reclaim',
+    );
     const after = await status();
     expect(after.monitor_id).toBe(first);
     expect(after.aside_results.map((a) => a.monitor_id)).not.toContain(first);
     const ran = await run.stop();
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stderr).toContain('the key file changed: now working as this monitor');
-    console.log(`identity change figures: new key in use ${followedMs} ms after enroll; ${asideNow} results of ${first} kept aside, delivered after the reclaim`);
+    console.log(
+      `identity change figures: new key in use ${followedMs} ms after enroll; ${asideNow} results of ${first} kept aside, delivered after the reclaim`,
+    );
   });
 });

@@ -52,19 +52,29 @@ describe('uptime-agent with bad local state', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
-  it('status reads a stopped agent\'s store without creating or changing a file', async () => {
+  it("status reads a stopped agent's store without creating or changing a file", async () => {
     const dataDir = await tempDataDir();
     const monitorId = await enroll(dataDir);
     const run = startRun(dataDir, ['--sync-interval', '0.2']);
     // Works while run holds the store.
-    await eventually(async () => (await status(dataDir)).monitor_id === monitorId && existsSync(join(dataDir, 'agent.db')), 20_000, 'status during run');
+    await eventually(
+      async () => (await status(dataDir)).monitor_id === monitorId && existsSync(join(dataDir, 'agent.db')),
+      20_000,
+      'status during run',
+    );
     const stopped = await run.stop();
     expect(stopped.code, stopped.stderr).toBe(0);
-    const before = readdirSync(dataDir).sort().map((name) => [name, statSync(join(dataDir, name)).mtimeMs]);
+    const before = readdirSync(dataDir)
+      .sort()
+      .map((name) => [name, statSync(join(dataDir, name)).mtimeMs]);
     expect((await status(dataDir)).monitor_id).toBe(monitorId);
     const text = await runCli(['status', '--data-dir', dataDir]);
     expect(text.stdout).toContain(`monitor ${monitorId}`);
-    expect(readdirSync(dataDir).sort().map((name) => [name, statSync(join(dataDir, name)).mtimeMs])).toEqual(before);
+    expect(
+      readdirSync(dataDir)
+        .sort()
+        .map((name) => [name, statSync(join(dataDir, name)).mtimeMs]),
+    ).toEqual(before);
   });
 
   it('a damaged key file: status and run answer one line and exit 8', async () => {
@@ -86,7 +96,9 @@ describe('uptime-agent with bad local state', () => {
     const shown = await runCli(['status', '--json', '--data-dir', dataDir]);
     expect(shown.code).toBe(8);
     oneLine(shown.stderr);
-    expect(shown.stderr).toContain('cannot be read (file is not a database); "uptime-agent run" sets a damaged store aside');
+    expect(shown.stderr).toContain(
+      'cannot be read (file is not a database); "uptime-agent run" sets a damaged store aside',
+    );
     expect(readdirSync(dataDir)).toEqual(['agent.db']);
   });
 
@@ -98,10 +110,31 @@ describe('uptime-agent with bad local state', () => {
     // 50 unsent results in the store's first pages, then history, then garbage over the last pages.
     const file = join(dataDir, 'agent.db');
     const db = openDatabase(file);
-    const result = (i: number): WireResult => ({ check_guid: check.guid, monitor_id: monitorId, ran_at: new Date(Date.UTC(2026, 10, 21, 9, 0, i)).toISOString(), success: true, http_status: 200, latency_ms: 3 });
-    transaction(db, () => createOutbox(db, { maxCount: 1000, maxBytes: 1 << 20 }).insert(Array.from({ length: 50 }, (_, i) => result(i))));
+    const result = (i: number): WireResult => ({
+      check_guid: check.guid,
+      monitor_id: monitorId,
+      ran_at: new Date(Date.UTC(2026, 10, 21, 9, 0, i)).toISOString(),
+      success: true,
+      http_status: 200,
+      latency_ms: 3,
+    });
+    transaction(db, () =>
+      createOutbox(db, { maxCount: 1000, maxBytes: 1 << 20 }).insert(Array.from({ length: 50 }, (_, i) => result(i))),
+    );
     const history = createHistory(db, 300);
-    transaction(db, () => history.insert(Array.from({ length: 3000 }, (_, i) => ({ check_guid: `h${i % 10}`, ran_at: result(i).ran_at, success: true, skipped: false, http_status: 200, latency_ms: 4, error: 'x'.repeat(200) }))));
+    transaction(db, () =>
+      history.insert(
+        Array.from({ length: 3000 }, (_, i) => ({
+          check_guid: `h${i % 10}`,
+          ran_at: result(i).ran_at,
+          success: true,
+          skipped: false,
+          http_status: 200,
+          latency_ms: 4,
+          error: 'x'.repeat(200),
+        })),
+      ),
+    );
     db.close();
     const fd = openSync(file, 'r+');
     writeSync(fd, Buffer.alloc(32 * 1024, 0xa5), 0, 32 * 1024, statSync(file).size - 64 * 1024);
@@ -111,7 +144,11 @@ describe('uptime-agent with bad local state', () => {
     // The check's own first run (a refusal, a real failure) is uploaded too, before or with them:
     // count the recovered results by their instants, not every result of the monitor.
     const recovered = new Set(Array.from({ length: 50 }, (_, i) => Date.parse(result(i).ran_at)));
-    await eventually(() => server.results(monitorId).filter((r) => recovered.has(Date.parse(r.ranAt))).length === 50, 20_000, 'the recovered results delivered');
+    await eventually(
+      () => server.results(monitorId).filter((r) => recovered.has(Date.parse(r.ranAt))).length === 50,
+      20_000,
+      'the recovered results delivered',
+    );
     expect((await status(dataDir)).monitor_id).toBe(monitorId);
     const ran = await run.stop();
     expect(ran.code, ran.stderr).toBe(0);
@@ -129,26 +166,36 @@ describe('uptime-agent with bad local state', () => {
     await eventually(() => run.log().includes('agent running'), 20_000, 'run started');
     const ran = await run.stop();
     expect(ran.code, ran.stderr).toBe(0);
-    expect(ran.stderr).toContain(`took over a stale lock on ${dataDir} (process ${sleeper.pid} is not an uptime-agent any more)`);
+    expect(ran.stderr).toContain(
+      `took over a stale lock on ${dataDir} (process ${sleeper.pid} is not an uptime-agent any more)`,
+    );
   });
 
-  it.skipIf(process.platform === 'win32')('keeps the data folder 0700 and every file in it 0600, whatever the umask', async () => {
-    const dataDir = join(await tempDataDir(), 'fresh');
-    const umask = process.umask(0);
-    let run;
-    try {
-      await enroll(dataDir);
-      run = startRun(dataDir, ['--sync-interval', '0.2']);
-    } finally {
-      process.umask(umask);
-    }
-    await eventually(() => ['agent.db-wal', 'agent.db-shm', 'agent.lock', 'run-state.json'].every((n) => existsSync(join(dataDir, n))), 20_000, 'run files');
-    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
-    const modes = readdirSync(dataDir).map((name) => [name, statSync(join(dataDir, name)).mode & 0o777]);
-    expect(modes).toEqual(modes.map(([name]) => [name, 0o600]));
-    const stopped = await run.stop();
-    expect(stopped.code, stopped.stderr).toBe(0);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'keeps the data folder 0700 and every file in it 0600, whatever the umask',
+    async () => {
+      const dataDir = join(await tempDataDir(), 'fresh');
+      const umask = process.umask(0);
+      let run;
+      try {
+        await enroll(dataDir);
+        run = startRun(dataDir, ['--sync-interval', '0.2']);
+      } finally {
+        process.umask(umask);
+      }
+      await eventually(
+        () =>
+          ['agent.db-wal', 'agent.db-shm', 'agent.lock', 'run-state.json'].every((n) => existsSync(join(dataDir, n))),
+        20_000,
+        'run files',
+      );
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      const modes = readdirSync(dataDir).map((name) => [name, statSync(join(dataDir, name)).mode & 0o777]);
+      expect(modes).toEqual(modes.map(([name]) => [name, 0o600]));
+      const stopped = await run.stop();
+      expect(stopped.code, stopped.stderr).toBe(0);
+    },
+  );
 
   describe.skipIf(!canMountTmpfs)(`a read-only data folder (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, () => {
     it('run and enroll answer one line with exit 8; status still reads', async () => {

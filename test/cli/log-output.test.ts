@@ -30,14 +30,18 @@ describe('uptime-agent run logs', () => {
     expect(code).toBe(0);
     const lines = stderr.trim().split('\n');
     expect(lines.length).toBeGreaterThan(1);
-    for (const text of lines) expect(JSON.parse(text)).toMatchObject({ name: 'uptime-agent', level: expect.any(Number) as number });
+    for (const text of lines)
+      expect(JSON.parse(text)).toMatchObject({ name: 'uptime-agent', level: expect.any(Number) as number });
   });
 
   it.skipIf(!hasScript)('writes readable lines on a terminal', async () => {
     const dataDir = await tempDataDir();
     // exec: the command itself gets the terminal's Ctrl-C, not a shell waiting for it.
     const command = `exec ${[process.execPath, cliEntry, 'run', '--dashboard', '--data-dir', dataDir].map((word) => `'${word}'`).join(' ')}`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: 'pipe', env: { ...process.env, UPTIME_AGENT_LOG_LEVEL: 'info' } });
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      stdio: 'pipe',
+      env: { ...process.env, UPTIME_AGENT_LOG_LEVEL: 'info' },
+    });
     const done = collect(child);
     await waitFor(child.stdout, /agent running/);
     child.stdin.write('\x03'); // Ctrl-C on the terminal

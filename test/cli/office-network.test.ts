@@ -34,14 +34,19 @@ describe('enroll on an office network', () => {
   };
   const enroll = async (serverUrl: string, env: NodeJS.ProcessEnv, ...extra: string[]) => {
     const dataDir = await tempDataDir();
-    const result = await runCli(enrollArgs({ url: serverUrl }, token, dataDir, ...extra), { env: { ...noProxyEnv, ...env } });
+    const result = await runCli(enrollArgs({ url: serverUrl }, token, dataDir, ...extra), {
+      env: { ...noProxyEnv, ...env },
+    });
     return { ...result, dataDir };
   };
   const host = () => new URL(server.url).host;
 
   it.each([
     { name: 'HTTP_PROXY', env: (p: string) => ({ HTTP_PROXY: p }) },
-    { name: 'lowercase http_proxy, which wins over HTTP_PROXY', env: (p: string) => ({ http_proxy: p, HTTP_PROXY: 'http://127.0.0.1:9' }) },
+    {
+      name: 'lowercase http_proxy, which wins over HTTP_PROXY',
+      env: (p: string) => ({ http_proxy: p, HTTP_PROXY: 'http://127.0.0.1:9' }),
+    },
   ])('goes through the proxy of $name', async ({ env }) => {
     const p = await proxy();
     const result = await enroll(server.url, env(p.url));
@@ -54,7 +59,14 @@ describe('enroll on an office network', () => {
     const good = await proxy({ credentials: 'office:s3cret' });
     const refusing = await proxy({ refuseWith: 403 });
     const proxyUrl = `http://office:s3cret@127.0.0.1:${good.port}`;
-    const result = await enroll(server.url, { HTTP_PROXY: refusing.url }, '--proxy', proxyUrl, '--egress-policy', 'strict');
+    const result = await enroll(
+      server.url,
+      { HTTP_PROXY: refusing.url },
+      '--proxy',
+      proxyUrl,
+      '--egress-policy',
+      'strict',
+    );
     expect(result.code).toBe(0);
     expect(good.seen).toContain(`CONNECT ${host()}`);
     expect(refusing.seen).toEqual([]);
@@ -71,8 +83,18 @@ describe('enroll on an office network', () => {
   });
 
   it.each([
-    { name: 'wrong credentials (407)', opts: { credentials: 'office:right' }, user: 'office:wrong@', says: ['asks for a user name and password (407)', 'office:***@'] },
-    { name: 'a refused tunnel (403)', opts: { refuseWith: 403 }, user: '', says: ['refused to connect to', '(403)', 'network administrator'] },
+    {
+      name: 'wrong credentials (407)',
+      opts: { credentials: 'office:right' },
+      user: 'office:wrong@',
+      says: ['asks for a user name and password (407)', 'office:***@'],
+    },
+    {
+      name: 'a refused tunnel (403)',
+      opts: { refuseWith: 403 },
+      user: '',
+      says: ['refused to connect to', '(403)', 'network administrator'],
+    },
     { name: 'an upstream failure (502)', opts: { refuseWith: 502 }, user: '', says: ['(502)', 'NO_PROXY'] },
   ])('exits 7 naming the proxy on $name', async ({ opts, user, says }) => {
     const p = await proxy(opts);
@@ -89,7 +111,11 @@ describe('enroll on an office network', () => {
   it.each([
     { name: 'a malformed proxy URL', value: 'http://[oops', says: 'not a valid URL' },
     { name: 'an unsupported scheme', value: 'socks5://127.0.0.1:1080', says: 'socks5, which is not supported' },
-    { name: 'a closed proxy port', value: 'http://127.0.0.1:9', says: 'could not reach the proxy http://127.0.0.1:9: connection refused' },
+    {
+      name: 'a closed proxy port',
+      value: 'http://127.0.0.1:9',
+      says: 'could not reach the proxy http://127.0.0.1:9: connection refused',
+    },
   ])('exits 7 with one line on $name', async ({ value, says }) => {
     const result = await enroll(server.url, {}, '--proxy', value);
     expect(result.code).toBe(7);

@@ -29,7 +29,16 @@ describe('uptime-agent run with a damaged key file', () => {
     await writeFile(keyFile, JSON.stringify({ ...stored, api_key: damaged }), { mode: 0o600 });
     server.clearRequests();
 
-    const run = startRun(dataDir, ['--sync-interval', '0.1', '--upload-interval', '0.1', '--status-interval', '0.1', '--ping-interval', '0.1']);
+    const run = startRun(dataDir, [
+      '--sync-interval',
+      '0.1',
+      '--upload-interval',
+      '0.1',
+      '--status-interval',
+      '0.1',
+      '--ping-interval',
+      '0.1',
+    ]);
     await eventually(() => run.log().includes('the stored API key is damaged'), 15_000, 'the damaged key reported');
     // Let the loops go round a few times: a damaged key must not wedge them.
     await new Promise((r) => setTimeout(r, 500));

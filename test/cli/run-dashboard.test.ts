@@ -53,7 +53,14 @@ describe('uptime-agent run --dashboard', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const result = await runCli(['run', '--dashboard', '--dashboard-port', String(port), '--data-dir', await tempDataDir()]);
+      const result = await runCli([
+        'run',
+        '--dashboard',
+        '--dashboard-port',
+        String(port),
+        '--data-dir',
+        await tempDataDir(),
+      ]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('choose another --dashboard-port');
     } finally {

@@ -18,16 +18,29 @@ const kinds = [
   { name: 'disabled', check: wireCheck({ guid: 'disabled', enabled: false }), runnable: false },
   { name: 'private with its entry', check: wireCheck({ guid: 'private-defined', url: '' }), runnable: true },
   { name: 'private without its entry', check: wireCheck({ guid: 'private-missing', url: '' }), runnable: false },
-  { name: 'private with its entry, interval 0', check: wireCheck({ guid: 'private-interval-0', url: '', interval_sec: 0 }), runnable: false },
+  {
+    name: 'private with its entry, interval 0',
+    check: wireCheck({ guid: 'private-interval-0', url: '', interval_sec: 0 }),
+    runnable: false,
+  },
 ];
 
 describe('runnable, decided once', () => {
   it('status --json and the UI snapshot agree for every kind of check', async () => {
     const dataDir = await tempDataDir();
     const store = openAgentStore(dataDir, agentDefaults);
-    applyDelta(store.db, kinds.map((k) => k.check), '2026-11-21T10:00:00Z');
+    applyDelta(
+      store.db,
+      kinds.map((k) => k.check),
+      '2026-11-21T10:00:00Z',
+    );
     const file = join(dataDir, 'private.json');
-    await writeFile(file, JSON.stringify({ checks: ['private-defined', 'private-interval-0'].map((guid) => ({ guid, url: 'http://127.0.0.1:9/' })) }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        checks: ['private-defined', 'private-interval-0'].map((guid) => ({ guid, url: 'http://127.0.0.1:9/' })),
+      }),
+    );
     const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), store, privateChecksFile: file });
     await agent.start();
     try {
@@ -37,7 +50,11 @@ describe('runnable, decided once', () => {
       const report = JSON.parse(status.stdout) as { checks: { guid: string; runnable: boolean }[] };
       const cli = new Map(report.checks.map((c) => [c.guid, c.runnable]));
       for (const kind of kinds) {
-        expect({ kind: kind.name, ui: ui.get(kind.check.guid), cli: cli.get(kind.check.guid) }).toEqual({ kind: kind.name, ui: kind.runnable, cli: kind.runnable });
+        expect({ kind: kind.name, ui: ui.get(kind.check.guid), cli: cli.get(kind.check.guid) }).toEqual({
+          kind: kind.name,
+          ui: kind.runnable,
+          cli: kind.runnable,
+        });
       }
     } finally {
       await agent.stop();

@@ -48,7 +48,9 @@ describe('uptime-agent test-check --file', () => {
   });
 
   it('a refused connection is a failure, not a bad definition', async () => {
-    const file = await definitionsFile('refused.json', [{ guid: 'gone', url: `tcp://127.0.0.1:${await closedPort()}` }]);
+    const file = await definitionsFile('refused.json', [
+      { guid: 'gone', url: `tcp://127.0.0.1:${await closedPort()}` },
+    ]);
     const result = await runCli(['test-check', '--file', file]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('verdict: fail — decided by the connection: connection refused');
@@ -70,7 +72,9 @@ describe('uptime-agent test-check --file', () => {
     const file = await definitionsFile('strict.json', [{ guid: 'home', url: `${web.url}/` }]);
     const result = await runCli(['test-check', '--file', file, '--egress-policy', 'strict']);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('decided by the egress policy: blocked by egress policy: 127.0.0.1 is a loopback address');
+    expect(result.stdout).toContain(
+      'decided by the egress policy: blocked by egress policy: 127.0.0.1 is a loopback address',
+    );
   });
 
   it('several checks in the file: --guid picks one', async () => {
@@ -85,9 +89,17 @@ describe('uptime-agent test-check --file', () => {
   });
 
   it.each([
-    { name: 'unknown match_mode', checks: [{ guid: 'x', url: 'http://127.0.0.1:1/', match_string: 'a', match_mode: 'regex' }], stderr: /match_mode/ },
+    {
+      name: 'unknown match_mode',
+      checks: [{ guid: 'x', url: 'http://127.0.0.1:1/', match_string: 'a', match_mode: 'regex' }],
+      stderr: /match_mode/,
+    },
     { name: 'not JSON', checks: undefined, stderr: /test-check: .*bad\.json/ },
-    { name: 'unsupported scheme', checks: [{ guid: 'x', url: 'ftp://127.0.0.1/' }], stderr: /check "x" \(entry 1\): url/ },
+    {
+      name: 'unsupported scheme',
+      checks: [{ guid: 'x', url: 'ftp://127.0.0.1/' }],
+      stderr: /check "x" \(entry 1\): url/,
+    },
     { name: 'tcp without a port', checks: [{ guid: 'x', url: 'tcp://127.0.0.1' }], output: /port/ },
   ])('a bad definition exits 2: $name', async ({ checks, stderr, output }) => {
     const file = join(dir, 'bad.json');
@@ -129,10 +141,14 @@ describe('uptime-agent test-check --guid', () => {
     // One short run syncs the checks into the store.
     const privateFile = await definitionsFile('private.json', [{ guid: secret.guid, url: `${web.url}/down` }]);
     const run = startRun(dataDir, ['--private-checks', privateFile, '--sync-interval', '0.2']);
-    await eventually(async () => {
-      const guids = (await statusJson<{ checks: { guid: string }[] }>(dataDir)).checks.map((c) => c.guid);
-      return guids.includes(synced.guid) && guids.includes(secret.guid);
-    }, 20_000, 'both checks in the store');
+    await eventually(
+      async () => {
+        const guids = (await statusJson<{ checks: { guid: string }[] }>(dataDir)).checks.map((c) => c.guid);
+        return guids.includes(synced.guid) && guids.includes(secret.guid);
+      },
+      20_000,
+      'both checks in the store',
+    );
     await run.stop();
     server.clearRequests();
 
@@ -142,7 +158,15 @@ describe('uptime-agent test-check --guid', () => {
     const needsFile = await runCli(['test-check', '--guid', secret.guid, '--data-dir', dataDir]);
     expect(needsFile.code).toBe(2);
     expect(needsFile.stderr).toContain('give its file with --private-checks FILE');
-    const fail = await runCli(['test-check', '--guid', secret.guid, '--data-dir', dataDir, '--private-checks', privateFile]);
+    const fail = await runCli([
+      'test-check',
+      '--guid',
+      secret.guid,
+      '--data-dir',
+      dataDir,
+      '--private-checks',
+      privateFile,
+    ]);
     expect(fail.code).toBe(1);
     expect(fail.stdout).toContain('status 503, expected less than 400');
     const unknown = await runCli(['test-check', '--guid', 'nope', '--data-dir', dataDir]);

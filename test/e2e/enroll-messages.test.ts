@@ -26,7 +26,13 @@ describe.skipIf(skip !== undefined)('enrollment messages in the web dashboard', 
     const { page } = browser;
     await page.getByLabel('Server URL').fill(server);
     await page.getByLabel('Enrollment token').fill(scenario.token);
-    for (const [label, value] of [['Monitor name', 'office-pc'], ['Region', 'eu-west'], ['Country', 'DE'], ['City', 'Berlin']] as const) await page.getByLabel(label).fill(value);
+    for (const [label, value] of [
+      ['Monitor name', 'office-pc'],
+      ['Region', 'eu-west'],
+      ['Country', 'DE'],
+      ['City', 'Berlin'],
+    ] as const)
+      await page.getByLabel(label).fill(value);
     await page.getByRole('button', { name: 'Enroll', exact: true }).click();
   }
 

@@ -34,7 +34,8 @@ describe.skipIf(skip !== undefined)('enrolling from the web dashboard', { timeou
     await page.getByLabel('Country').fill('DE');
     await page.getByLabel('City').fill('Berlin');
     if (fields.reclaimId !== undefined) {
-      if (!(await page.getByLabel('Reclaim monitor id').isVisible())) await page.getByText('Advanced: reclaim a monitor id').click();
+      if (!(await page.getByLabel('Reclaim monitor id').isVisible()))
+        await page.getByText('Advanced: reclaim a monitor id').click();
       await page.getByLabel('Reclaim monitor id').fill(fields.reclaimId);
     }
   }
@@ -79,13 +80,23 @@ describe.skipIf(skip !== undefined)('enrolling from the web dashboard', { timeou
     await openView(page, 'Checks');
     const website = page.getByRole('row', { name: /Website/ });
     await website.getByText('Up').waitFor({ timeout: 20_000 });
-    await page.getByRole('row', { name: /Intranet/ }).getByText('Up').waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('row', { name: /Intranet/ })
+      .getByText('Up')
+      .waitFor({ timeout: 20_000 });
     // A few results so that the sparkline has something to draw.
-    await page.getByRole('img', { name: /Latency of the last/ }).first().waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('img', { name: /Latency of the last/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
 
     await page.getByRole('button', { name: 'Website' }).click();
     const detail = page.getByRole('complementary', { name: 'Website' });
-    await detail.getByRole('list', { name: /Recent results of Website/ }).getByText(/ok · HTTP 200/).first().waitFor();
+    await detail
+      .getByRole('list', { name: /Recent results of Website/ })
+      .getByText(/ok · HTTP 200/)
+      .first()
+      .waitFor();
     await captureViews(page, 'checks-detail');
 
     // Sorting by a column header says so to assistive technology.

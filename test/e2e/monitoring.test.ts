@@ -25,8 +25,19 @@ describe.skipIf(skip !== undefined)('monitoring in the web dashboard', { timeout
 
   beforeAll(async () => {
     scenario = open.add(await startScenario(), (s) => s.close());
-    shop = open.add(await startHttpTarget({ '/': (_req, res) => res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'open' : 'busy') }), (t) => t.close());
-    shopGuid = scenario.server.admin.createCheck({ name: 'Shop', url: `${shop.url}/`, interval_sec: 1, orgId: scenario.orgId }).guid;
+    shop = open.add(
+      await startHttpTarget({
+        '/': (_req, res) =>
+          res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'open' : 'busy'),
+      }),
+      (t) => t.close(),
+    );
+    shopGuid = scenario.server.admin.createCheck({
+      name: 'Shop',
+      url: `${shop.url}/`,
+      interval_sec: 1,
+      orgId: scenario.orgId,
+    }).guid;
     scenario.addCheck('Website', '/health');
     dataDir = (await enrolledDataDir(scenario)).dataDir;
     agent = await startDashboardAgent({ dataDir });
@@ -60,7 +71,9 @@ describe.skipIf(skip !== undefined)('monitoring in the web dashboard', { timeout
     await detail.waitFor();
     expect(new URL(page.url()).hash).toBe(`#/checks/${shopGuid}`);
     await detail.getByText(/Down for \d+ s \(since .+\)$/).waitFor();
-    const beats = detail.getByRole('group', { name: /^Shop: Last \d+ runs, oldest first: \d+ passed, [1-9]\d* failed/ });
+    const beats = detail.getByRole('group', {
+      name: /^Shop: Last \d+ runs, oldest first: \d+ passed, [1-9]\d* failed/,
+    });
     await beats.waitFor({ timeout: 20_000 });
     await beats.focus();
     await detail.getByText(/^Run \d+ of \d+: .* · failed · HTTP 503/).waitFor();
@@ -69,7 +82,10 @@ describe.skipIf(skip !== undefined)('monitoring in the web dashboard', { timeout
     await day.click();
     await detail.locator('.latency-plot canvas').first().waitFor();
     await detail.getByText(/^Latency over the last 24 hours: typically \d+ ms/).waitFor();
-    await detail.getByRole('list', { name: 'Events of Shop, newest first' }).getByText(/^Shop down for/).waitFor();
+    await detail
+      .getByRole('list', { name: 'Events of Shop, newest first' })
+      .getByText(/^Shop down for/)
+      .waitFor();
     await captureViews(page, 'check-detail-down');
 
     // Run now: a test run, explained, not uploaded.
@@ -99,7 +115,10 @@ describe.skipIf(skip !== undefined)('monitoring in the web dashboard', { timeout
     await page.getByRole('complementary', { name: 'Shop' }).waitFor({ state: 'detached' });
     expect(new URL(page.url()).hash).toBe('#/checks');
     // With the pane closed the table has room for each row's heartbeat.
-    await page.getByRole('row', { name: /Shop/ }).getByRole('group', { name: /^Shop: Last \d+ runs/ }).waitFor();
+    await page
+      .getByRole('row', { name: /Shop/ })
+      .getByRole('group', { name: /^Shop: Last \d+ runs/ })
+      .waitFor();
     await captureViews(page, 'checks-heartbeats');
     await page.goBack();
     await page.getByRole('complementary', { name: 'Shop' }).waitFor();

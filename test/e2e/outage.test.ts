@@ -44,7 +44,10 @@ describe.skipIf(skip !== undefined)('outages in the web dashboard', { timeout: 1
     await scenario.server.start();
     await page.getByText('Offline now').waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByRole('row', { name: /ongoing/ }).waitFor({ state: 'detached' });
-    await page.getByRole('cell', { name: /\d+ s$/ }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /\d+ s$/ })
+      .first()
+      .waitFor();
     await captureViews(page, 'outages-ended');
     expect(browser.problems).toEqual([]);
   });

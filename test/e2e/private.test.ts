@@ -28,7 +28,19 @@ describe.skipIf(skip !== undefined)('private definitions in the web dashboard', 
     const enrolled = await enrolledDataDir(scenario);
     file = join(enrolled.dataDir, 'private-checks.json');
     const secret = 'Bearer e2e-secret-value';
-    await writeFile(file, JSON.stringify({ checks: [{ guid, url: `${scenario.target.url}/intranet`, match_string: 'intranet ok', headers: { Authorization: secret } }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        checks: [
+          {
+            guid,
+            url: `${scenario.target.url}/intranet`,
+            match_string: 'intranet ok',
+            headers: { Authorization: secret },
+          },
+        ],
+      }),
+    );
     agent = open.add(await startDashboardAgent({ dataDir: enrolled.dataDir }), (a) => a.stop());
     browser = open.add(await launchBrowser(), (b) => b.close());
   });
@@ -59,7 +71,10 @@ describe.skipIf(skip !== undefined)('private definitions in the web dashboard', 
     // The choice is kept for the next start, and the check now runs.
     expect(readSettingsFile(agent.dataDir).privateChecksFile).toBe(file);
     await openView(page, 'Checks');
-    await page.getByRole('row', { name: /Payroll/ }).getByText('Up').waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('row', { name: /Payroll/ })
+      .getByText('Up')
+      .waitFor({ timeout: 20_000 });
     await expect(page.getByRole('row', { name: /Payroll/ }).textContent()).resolves.toContain('private');
     await captureViews(page, 'checks-with-private');
     expect(browser.problems).toEqual([]);

@@ -29,7 +29,8 @@ describe.skipIf(skip !== undefined)('unsent results in the web dashboard', { tim
   });
   afterAll(() => open.closeAll());
 
-  const unsentShown = async (): Promise<number> => Number((await browser.page.getByTestId('unsent-count').textContent())?.replace(/\D/g, '') ?? 'NaN');
+  const unsentShown = async (): Promise<number> =>
+    Number((await browser.page.getByTestId('unsent-count').textContent())?.replace(/\D/g, '') ?? 'NaN');
 
   it('shows results waiting while uploads fail, then drains them with Upload now', async () => {
     const { page } = browser;

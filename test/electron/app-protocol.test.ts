@@ -39,7 +39,15 @@ describe('serving', () => {
   });
 
   it('has a strict policy', () => {
-    for (const directive of ["default-src 'self'", "script-src 'self'", "connect-src 'self'", "img-src 'self' data:", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "connect-src 'self'",
+      "img-src 'self' data:",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ]) {
       expect(contentSecurityPolicy.split('; ')).toContain(directive);
     }
     expect(contentSecurityPolicy).not.toMatch(/unsafe-eval|unsafe-inline|\*/);
@@ -95,10 +103,13 @@ describe('origin', () => {
 });
 
 describe('permissions', () => {
-  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal'])('denies %s when asked and when checked', (permission) => {
-    let granted: boolean | undefined;
-    session.requestHandler?.({}, permission, (g) => (granted = g));
-    expect(granted).toBe(false);
-    expect(session.checkHandler?.({}, permission)).toBe(false);
-  });
+  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal'])(
+    'denies %s when asked and when checked',
+    (permission) => {
+      let granted: boolean | undefined;
+      session.requestHandler?.({}, permission, (g) => (granted = g));
+      expect(granted).toBe(false);
+      expect(session.checkHandler?.({}, permission)).toBe(false);
+    },
+  );
 });

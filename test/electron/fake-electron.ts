@@ -69,7 +69,12 @@ export class FakeWindow extends EventEmitter implements WindowLike {
   constructor(options: BrowserWindowConstructorOptions) {
     super();
     this.options = options;
-    this.bounds = { x: options.x ?? 100, y: options.y ?? 100, width: options.width ?? 800, height: options.height ?? 600 };
+    this.bounds = {
+      x: options.x ?? 100,
+      y: options.y ?? 100,
+      width: options.width ?? 800,
+      height: options.height ?? 600,
+    };
   }
   loadURL(url: string): Promise<void> {
     this.loadedUrl = url;
@@ -149,7 +154,8 @@ export class FakeTray extends EventEmitter implements TrayLike {
   }
   item(label: string | RegExp): MenuItemConstructorOptions {
     const found = this.menu.find((i) => (typeof label === 'string' ? i.label === label : label.test(i.label ?? '')));
-    if (found === undefined) throw new Error(`no menu item ${String(label)} in ${JSON.stringify(this.menu.map((i) => i.label))}`);
+    if (found === undefined)
+      throw new Error(`no menu item ${String(label)} in ${JSON.stringify(this.menu.map((i) => i.label))}`);
     return found;
   }
   /** A click on a menu item, as Electron calls it (the Electron arguments are not used). */
@@ -172,7 +178,11 @@ export class FakeIpcMain implements IpcMainLike {
     this.handlers.delete(channel);
   }
   /** What ipcRenderer.invoke from a frame at `senderUrl` would get back. */
-  invoke(channel: string, args: unknown, senderUrl: string | null = 'app://agent/index.html'): Promise<IpcResult<unknown>> {
+  invoke(
+    channel: string,
+    args: unknown,
+    senderUrl: string | null = 'app://agent/index.html',
+  ): Promise<IpcResult<unknown>> {
     const handler = this.handlers.get(channel);
     if (handler === undefined) return Promise.reject(new Error(`No handler registered for '${channel}'`));
     return handler({ senderFrame: senderUrl === null ? null : { url: senderUrl } }, args);
@@ -201,8 +211,12 @@ export class FakeSafeStorage implements SafeStorageLike {
     return Promise.resolve(Buffer.concat([Buffer.from('v11'), Buffer.from(plainText).map((b) => b ^ 0x5a)]));
   }
   decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
-    if (encrypted.subarray(0, 3).toString() !== 'v11') return Promise.reject(new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'));
-    return Promise.resolve({ result: Buffer.from(encrypted.subarray(3).map((b) => b ^ 0x5a)).toString(), shouldReEncrypt: this.reEncrypt });
+    if (encrypted.subarray(0, 3).toString() !== 'v11')
+      return Promise.reject(new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'));
+    return Promise.resolve({
+      result: Buffer.from(encrypted.subarray(3).map((b) => b ^ 0x5a)).toString(),
+      shouldReEncrypt: this.reEncrypt,
+    });
   }
   getSelectedStorageBackend(): string {
     return this.backend;
@@ -226,14 +240,17 @@ export class FakeNotification extends EventEmitter implements NotificationLike {
 
 export class FakeSession implements SessionLike {
   readonly handlers = new Map<string, (request: Request) => Promise<Response>>();
-  requestHandler: ((webContents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
+  requestHandler:
+    ((webContents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
   checkHandler: ((webContents: unknown, permission: string) => boolean) | undefined;
   readonly protocol = {
     handle: (scheme: string, handler: (request: Request) => Promise<Response>): void => {
       this.handlers.set(scheme, handler);
     },
   };
-  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void): void {
+  setPermissionRequestHandler(
+    handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void {
     this.requestHandler = handler;
   }
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void {

@@ -68,7 +68,10 @@ describe('desktop host actions', () => {
     expect(shell.paths).toEqual([join(dir.path, 'logs')]);
     shell.openPathError = 'Failed to open path';
     const answer = await handle('app:open-logs', {});
-    expect(answer).toEqual({ ok: false, error: expect.stringMatching(/could not open the logs folder .*open it from your file manager/) as unknown });
+    expect(answer).toEqual({
+      ok: false,
+      error: expect.stringMatching(/could not open the logs folder .*open it from your file manager/) as unknown,
+    });
   });
 
   it('opens https links only, without credentials', async () => {

@@ -48,7 +48,15 @@ beforeEach(async () => {
     agent,
     settings: store,
     host: {
-      info: () => ({ version: '0', logsFolder: '/l', dataFolder: dir.path, host: 'desktop', platform: 'linux', hostName: 'h', keyStorage: 'k' }),
+      info: () => ({
+        version: '0',
+        logsFolder: '/l',
+        dataFolder: dir.path,
+        host: 'desktop',
+        platform: 'linux',
+        hostName: 'h',
+        keyStorage: 'k',
+      }),
       chooseFile: () => Promise.resolve(undefined),
       openLogsFolder: () => Promise.resolve(),
       openExternal: () => Promise.resolve(),
@@ -77,14 +85,27 @@ describe('channels', () => {
     const answer = await ipcMain.invoke('agent:snapshot', {});
     expect(answer.ok).toBe(true);
     expect((answer as { value: AgentSnapshot }).value.enrolled).toBe(false);
-    expect(await ipcMain.invoke('settings:update', { notifications: false })).toMatchObject({ ok: true, value: { notifications: false } });
+    expect(await ipcMain.invoke('settings:update', { notifications: false })).toMatchObject({
+      ok: true,
+      value: { notifications: false },
+    });
   });
 
   it.each([
     { name: 'a wrong type', channel: 'checks:history', args: { guid: 5 }, error: /checks:history: guid:/ },
     { name: 'an unknown field', channel: 'agent:pause', args: { now: true }, error: /agent:pause/ },
-    { name: 'a non-https link', channel: 'app:open-external', args: { url: 'http://example.com/' }, error: /app:open-external: url/ },
-    { name: 'a setting of the wrong type', channel: 'settings:update', args: { notifications: 'yes' }, error: /settings:update: notifications/ },
+    {
+      name: 'a non-https link',
+      channel: 'app:open-external',
+      args: { url: 'http://example.com/' },
+      error: /app:open-external: url/,
+    },
+    {
+      name: 'a setting of the wrong type',
+      channel: 'settings:update',
+      args: { notifications: 'yes' },
+      error: /settings:update: notifications/,
+    },
     { name: 'not an object at all', channel: 'agent:enroll', args: 'token', error: /agent:enroll/ },
   ])('refuses $name', async ({ channel, args, error }) => {
     const answer = await ipcMain.invoke(channel, args);
@@ -135,7 +156,9 @@ describe('events to the window', () => {
 });
 
 /** ipcRenderer as the sandboxed preload has it, wired to the fake ipcMain as app://agent. */
-function fakeIpcRenderer(senderUrl = 'app://agent/index.html'): IpcRendererLike & { listeners: Map<string, Set<(e: unknown, p: unknown) => void>>; invoked: string[] } {
+function fakeIpcRenderer(
+  senderUrl = 'app://agent/index.html',
+): IpcRendererLike & { listeners: Map<string, Set<(e: unknown, p: unknown) => void>>; invoked: string[] } {
   const listeners = new Map<string, Set<(e: unknown, p: unknown) => void>>();
   const invoked: string[] = [];
   return {
@@ -168,7 +191,10 @@ describe('the preload bridge', () => {
   it('refuses channels outside the contract without touching ipcRenderer', async () => {
     const ipc = fakeIpcRenderer();
     const bridge = createBridge(ipc) as unknown as { invoke(channel: string, args: unknown): Promise<unknown> };
-    expect(await bridge.invoke('electron-store-get-data', {})).toMatchObject({ ok: false, error: expect.stringMatching(/unknown channel/) as unknown });
+    expect(await bridge.invoke('electron-store-get-data', {})).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/unknown channel/) as unknown,
+    });
     expect(ipc.invoked).toEqual([]);
   });
 
@@ -177,7 +203,8 @@ describe('the preload bridge', () => {
     const bridge = createBridge(ipc);
     const got: unknown[] = [];
     const off = bridge.on('app:navigate', (payload) => got.push(payload));
-    for (const listener of ipc.listeners.get('app:navigate') ?? []) listener({ sender: 'electron internals' }, { view: 'checks' });
+    for (const listener of ipc.listeners.get('app:navigate') ?? [])
+      listener({ sender: 'electron internals' }, { view: 'checks' });
     expect(got).toEqual([{ view: 'checks' }]);
     off();
     expect(ipc.listeners.get('app:navigate')?.size).toBe(0);

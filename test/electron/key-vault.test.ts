@@ -41,9 +41,18 @@ describe('with OS encryption available', () => {
     const backing = memoryBacking();
     const store = createShellStore(backing);
     const safeStorage = new FakeSafeStorage('gnome_libsecret');
-    const { vault, storage } = await createDesktopKeyVault({ safeStorage, slot: store.apiKeySlot, platform: 'linux', dataDir: dir.path, log });
+    const { vault, storage } = await createDesktopKeyVault({
+      safeStorage,
+      slot: store.apiKeySlot,
+      platform: 'linux',
+      dataDir: dir.path,
+      log,
+    });
     expect(vault.protection).toBe('os-encryption');
-    expect(storage).toEqual({ protection: 'os-encryption', description: 'Encrypted by the desktop keyring (gnome_libsecret)' });
+    expect(storage).toEqual({
+      protection: 'os-encryption',
+      description: 'Encrypted by the desktop keyring (gnome_libsecret)',
+    });
     await vault.save({ apiKey: key, identity });
     const stored = backing.data.apiKeyCiphertext;
     expect(typeof stored).toBe('string');
@@ -61,11 +70,24 @@ describe('with OS encryption available', () => {
     const { token } = withOrg(server);
     const backing = memoryBacking();
     const store = createShellStore(backing);
-    const { vault } = await createDesktopKeyVault({ safeStorage: new FakeSafeStorage('kwallet6'), slot: store.apiKeySlot, platform: 'linux', dataDir: dir.path, log });
+    const { vault } = await createDesktopKeyVault({
+      safeStorage: new FakeSafeStorage('kwallet6'),
+      slot: store.apiKeySlot,
+      platform: 'linux',
+      dataDir: dir.path,
+      log,
+    });
     const agent = createAgent({ dataDir: dir.path, vault, log });
     try {
       await agent.start();
-      const outcome = await agent.enroll({ server: server.url, token, name: 'pc', region: 'r', country: 'DE', city: 'Berlin' });
+      const outcome = await agent.enroll({
+        server: server.url,
+        token,
+        name: 'pc',
+        region: 'r',
+        country: 'DE',
+        city: 'Berlin',
+      });
       expect(outcome.ok).toBe(true);
       const apiKey = (await vault.load())?.apiKey;
       expect(apiKey).toMatch(/.{16,}/);
@@ -83,7 +105,13 @@ describe('with OS encryption available', () => {
   it('moves a key found in the user-only file under encryption and removes the file', async () => {
     await writeFile(join(dir.path, 'api-key'), `${key}\n`, { mode: 0o600 });
     const backing = memoryBacking();
-    const { vault } = await createDesktopKeyVault({ safeStorage: new FakeSafeStorage('gnome_libsecret'), slot: createShellStore(backing).apiKeySlot, platform: 'linux', dataDir: dir.path, log });
+    const { vault } = await createDesktopKeyVault({
+      safeStorage: new FakeSafeStorage('gnome_libsecret'),
+      slot: createShellStore(backing).apiKeySlot,
+      platform: 'linux',
+      dataDir: dir.path,
+      log,
+    });
     expect((await vault.load())?.apiKey).toBe(key);
     await expect(stat(join(dir.path, 'api-key'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(typeof backing.data.apiKeyCiphertext).toBe('string');
@@ -95,7 +123,13 @@ describe('with OS encryption available', () => {
     const backing = memoryBacking();
     // macOS: the backend question is Linux-only, so even a "basic_text" answer is never asked.
     const safeStorage = new FakeSafeStorage('basic_text');
-    const { vault } = await createDesktopKeyVault({ safeStorage, slot: createShellStore(backing).apiKeySlot, platform: 'darwin', dataDir: dir.path, log });
+    const { vault } = await createDesktopKeyVault({
+      safeStorage,
+      slot: createShellStore(backing).apiKeySlot,
+      platform: 'darwin',
+      dataDir: dir.path,
+      log,
+    });
     await vault.save({ apiKey: key, identity });
     safeStorage.reEncrypt = true;
     expect((await vault.load())?.apiKey).toBe(key);
@@ -108,42 +142,75 @@ describe('with OS encryption available', () => {
 
 describe('without real encryption', () => {
   it.each([
-    { name: 'Linux basic_text backend', platform: 'linux', backend: 'basic_text', available: true, why: /backend is "basic_text"/ },
-    { name: 'Linux unknown backend', platform: 'linux', backend: 'unknown', available: true, why: /backend is "unknown"/ },
-    { name: 'encryption unavailable', platform: 'win32', backend: 'n/a', available: false, why: /operating system could not encrypt/ },
-  ] as const)('$name: a user-only file, a warning in the log and in app:info', async ({ platform, backend, available, why }) => {
-    const backing = memoryBacking();
-    const safeStorage = new FakeSafeStorage(backend, available);
-    const { vault, storage } = await createDesktopKeyVault({ safeStorage, slot: createShellStore(backing).apiKeySlot, platform, dataDir: dir.path, log });
-    expect(vault.protection).toBe('user-only-file');
-    expect(storage.warning).toMatch(why);
-    expect(storage.warning).toContain(join(dir.path, 'api-key'));
-    expect(storage.warning).toMatch(/restart Uptime Agent/);
-    expect(lines.join('')).toContain('API key storage: Because');
+    {
+      name: 'Linux basic_text backend',
+      platform: 'linux',
+      backend: 'basic_text',
+      available: true,
+      why: /backend is "basic_text"/,
+    },
+    {
+      name: 'Linux unknown backend',
+      platform: 'linux',
+      backend: 'unknown',
+      available: true,
+      why: /backend is "unknown"/,
+    },
+    {
+      name: 'encryption unavailable',
+      platform: 'win32',
+      backend: 'n/a',
+      available: false,
+      why: /operating system could not encrypt/,
+    },
+  ] as const)(
+    '$name: a user-only file, a warning in the log and in app:info',
+    async ({ platform, backend, available, why }) => {
+      const backing = memoryBacking();
+      const safeStorage = new FakeSafeStorage(backend, available);
+      const { vault, storage } = await createDesktopKeyVault({
+        safeStorage,
+        slot: createShellStore(backing).apiKeySlot,
+        platform,
+        dataDir: dir.path,
+        log,
+      });
+      expect(vault.protection).toBe('user-only-file');
+      expect(storage.warning).toMatch(why);
+      expect(storage.warning).toContain(join(dir.path, 'api-key'));
+      expect(storage.warning).toMatch(/restart Uptime Agent/);
+      expect(lines.join('')).toContain('API key storage: Because');
 
-    await vault.save({ apiKey: key, identity });
-    expect(safeStorage.encryptCalls).toBe(0);
-    expect(backing.data).not.toHaveProperty('apiKeyCiphertext');
-    if (process.platform !== 'win32') expect((await stat(join(dir.path, 'api-key'))).mode & 0o777).toBe(0o600);
-    expect((await vault.load())?.apiKey).toBe(key);
+      await vault.save({ apiKey: key, identity });
+      expect(safeStorage.encryptCalls).toBe(0);
+      expect(backing.data).not.toHaveProperty('apiKeyCiphertext');
+      if (process.platform !== 'win32') expect((await stat(join(dir.path, 'api-key'))).mode & 0o777).toBe(0o600);
+      expect((await vault.load())?.apiKey).toBe(key);
 
-    const info = desktopHostActions({
-      showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),
-      openPath: () => Promise.resolve(''),
-      openExternal: () => Promise.resolve(),
-      version: '1.0.0',
-      platform,
-      logsFolder: '/logs',
-      dataFolder: dir.path,
-      keyStorage: storage,
-    }).info();
-    expect(info.keyStorageWarning).toBe(storage.warning);
-    expect(info.keyStorage).toContain('only your user can read');
-  });
+      const info = desktopHostActions({
+        showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),
+        openPath: () => Promise.resolve(''),
+        openExternal: () => Promise.resolve(),
+        version: '1.0.0',
+        platform,
+        logsFolder: '/logs',
+        dataFolder: dir.path,
+        keyStorage: storage,
+      }).info();
+      expect(info.keyStorageWarning).toBe(storage.warning);
+      expect(info.keyStorage).toContain('only your user can read');
+    },
+  );
 
   it('says that a key encrypted earlier cannot be read now', async () => {
     const backing = memoryBacking({ apiKeyCiphertext: 'djExAAAA' });
-    const { storage, vault } = await createDesktopKeyVault({ safeStorage: new FakeSafeStorage('basic_text'), slot: createShellStore(backing).apiKeySlot, platform: 'linux', dataDir: dir.path, log });
+    const { storage, vault } = await createDesktopKeyVault({
+      safeStorage: new FakeSafeStorage('basic_text'),
+      slot: createShellStore(backing).apiKeySlot,
+      platform: 'linux',
+      dataDir: dir.path,
+      log,
+    });
     expect(storage.warning).toMatch(/encrypted earlier cannot be read now/);
     await vault.clear();
     expect(backing.data).not.toHaveProperty('apiKeyCiphertext');

@@ -9,7 +9,12 @@ describe('quit', () => {
     const h = await enrolledAgent();
     try {
       const exits: number[] = [];
-      const quitter = createQuitter({ stop: () => h.agent.stop(), exit: (code) => exits.push(code), timeoutMs: 10_000, log: silentLogger });
+      const quitter = createQuitter({
+        stop: () => h.agent.stop(),
+        exit: (code) => exits.push(code),
+        timeoutMs: 10_000,
+        log: silentLogger,
+      });
       expect(quitter.isQuitting()).toBe(false);
       const first = quitter.quit();
       expect(quitter.isQuitting()).toBe(true);
@@ -25,14 +30,24 @@ describe('quit', () => {
 
   it('exits anyway when the stop takes too long', async () => {
     const exits: number[] = [];
-    const quitter = createQuitter({ stop: () => new Promise<void>(() => undefined), exit: (code) => exits.push(code), timeoutMs: 50, log: silentLogger });
+    const quitter = createQuitter({
+      stop: () => new Promise<void>(() => undefined),
+      exit: (code) => exits.push(code),
+      timeoutMs: 50,
+      log: silentLogger,
+    });
     await quitter.quit();
     expect(exits).toEqual([0]);
   });
 
   it('exits 1 when the stop fails', async () => {
     const exits: number[] = [];
-    const quitter = createQuitter({ stop: () => Promise.reject(new Error('disk gone')), exit: (code) => exits.push(code), timeoutMs: 1_000, log: silentLogger });
+    const quitter = createQuitter({
+      stop: () => Promise.reject(new Error('disk gone')),
+      exit: (code) => exits.push(code),
+      timeoutMs: 1_000,
+      log: silentLogger,
+    });
     await quitter.quit();
     expect(exits).toEqual([1]);
   });

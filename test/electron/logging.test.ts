@@ -17,7 +17,8 @@ describe('rotating file', () => {
     for (let i = 0; i < 60; i++) file.write(`line ${String(i).padStart(3, '0')} ${'x'.repeat(20)}\n`);
     file.close();
     expect((await readdir(dir.path)).sort()).toEqual(['main.1.log', 'main.2.log', 'main.log']);
-    for (const name of ['main.log', 'main.1.log', 'main.2.log']) expect((await stat(join(dir.path, name))).size).toBeLessThanOrEqual(200);
+    for (const name of ['main.log', 'main.1.log', 'main.2.log'])
+      expect((await stat(join(dir.path, name))).size).toBeLessThanOrEqual(200);
     const current = await readFile(join(dir.path, 'main.log'), 'utf8');
     expect(current).toContain('line 059');
     const oldest = await readFile(join(dir.path, 'main.2.log'), 'utf8');
@@ -40,11 +41,19 @@ describe('shell logger', () => {
   it('writes JSON lines to main.log with secrets redacted', async () => {
     const shellLog = createShellLogger({ logsDir: dir.path, development: false });
     const { log, file } = shellLog;
-    log.info({ apiKey: 'ak_secret_1', enroll: { token: 'tok_secret_2' }, headers: { authorization: 'Bearer x' } }, 'enrolled');
+    log.info(
+      { apiKey: 'ak_secret_1', enroll: { token: 'tok_secret_2' }, headers: { authorization: 'Bearer x' } },
+      'enrolled',
+    );
     shellLog.close();
     expect(file).toBe(join(dir.path, 'main.log'));
     const line = JSON.parse((await readFile(file, 'utf8')).trim()) as Record<string, unknown>;
-    expect(line).toMatchObject({ msg: 'enrolled', apiKey: '[redacted]', enroll: { token: '[redacted]' }, headers: '[redacted]' });
+    expect(line).toMatchObject({
+      msg: 'enrolled',
+      apiKey: '[redacted]',
+      enroll: { token: '[redacted]' },
+      headers: '[redacted]',
+    });
     expect(JSON.stringify(line)).not.toMatch(/secret/);
   });
 });

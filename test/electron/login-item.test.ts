@@ -32,13 +32,15 @@ describe('Linux autostart entry', () => {
     await item.setEnabled(true);
     expect(await item.isEnabled()).toBe(true);
     const text = await readFile(file, 'utf8');
-    expect(text.split('\n')).toEqual(expect.arrayContaining([
-      '[Desktop Entry]',
-      'Type=Application',
-      'Name=Uptime Agent',
-      'Exec="/opt/Uptime Agent/uptime-agent" --hidden',
-      'X-GNOME-Autostart-enabled=true',
-    ]));
+    expect(text.split('\n')).toEqual(
+      expect.arrayContaining([
+        '[Desktop Entry]',
+        'Type=Application',
+        'Name=Uptime Agent',
+        'Exec="/opt/Uptime Agent/uptime-agent" --hidden',
+        'X-GNOME-Autostart-enabled=true',
+      ]),
+    );
     await item.setEnabled(false);
     expect(await item.isEnabled()).toBe(false);
     await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' });

@@ -10,8 +10,19 @@ import { enrolledAgent, eventually, type Harness } from '../support/agent-harnes
 import { FakeNotification } from './fake-electron.ts';
 import { baseSnapshot, enrolledSnapshot } from './support.ts';
 
-const down = (name: string, at = 0): CheckTransition => ({ guid: `g-${name}`, name, kind: 'down', error: `connect ECONNREFUSED (${name})`, at: new Date(at).toISOString() });
-const recovered = (name: string, at = 0): CheckTransition => ({ guid: `g-${name}`, name, kind: 'recovered', at: new Date(at).toISOString() });
+const down = (name: string, at = 0): CheckTransition => ({
+  guid: `g-${name}`,
+  name,
+  kind: 'down',
+  error: `connect ECONNREFUSED (${name})`,
+  at: new Date(at).toISOString(),
+});
+const recovered = (name: string, at = 0): CheckTransition => ({
+  guid: `g-${name}`,
+  name,
+  kind: 'recovered',
+  at: new Date(at).toISOString(),
+});
 const options = { flapWindowMs: 60_000, namesInGroup: 3 };
 
 describe('listNames', () => {
@@ -26,11 +37,13 @@ describe('listNames', () => {
 describe('check transitions', () => {
   it('tells one check going down, with its error, and a click opens that check', () => {
     const notes = createNotificationPlanner(options).transitions([down('Intranet')], 0);
-    expect(notes).toEqual([{
-      title: 'Intranet is down',
-      body: 'connect ECONNREFUSED (Intranet) Open Uptime Agent for its recent results.',
-      navigate: { view: 'checks', guid: 'g-Intranet' },
-    }]);
+    expect(notes).toEqual([
+      {
+        title: 'Intranet is down',
+        body: 'connect ECONNREFUSED (Intranet) Open Uptime Agent for its recent results.',
+        navigate: { view: 'checks', guid: 'g-Intranet' },
+      },
+    ]);
   });
 
   it('groups many changes of one batch into one notification per kind', () => {
@@ -39,7 +52,11 @@ describe('check transitions', () => {
       0,
     );
     expect(notes).toEqual([
-      { title: '5 checks went down', body: 'A, B, C and 2 more. Open Uptime Agent to see why.', navigate: { view: 'checks' } },
+      {
+        title: '5 checks went down',
+        body: 'A, B, C and 2 more. Open Uptime Agent to see why.',
+        navigate: { view: 'checks' },
+      },
       { title: '2 checks recovered', body: 'F and G pass again.', navigate: { view: 'checks' } },
     ]);
   });
@@ -59,7 +76,9 @@ describe('check transitions', () => {
     const planner = createNotificationPlanner(options);
     planner.transitions([down('A')], 0);
     planner.transitions([recovered('A')], 5_000);
-    expect(planner.due(60_000)).toEqual([{ title: 'A recovered', body: 'The check passes again.', navigate: { view: 'checks', guid: 'g-A' } }]);
+    expect(planner.due(60_000)).toEqual([
+      { title: 'A recovered', body: 'The check passes again.', navigate: { view: 'checks', guid: 'g-A' } },
+    ]);
     // That was a notification too: the next change within a minute of it waits again.
     expect(planner.transitions([down('A')], 61_000)).toEqual([]);
     expect(planner.transitions([down('B')], 61_000)).toHaveLength(1);
@@ -83,7 +102,12 @@ describe('problems from snapshots', () => {
   beforeAll(async () => {
     base = await baseSnapshot();
   });
-  const problem = (kind: Problem['kind'], message: string): Problem => ({ kind, message, action: 'none', actionLabel: '' });
+  const problem = (kind: Problem['kind'], message: string): Problem => ({
+    kind,
+    message,
+    action: 'none',
+    actionLabel: '',
+  });
   const withProblems = (...problems: Problem[]) => enrolledSnapshot(base, { problems });
 
   it('tells each once per new occurrence', () => {
@@ -99,17 +123,27 @@ describe('problems from snapshots', () => {
 
   it('tells the monitor disabled and each new problem of the definitions file, not the others', () => {
     const planner = createNotificationPlanner(options);
-    const notes = planner.snapshot(withProblems(
-      problem('monitor-disabled', 'disabled'),
-      problem('private-file', 'checks.json: line 3: unexpected token'),
-      problem('rejected-results', 'refused 2'),
-    ));
+    const notes = planner.snapshot(
+      withProblems(
+        problem('monitor-disabled', 'disabled'),
+        problem('private-file', 'checks.json: line 3: unexpected token'),
+        problem('rejected-results', 'refused 2'),
+      ),
+    );
     expect(notes.map((n) => [n.title, n.navigate.view])).toEqual([
       ['This monitor was disabled on the server', 'overview'],
       ['The private definitions file has a problem', 'private'],
     ]);
-    expect(planner.snapshot(withProblems(problem('monitor-disabled', 'disabled'), problem('private-file', 'checks.json: checks[0].url: required')))
-      .map((n) => n.body)).toEqual(['checks.json: checks[0].url: required']);
+    expect(
+      planner
+        .snapshot(
+          withProblems(
+            problem('monitor-disabled', 'disabled'),
+            problem('private-file', 'checks.json: checks[0].url: required'),
+          ),
+        )
+        .map((n) => n.body),
+    ).toEqual(['checks.json: checks[0].url: required']);
   });
 });
 
@@ -145,9 +179,17 @@ describe('wiring', () => {
     const hub = createEventHub(h.agent, { snapshotThrottleMs: 10, transitionWindowMs: 20 });
     cleanups.push(() => hub.close());
     const shown = wire(hub, () => true);
-    const check = h.server.admin.createCheck({ name: 'Intranet', url: `http://127.0.0.1:${await closedPort()}/`, orgId: h.orgId });
+    const check = h.server.admin.createCheck({
+      name: 'Intranet',
+      url: `http://127.0.0.1:${await closedPort()}/`,
+      orgId: h.orgId,
+    });
     h.server.admin.assign(check.guid, h.monitorId);
-    const note = await eventually(() => FakeNotification.shown.find((n) => n.options.title === 'Intranet is down'), 10_000, 'the notification');
+    const note = await eventually(
+      () => FakeNotification.shown.find((n) => n.options.title === 'Intranet is down'),
+      10_000,
+      'the notification',
+    );
     expect(note.options.body).toMatch(/Open Uptime Agent for its recent results\.$/);
     note.click();
     expect(shown).toEqual([{ view: 'checks', guid: check.guid }]);
@@ -159,7 +201,11 @@ describe('wiring', () => {
     cleanups.push(() => hub.close());
     let enabled = false;
     wire(hub, () => enabled);
-    const check = h.server.admin.createCheck({ name: 'Quiet', url: `http://127.0.0.1:${await closedPort()}/`, orgId: h.orgId });
+    const check = h.server.admin.createCheck({
+      name: 'Quiet',
+      url: `http://127.0.0.1:${await closedPort()}/`,
+      orgId: h.orgId,
+    });
     h.server.admin.assign(check.guid, h.monitorId);
     await eventually(() => h.agent.snapshot().counts.down === 1, 10_000, 'the check to go down');
     await new Promise((r) => setTimeout(r, 100)); // past the transition batch window
@@ -167,7 +213,11 @@ describe('wiring', () => {
 
     enabled = true;
     h.server.admin.resetKey(h.monitorId);
-    await eventually(() => FakeNotification.shown.some((n) => n.options.title === 'The server refused this monitor’s API key'), 10_000, 'the key notification');
+    await eventually(
+      () => FakeNotification.shown.some((n) => n.options.title === 'The server refused this monitor’s API key'),
+      10_000,
+      'the key notification',
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(FakeNotification.shown.map((n) => n.options.title)).toEqual(['The server refused this monitor’s API key']);
   });
@@ -175,7 +225,11 @@ describe('wiring', () => {
   it('tells a flapping check’s final state after the quiet window, by timer', async () => {
     const sinks = new Set<EventSink>();
     const sink: EventSink = (event, payload) => sinks.forEach((s) => s(event, payload));
-    const hub: EventHub = { subscribe: (s) => (sinks.add(s), () => sinks.delete(s)), refresh: () => undefined, close: () => undefined };
+    const hub: EventHub = {
+      subscribe: (s) => (sinks.add(s), () => sinks.delete(s)),
+      refresh: () => undefined,
+      close: () => undefined,
+    };
     wire(hub, () => true, 80);
     sink('checks:transition', [down('A', Date.now())]);
     sink('checks:transition', [recovered('A', Date.now())]);

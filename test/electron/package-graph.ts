@@ -30,10 +30,16 @@ export function esmImports(source: string): string[] {
 
 /** `require("x")` specifiers of a CommonJS file. */
 export function cjsRequires(source: string): string[] {
-  return [...source.matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
+  return [...source.matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].flatMap((m) =>
+    m[1] === undefined ? [] : [m[1]],
+  );
 }
 
-const packageName = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageName = (spec: string): string =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 export function openPackage(archive: string): PackageGraph {
   const files = new Set(listPackage(archive, { isPack: false }));
@@ -57,12 +63,16 @@ export function openPackage(archive: string): PackageGraph {
     function checkPackage(dir: string, via: string): void {
       if (seenPackages.has(dir)) return;
       seenPackages.add(dir);
-      const manifest = JSON.parse(read(posix.join(dir, 'package.json'))) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+      const manifest = JSON.parse(read(posix.join(dir, 'package.json'))) as {
+        dependencies?: Record<string, string>;
+        optionalDependencies?: Record<string, string>;
+      };
       const optional = new Set(Object.keys(manifest.optionalDependencies ?? {}));
       for (const dependency of Object.keys(manifest.dependencies ?? {})) {
         if (optional.has(dependency)) continue;
         const found = findPackage(dependency, dir);
-        if (found === undefined) problems.push(`${dependency} (a dependency of ${dir}, reached from ${via}) is not in the package`);
+        if (found === undefined)
+          problems.push(`${dependency} (a dependency of ${dir}, reached from ${via}) is not in the package`);
         else checkPackage(found, via);
       }
     }

@@ -21,7 +21,11 @@ let graph: PackageGraph;
 let output = '';
 let seconds = 0;
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
@@ -45,25 +49,34 @@ beforeAll(async () => {
   await mkdir(stub);
   await writeFile(join(stub, 'electron'), '#!/bin/sh\necho "stub Electron: packaging smoke test only" >&2\nexit 1\n');
   await chmod(join(stub, 'electron'), 0o755);
-  const { version } = JSON.parse(await readFile(join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(await readFile(join(root, 'node_modules/electron/package.json'), 'utf8')) as {
+    version: string;
+  };
   const deadProxy = `http://127.0.0.1:${await closedPort()}`;
   const started = Date.now();
-  const result = await run(process.execPath, [
-    join(root, 'node_modules/electron-builder/cli.js'),
-    '--linux', '--dir', '--publish', 'never',
-    `-c.electronDist=${stub}`,
-    `-c.electronVersion=${version}`,
-    `-c.directories.output=${join(work.path, 'release')}`,
-  ], {
-    // electron-builder stays silent under VITEST; its log is part of what is checked.
-    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))),
-    HTTP_PROXY: deadProxy,
-    HTTPS_PROXY: deadProxy,
-    http_proxy: deadProxy,
-    https_proxy: deadProxy,
-    ELECTRON_BUILDER_CACHE: join(work.path, 'cache'),
-    ELECTRON_GET_USE_PROXY: '1',
-  });
+  const result = await run(
+    process.execPath,
+    [
+      join(root, 'node_modules/electron-builder/cli.js'),
+      '--linux',
+      '--dir',
+      '--publish',
+      'never',
+      `-c.electronDist=${stub}`,
+      `-c.electronVersion=${version}`,
+      `-c.directories.output=${join(work.path, 'release')}`,
+    ],
+    {
+      // electron-builder stays silent under VITEST; its log is part of what is checked.
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))),
+      HTTP_PROXY: deadProxy,
+      HTTPS_PROXY: deadProxy,
+      http_proxy: deadProxy,
+      https_proxy: deadProxy,
+      ELECTRON_BUILDER_CACHE: join(work.path, 'cache'),
+      ELECTRON_GET_USE_PROXY: '1',
+    },
+  );
   seconds = (Date.now() - started) / 1000;
   output = result.output;
   if (result.code !== 0) throw new Error(`electron-builder failed (exit ${result.code}):\n${output}`);
@@ -81,14 +94,21 @@ describe('electron-builder --linux --dir (stub Electron, offline)', () => {
     expect(output).toContain('skipping Electron fuses');
     expect(output).not.toMatch(/downloading/i);
     expect((await stat(join(unpacked, 'uptime-agent'))).isFile()).toBe(true);
-    process.stdout.write(`packaging smoke test: electron-builder took ${seconds.toFixed(1)} s, app.asar holds ${graph.files.size} entries\n`);
+    process.stdout.write(
+      `packaging smoke test: electron-builder took ${seconds.toFixed(1)} s, app.asar holds ${graph.files.size} entries\n`,
+    );
   });
 
   it('holds the main, preload and renderer bundles, and no sources or dev tooling', () => {
     for (const file of ['/package.json', ...built.map((f) => `/${f}`)]) expect(graph.files).toContain(file);
     const all = [...graph.files];
-    expect(all.filter((f) => f.startsWith('/src-main') || f.startsWith('/test') || f.startsWith('/scripts') || f.endsWith('.map'))).toEqual([]);
-    for (const dev of ['electron', 'electron-builder', 'vitest', 'typescript', 'vite']) expect(graph.files).not.toContain(`/node_modules/${dev}/package.json`);
+    expect(
+      all.filter(
+        (f) => f.startsWith('/src-main') || f.startsWith('/test') || f.startsWith('/scripts') || f.endsWith('.map'),
+      ),
+    ).toEqual([]);
+    for (const dev of ['electron', 'electron-builder', 'vitest', 'typescript', 'vite'])
+      expect(graph.files).not.toContain(`/node_modules/${dev}/package.json`);
   });
 
   it('resolves every import of the main process inside the package', () => {
@@ -128,22 +148,31 @@ describe('the import graph check itself', () => {
       await writeFile(join(app, file), text);
     };
     await put('package.json', '{"name":"x"}');
-    await put('main.js', [
-      "import { a } from './lib/a.js';",
-      "import {",
-      "  b,",
-      "} from './lib/missing.js';",
-      "import 'node:fs';",
-      "import path from 'path';",
-      "import { app } from 'electron';",
-      "import kept from 'present';",
-      "import 'absent/sub.js';",
-      "// import 'only-in-a-comment';",
-      "export * from './lib/a.js';",
-    ].join('\n'));
+    await put(
+      'main.js',
+      [
+        "import { a } from './lib/a.js';",
+        'import {',
+        '  b,',
+        "} from './lib/missing.js';",
+        "import 'node:fs';",
+        "import path from 'path';",
+        "import { app } from 'electron';",
+        "import kept from 'present';",
+        "import 'absent/sub.js';",
+        "// import 'only-in-a-comment';",
+        "export * from './lib/a.js';",
+      ].join('\n'),
+    );
     await put('lib/a.js', "export const a = await import('present/deep.js');");
-    await put('node_modules/present/package.json', '{"name":"present","dependencies":{"helper":"1","gone":"1"},"optionalDependencies":{"gone":"1"}}');
-    await put('node_modules/present/node_modules/helper/package.json', '{"name":"helper","dependencies":{"shared":"1"}}');
+    await put(
+      'node_modules/present/package.json',
+      '{"name":"present","dependencies":{"helper":"1","gone":"1"},"optionalDependencies":{"gone":"1"}}',
+    );
+    await put(
+      'node_modules/present/node_modules/helper/package.json',
+      '{"name":"helper","dependencies":{"shared":"1"}}',
+    );
     await put('node_modules/shared/package.json', '{"name":"shared","dependencies":{"lost":"1"}}');
     const archive = join(work.path, 'graph.asar');
     await createPackage(app, archive);

@@ -39,7 +39,18 @@ beforeAll(async () => {
     throw new Error(`module not found: ${name} (a sandboxed preload can only require electron)`);
   };
   const module = { exports: {} };
-  runInNewContext(code, { require: sandboxRequire, module, exports: module.exports, Object, Promise, Error, Set, Map, Symbol, JSON });
+  runInNewContext(code, {
+    require: sandboxRequire,
+    module,
+    exports: module.exports,
+    Object,
+    Promise,
+    Error,
+    Set,
+    Map,
+    Symbol,
+    JSON,
+  });
 });
 
 describe('built preload', () => {

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import Conf from 'conf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { settingsSchema } from '../../src-main/ipc/contract.ts';
-import { createShellStore, openWithRecovery, setAsideFile, storeMigrations, storeSchema, tunablesFrom } from '../../src-main/electron/settings.ts';
+import {
+  createShellStore,
+  openWithRecovery,
+  setAsideFile,
+  storeMigrations,
+  storeSchema,
+  tunablesFrom,
+} from '../../src-main/electron/settings.ts';
 import { memoryBacking, tempDir } from './support.ts';
 
 describe('shell store', () => {
@@ -13,8 +20,16 @@ describe('shell store', () => {
     const backing = memoryBacking();
     const store = createShellStore(backing);
     expect(store.get()).toEqual(settingsSchema.parse({}));
-    const next = store.update({ notifications: false, privateChecksFile: '/home/me/checks.json', intervals: { syncSec: 30 } });
-    expect(next).toMatchObject({ notifications: false, privateChecksFile: '/home/me/checks.json', intervals: { syncSec: 30 } });
+    const next = store.update({
+      notifications: false,
+      privateChecksFile: '/home/me/checks.json',
+      intervals: { syncSec: 30 },
+    });
+    expect(next).toMatchObject({
+      notifications: false,
+      privateChecksFile: '/home/me/checks.json',
+      intervals: { syncSec: 30 },
+    });
     expect(createShellStore(backing).get()).toEqual(next);
   });
 
@@ -27,8 +42,16 @@ describe('shell store', () => {
   });
 
   it('keeps the valid fields of damaged settings', () => {
-    const store = createShellStore(memoryBacking({ settings: { serverUrl: 'https://uptime.example', notifications: 'often', connectivityTargets: 5 } }));
-    expect(store.get()).toMatchObject({ serverUrl: 'https://uptime.example', notifications: true, connectivityTargets: [] });
+    const store = createShellStore(
+      memoryBacking({
+        settings: { serverUrl: 'https://uptime.example', notifications: 'often', connectivityTargets: 5 },
+      }),
+    );
+    expect(store.get()).toMatchObject({
+      serverUrl: 'https://uptime.example',
+      notifications: true,
+      connectivityTargets: [],
+    });
   });
 
   it('keeps window bounds only when they make sense', () => {
@@ -48,15 +71,31 @@ describe('with conf (electron-store’s engine)', () => {
   afterEach(() => dir.remove());
 
   const open = (projectVersion = '0.1.0') =>
-    new Conf<Record<string, unknown>>({ cwd: dir.path, configName: 'config', projectVersion, schema: storeSchema, migrations: storeMigrations });
+    new Conf<Record<string, unknown>>({
+      cwd: dir.path,
+      configName: 'config',
+      projectVersion,
+      schema: storeSchema,
+      migrations: storeMigrations,
+    });
 
   it('accepts everything the shell writes, and a reopened store reads it back', () => {
     const store = createShellStore(open());
-    store.update({ serverUrl: 'https://uptime.example', launchAtLogin: true, connectivityTargets: ['10.0.0.1:53'], intervals: { pingSec: 15 } });
+    store.update({
+      serverUrl: 'https://uptime.example',
+      launchAtLogin: true,
+      connectivityTargets: ['10.0.0.1:53'],
+      intervals: { pingSec: 15 },
+    });
     store.bounds.set({ x: -1200, y: 40, width: 1000, height: 800, maximized: true });
     store.apiKeySlot.set('djEx');
     const again = createShellStore(open());
-    expect(again.get()).toMatchObject({ serverUrl: 'https://uptime.example', launchAtLogin: true, connectivityTargets: ['10.0.0.1:53'], intervals: { pingSec: 15 } });
+    expect(again.get()).toMatchObject({
+      serverUrl: 'https://uptime.example',
+      launchAtLogin: true,
+      connectivityTargets: ['10.0.0.1:53'],
+      intervals: { pingSec: 15 },
+    });
     expect(again.bounds.get()).toEqual({ x: -1200, y: 40, width: 1000, height: 800, maximized: true });
     expect(again.apiKeySlot.get()).toBe('djEx');
   });
@@ -67,11 +106,14 @@ describe('with conf (electron-store’s engine)', () => {
   });
 
   it('migrates a store written before the schema existed (0.1.0), keeping the valid values', async () => {
-    await writeFile(join(dir.path, 'config.json'), JSON.stringify({
-      settings: { serverUrl: 'https://uptime.example', notifications: 'yes', intervals: { syncSec: -1 } },
-      window: { x: 'left' },
-      apiKeyCiphertext: 'djEx',
-    }));
+    await writeFile(
+      join(dir.path, 'config.json'),
+      JSON.stringify({
+        settings: { serverUrl: 'https://uptime.example', notifications: 'yes', intervals: { syncSec: -1 } },
+        window: { x: 'left' },
+        apiKeyCiphertext: 'djEx',
+      }),
+    );
     const store = createShellStore(open());
     expect(store.get()).toMatchObject({ serverUrl: 'https://uptime.example', notifications: true, intervals: {} });
     expect(store.bounds.get()).toBeUndefined();
@@ -84,7 +126,10 @@ describe('with conf (electron-store’s engine)', () => {
     const file = join(dir.path, 'config.json');
     await writeFile(file, '{ not json');
     const asides: (string | undefined)[] = [];
-    const conf = openWithRecovery(() => open(), () => asides.push(setAsideFile(file, 1234)));
+    const conf = openWithRecovery(
+      () => open(),
+      () => asides.push(setAsideFile(file, 1234)),
+    );
     expect(asides).toEqual([join(dir.path, 'config.broken-1234.json')]);
     expect(await readFile(join(dir.path, 'config.broken-1234.json'), 'utf8')).toBe('{ not json');
     expect(createShellStore(conf).get()).toEqual(settingsSchema.parse({}));
@@ -93,11 +138,14 @@ describe('with conf (electron-store’s engine)', () => {
   it('retries once after setting a broken store aside', () => {
     let attempts = 0;
     const asides: unknown[] = [];
-    const value = openWithRecovery(() => {
-      attempts++;
-      if (attempts === 1) throw new Error('Config schema violation: `settings/notifications` must be boolean');
-      return 'opened';
-    }, (error) => asides.push(error));
+    const value = openWithRecovery(
+      () => {
+        attempts++;
+        if (attempts === 1) throw new Error('Config schema violation: `settings/notifications` must be boolean');
+        return 'opened';
+      },
+      (error) => asides.push(error),
+    );
     expect(value).toBe('opened');
     expect(asides).toHaveLength(1);
   });
@@ -106,7 +154,11 @@ describe('with conf (electron-store’s engine)', () => {
 describe('tunables from settings', () => {
   it('overrides only what the user set', () => {
     expect(tunablesFrom(settingsSchema.parse({}))).toEqual({});
-    expect(tunablesFrom(settingsSchema.parse({ intervals: { syncSec: 30, pingSec: 0.5 }, connectivityTargets: ['1.1.1.1:443'] }))).toEqual({
+    expect(
+      tunablesFrom(
+        settingsSchema.parse({ intervals: { syncSec: 30, pingSec: 0.5 }, connectivityTargets: ['1.1.1.1:443'] }),
+      ),
+    ).toEqual({
       syncIntervalMs: 30_000,
       pingIntervalMs: 500,
       connectivityTargets: ['1.1.1.1:443'],

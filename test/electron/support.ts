@@ -22,7 +22,10 @@ export async function baseSnapshot(): Promise<AgentSnapshot> {
 type Counts = AgentSnapshot['counts'];
 
 /** An enrolled agent's snapshot with the given figures (the rest as a healthy agent has it). */
-export function enrolledSnapshot(base: AgentSnapshot, change: Partial<Omit<AgentSnapshot, 'counts'>> & { counts?: Partial<Counts> } = {}): AgentSnapshot {
+export function enrolledSnapshot(
+  base: AgentSnapshot,
+  change: Partial<Omit<AgentSnapshot, 'counts'>> & { counts?: Partial<Counts> } = {},
+): AgentSnapshot {
   const { counts, ...rest } = change;
   return {
     ...base,

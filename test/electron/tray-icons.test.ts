@@ -40,7 +40,9 @@ const targets: { platform: NodeJS.Platform; dark: boolean }[] = [
   { platform: 'win32', dark: false },
   { platform: 'win32', dark: true },
 ];
-const files = trayStates.flatMap((state) => targets.map(({ platform, dark }) => trayIconFile(state, platform, panelShade(platform, dark))));
+const files = trayStates.flatMap((state) =>
+  targets.map(({ platform, dark }) => trayIconFile(state, platform, panelShade(platform, dark))),
+);
 
 describe('tray icons', () => {
   it.each([...new Set(files)])('%s exists at 16 px and @2x 32 px', async (file) => {
@@ -49,7 +51,9 @@ describe('tray icons', () => {
     expect([normal.width, normal.height, double.width, double.height]).toEqual([16, 16, 32, 32]);
     expect(normal.rgba.some((byte, i) => i % 4 === 3 && byte > 0)).toBe(true);
     if (file.includes('Template')) {
-      for (let i = 0; i < double.rgba.length; i += 4) if ((double.rgba[i + 3] ?? 0) > 0) expect([double.rgba[i], double.rgba[i + 1], double.rgba[i + 2]]).toEqual([0, 0, 0]);
+      for (let i = 0; i < double.rgba.length; i += 4)
+        if ((double.rgba[i + 3] ?? 0) > 0)
+          expect([double.rgba[i], double.rgba[i + 1], double.rgba[i + 2]]).toEqual([0, 0, 0]);
     }
   });
 
@@ -67,7 +71,12 @@ describe('generated files are current', () => {
   });
   afterAll(() => out.remove());
 
-  it.each([...files, 'okTemplate@2x.png', 'error-dark@2x.png'])('%s matches scripts/make-tray-icons.ts', async (file) => {
-    expect((await readFile(join(out.path, 'tray', file))).equals(await readFile(join(buildDir, 'tray', file)))).toBe(true);
-  });
+  it.each([...files, 'okTemplate@2x.png', 'error-dark@2x.png'])(
+    '%s matches scripts/make-tray-icons.ts',
+    async (file) => {
+      expect((await readFile(join(out.path, 'tray', file))).equals(await readFile(join(buildDir, 'tray', file)))).toBe(
+        true,
+      );
+    },
+  );
 });

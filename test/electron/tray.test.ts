@@ -15,7 +15,15 @@ import { FakeTray } from './fake-electron.ts';
 import { memoryBacking, tempDir } from './support.ts';
 
 const host: HostActions = {
-  info: () => ({ version: 't', logsFolder: '/l', dataFolder: '/d', host: 'desktop', platform: 'linux', hostName: 'h', keyStorage: 'test' }),
+  info: () => ({
+    version: 't',
+    logsFolder: '/l',
+    dataFolder: '/d',
+    host: 'desktop',
+    platform: 'linux',
+    hostName: 'h',
+    keyStorage: 'test',
+  }),
   chooseFile: () => Promise.resolve(undefined),
   openLogsFolder: () => Promise.resolve(),
   openExternal: () => Promise.resolve(),
@@ -88,7 +96,10 @@ describe('tray of an agent that is not enrolled', () => {
   it('shows the not-enrolled icon and only the actions that make sense', async () => {
     const dir = await tempDir();
     const agent = createAgent({ dataDir: dir.path, vault: fileKeyVault(dir.path) });
-    cleanups.push(() => dir.remove(), () => agent.stop());
+    cleanups.push(
+      () => dir.remove(),
+      () => agent.stop(),
+    );
     await agent.start();
     const { tray } = rig(agent);
     expect(tray.image).toBe('/icons/not-enrolled.png');
@@ -96,8 +107,16 @@ describe('tray of an agent that is not enrolled', () => {
     expect(tray.item('Open Uptime Agent').enabled).not.toBe(false);
     for (const label of ['Pause checks', 'Sync now', 'Upload now']) expect(tray.item(label).enabled).toBe(false);
     expect(tray.menu.map((i) => i.label ?? i.type)).toEqual([
-      'Not enrolled: open the app to enroll', 'separator', 'Open Uptime Agent', 'Pause checks', 'Sync now', 'Upload now',
-      'separator', 'Launch at login', 'separator', 'Quit Uptime Agent',
+      'Not enrolled: open the app to enroll',
+      'separator',
+      'Open Uptime Agent',
+      'Pause checks',
+      'Sync now',
+      'Upload now',
+      'separator',
+      'Launch at login',
+      'separator',
+      'Quit Uptime Agent',
     ]);
   });
 });

@@ -55,7 +55,13 @@ describe('creation', () => {
   it('is sandboxed, isolated, without node, with the preload, loading app://agent', () => {
     windows.show();
     const win = only();
-    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: '/app/dist/main/preload.cjs' });
+    expect(win.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      preload: '/app/dist/main/preload.cjs',
+    });
     expect(win.options.show).toBe(false);
     expect(win.loadedUrl).toBe('app://agent/index.html');
     win.readyToShow();
@@ -113,11 +119,32 @@ describe('bounds', () => {
 
   it.each([
     { name: 'nothing saved', saved: undefined, placement: { width: 1100, height: 760, maximized: false } },
-    { name: 'fully visible', saved: { x: 10, y: 10, width: 800, height: 600, maximized: false }, placement: { x: 10, y: 10, width: 800, height: 600, maximized: false } },
-    { name: 'mostly off the right edge but its corner visible', saved: { x: 1800, y: 10, width: 800, height: 600, maximized: false }, placement: { x: 1800, y: 10, width: 800, height: 600, maximized: false } },
-    { name: 'a sliver visible only', saved: { x: 1900, y: 10, width: 800, height: 600, maximized: false }, placement: { width: 800, height: 600, maximized: false } },
-    { name: 'on a second display', saved: { x: 2000, y: 100, width: 800, height: 600, maximized: false }, areas: [screen, { x: 1920, y: 0, width: 1280, height: 1024 }], placement: { x: 2000, y: 100, width: 800, height: 600, maximized: false } },
-    { name: 'larger than any display', saved: { x: 0, y: 0, width: 4000, height: 3000, maximized: false }, placement: { x: 0, y: 0, width: 1920, height: 1040, maximized: false } },
+    {
+      name: 'fully visible',
+      saved: { x: 10, y: 10, width: 800, height: 600, maximized: false },
+      placement: { x: 10, y: 10, width: 800, height: 600, maximized: false },
+    },
+    {
+      name: 'mostly off the right edge but its corner visible',
+      saved: { x: 1800, y: 10, width: 800, height: 600, maximized: false },
+      placement: { x: 1800, y: 10, width: 800, height: 600, maximized: false },
+    },
+    {
+      name: 'a sliver visible only',
+      saved: { x: 1900, y: 10, width: 800, height: 600, maximized: false },
+      placement: { width: 800, height: 600, maximized: false },
+    },
+    {
+      name: 'on a second display',
+      saved: { x: 2000, y: 100, width: 800, height: 600, maximized: false },
+      areas: [screen, { x: 1920, y: 0, width: 1280, height: 1024 }],
+      placement: { x: 2000, y: 100, width: 800, height: 600, maximized: false },
+    },
+    {
+      name: 'larger than any display',
+      saved: { x: 0, y: 0, width: 4000, height: 3000, maximized: false },
+      placement: { x: 0, y: 0, width: 1920, height: 1040, maximized: false },
+    },
   ])('placement: $name', ({ saved, areas, placement }) => {
     expect(placeWindow(saved, areas ?? [screen], 80)).toEqual(placement);
   });

@@ -8,7 +8,8 @@ beforeAll(async () => {
   base = await baseSnapshot();
 });
 
-const minutesAgo = (taken: string, minutes: number): string => new Date(Date.parse(taken) - minutes * 60_000).toISOString();
+const minutesAgo = (taken: string, minutes: number): string =>
+  new Date(Date.parse(taken) - minutes * 60_000).toISOString();
 
 interface Case {
   name: string;
@@ -46,7 +47,11 @@ const cases: Case[] = [
   },
   {
     name: 'two down while offline',
-    snapshot: () => enrolledSnapshot(base, { counts: { up: 10, down: 2 }, connectivity: { online: false, offlineSince: base.takenAt } }),
+    snapshot: () =>
+      enrolledSnapshot(base, {
+        counts: { up: 10, down: 2 },
+        connectivity: { online: false, offlineSince: base.takenAt },
+      }),
     condition: 'error',
     tooltip: '2 down · 12 checks · 0 unsent · offline',
     menu: '2 of 12 checks down · Offline: results are kept until it is back',
@@ -62,7 +67,8 @@ const cases: Case[] = [
   },
   {
     name: 'unsent results waiting a short while: still ok',
-    snapshot: () => enrolledSnapshot(base, { outbox: { ...base.outbox, unsent: 40, oldestRanAt: minutesAgo(base.takenAt, 1) } }),
+    snapshot: () =>
+      enrolledSnapshot(base, { outbox: { ...base.outbox, unsent: 40, oldestRanAt: minutesAgo(base.takenAt, 1) } }),
     condition: 'ok',
     tooltip: '12 checks · 40 unsent',
     menu: 'All 12 checks passing',
@@ -70,7 +76,8 @@ const cases: Case[] = [
   },
   {
     name: 'unsent backlog older than the threshold',
-    snapshot: () => enrolledSnapshot(base, { outbox: { ...base.outbox, unsent: 900, oldestRanAt: minutesAgo(base.takenAt, 3) } }),
+    snapshot: () =>
+      enrolledSnapshot(base, { outbox: { ...base.outbox, unsent: 900, oldestRanAt: minutesAgo(base.takenAt, 3) } }),
     condition: 'warning',
     tooltip: '12 checks · 900 unsent',
     menu: 'All 12 checks passing',
@@ -78,7 +85,10 @@ const cases: Case[] = [
   },
   {
     name: 'private checks without definitions',
-    snapshot: () => enrolledSnapshot(base, { problems: [{ kind: 'private-missing', message: 'x', action: 'private-definitions', actionLabel: 'y' }] }),
+    snapshot: () =>
+      enrolledSnapshot(base, {
+        problems: [{ kind: 'private-missing', message: 'x', action: 'private-definitions', actionLabel: 'y' }],
+      }),
     condition: 'warning',
     tooltip: '12 checks · 0 unsent',
     menu: 'All 12 checks passing',
@@ -126,7 +136,8 @@ const cases: Case[] = [
   },
   {
     name: 'paused and offline: the same words in the pill, the menu and the tooltip',
-    snapshot: () => enrolledSnapshot(base, { paused: true, connectivity: { online: false, offlineSince: base.takenAt } }),
+    snapshot: () =>
+      enrolledSnapshot(base, { paused: true, connectivity: { online: false, offlineSince: base.takenAt } }),
     condition: 'paused',
     tooltip: '12 checks · 0 unsent · offline · paused',
     menu: 'Checks paused (12) · Offline: results are kept until it is back',
@@ -139,4 +150,3 @@ describe('the agent summed up for the tray and the status pill', () => {
     expect(summarizeAgent(snapshot())).toMatchObject({ condition, tooltip, line: menu, label: pill });
   });
 });
-

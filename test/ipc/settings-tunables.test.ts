@@ -31,9 +31,27 @@ describe('tunablesFrom', () => {
   });
 
   it('maps the office-network settings, with their defaults', () => {
-    expect(networkFrom(settingsSchema.parse({}))).toEqual({ checksUseProxy: false, egressPolicy: 'open', proxyUrl: undefined, serverCaFile: undefined, checksCaFile: undefined });
-    const set = settingsSchema.parse({ proxyUrl: ' http://p:3128 ', checksUseProxy: true, serverCaFile: '/ca.pem', checksCaFile: '/c.pem', egressPolicy: 'strict' });
-    expect(networkFrom(set)).toEqual({ proxyUrl: 'http://p:3128', checksUseProxy: true, serverCaFile: '/ca.pem', checksCaFile: '/c.pem', egressPolicy: 'strict' });
+    expect(networkFrom(settingsSchema.parse({}))).toEqual({
+      checksUseProxy: false,
+      egressPolicy: 'open',
+      proxyUrl: undefined,
+      serverCaFile: undefined,
+      checksCaFile: undefined,
+    });
+    const set = settingsSchema.parse({
+      proxyUrl: ' http://p:3128 ',
+      checksUseProxy: true,
+      serverCaFile: '/ca.pem',
+      checksCaFile: '/c.pem',
+      egressPolicy: 'strict',
+    });
+    expect(networkFrom(set)).toEqual({
+      proxyUrl: 'http://p:3128',
+      checksUseProxy: true,
+      serverCaFile: '/ca.pem',
+      checksCaFile: '/c.pem',
+      egressPolicy: 'strict',
+    });
     expect(settingsSchema.safeParse({ egressPolicy: 'closed' }).success).toBe(false);
   });
 });

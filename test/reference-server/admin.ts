@@ -5,7 +5,13 @@ import { enrollMonitor } from './enrollment.ts';
 import type { MonitorProfile } from './monitors.ts';
 import type { ServerState } from './state.ts';
 import type {
-  CheckInput, CheckPatch, CheckRecord, EnrollmentToken, MintedToken, MonitorRecord, Organization,
+  CheckInput,
+  CheckPatch,
+  CheckRecord,
+  EnrollmentToken,
+  MintedToken,
+  MonitorRecord,
+  Organization,
 } from './types.ts';
 
 export interface ReferenceAdmin {

@@ -83,4 +83,3 @@ export function applyPatch(fields: CheckFields, patch: CheckPatch): CheckFields 
 export function fieldsFromJson(json: string): CheckFields {
   return parse(fieldsSchema, JSON.parse(json), 'stored check definition');
 }
-

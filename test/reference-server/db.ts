@@ -54,7 +54,9 @@ export function openDatabase(path: string | undefined): DatabaseSync {
     db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(schemaVersion);
   } else if (row.value !== schemaVersion) {
     db.close();
-    throw new Error(`database ${path ?? ''} has schema version ${String(row.value)}, expected ${schemaVersion}: use a new file`);
+    throw new Error(
+      `database ${path ?? ''} has schema version ${String(row.value)}, expected ${schemaVersion}: use a new file`,
+    );
   }
   return db;
 }

@@ -58,8 +58,8 @@ export function createAssignmentStore(db: DatabaseSync, stamper: Stamper): Assig
     isAssigned,
     assignedChecks: (monitorId) => assigned.all(monitorId).map(toCheckRecord),
     delta: (monitorId, sinceUs) =>
-      delta.all(monitorId, sinceUs).map((row: Row) =>
-        toWireCheck(toCheckRecord(row), int(row, 'seen_us'), !flag(row, 'assigned')),
-      ),
+      delta
+        .all(monitorId, sinceUs)
+        .map((row: Row) => toWireCheck(toCheckRecord(row), int(row, 'seen_us'), !flag(row, 'assigned'))),
   };
 }

@@ -101,7 +101,9 @@ export function createFaultRegistry(now: () => Date): FaultRegistry {
     },
     take(endpoint) {
       prune();
-      const entry = entries.find((e) => e.spec.endpoint === undefined || e.spec.endpoint === '*' || e.spec.endpoint === endpoint);
+      const entry = entries.find(
+        (e) => e.spec.endpoint === undefined || e.spec.endpoint === '*' || e.spec.endpoint === endpoint,
+      );
       if (!entry) return undefined;
       entry.hits++;
       return { spec: entry.spec, label: describe(entry.spec) };

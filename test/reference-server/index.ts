@@ -97,10 +97,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     admin: createAdmin(state),
     faults: createFaultControls(registry),
     requests: (filter = {}) =>
-      recorder.list().filter((r) =>
-        (filter.endpoint === undefined || r.endpoint === filter.endpoint) &&
-        (filter.method === undefined || r.method === filter.method.toUpperCase()) &&
-        (filter.path === undefined || r.path === filter.path)),
+      recorder
+        .list()
+        .filter(
+          (r) =>
+            (filter.endpoint === undefined || r.endpoint === filter.endpoint) &&
+            (filter.method === undefined || r.method === filter.method.toUpperCase()) &&
+            (filter.path === undefined || r.path === filter.path),
+        ),
     clearRequests: () => recorder.clear(),
     results: (monitorId) => state.results.list(monitorId),
     statuses: (monitorId) => state.statuses.list(monitorId),

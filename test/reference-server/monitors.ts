@@ -91,8 +91,17 @@ export function createMonitorStore(db: DatabaseSync, now: () => Date): MonitorSt
       let id = randomMonitorId();
       while (byId.get(id)) id = randomMonitorId();
       const { apiKey, hash } = newApiKey();
-      insert.run(id, orgId, profile.name, profile.region, profile.country, profile.city, hash,
-        tokenId, now().toISOString());
+      insert.run(
+        id,
+        orgId,
+        profile.name,
+        profile.region,
+        profile.country,
+        profile.city,
+        hash,
+        tokenId,
+        now().toISOString(),
+      );
       return { monitor: require(id), apiKey };
     },
     reclaim(id, orgId, profile, tokenId) {
@@ -100,8 +109,7 @@ export function createMonitorStore(db: DatabaseSync, now: () => Date): MonitorSt
       if (!existing || existing.orgId !== orgId) return 'not-found';
       if (existing.enrolled) return 'still-enrolled';
       const { apiKey, hash } = newApiKey();
-      reenroll.run(profile.name, profile.region, profile.country, profile.city, hash, tokenId,
-        now().toISOString(), id);
+      reenroll.run(profile.name, profile.region, profile.country, profile.city, hash, tokenId, now().toISOString(), id);
       return { monitor: require(id), apiKey };
     },
     findByKey(apiKey) {

@@ -22,9 +22,7 @@ function toOrganization(row: Row): Organization {
 }
 
 export function createOrganizationStore(db: DatabaseSync, now: () => Date): OrganizationStore {
-  const insert = db.prepare(
-    'INSERT INTO organizations (id, name, auto_assign, created_at) VALUES (?, ?, ?, ?)',
-  );
+  const insert = db.prepare('INSERT INTO organizations (id, name, auto_assign, created_at) VALUES (?, ?, ?, ?)');
   const byId = db.prepare('SELECT * FROM organizations WHERE id = ?');
   const all = db.prepare('SELECT * FROM organizations ORDER BY created_at, id');
   const get = (id: string): Organization | undefined => {

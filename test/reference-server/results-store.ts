@@ -96,8 +96,19 @@ export function createResultStore(
           const max = check.definition.result_detail_max_chars;
           const cap = (value: string | undefined) => (value === undefined ? null : capCodePoints(value, max));
           inserted += Number(
-            insert.run(monitorId, r.check_guid, check.orgId, r.ran_at, r.ranAtUs, r.success ? 1 : 0,
-              r.http_status, r.latency_ms, cap(r.error), cap(r.response_sample), receivedAt).changes,
+            insert.run(
+              monitorId,
+              r.check_guid,
+              check.orgId,
+              r.ran_at,
+              r.ranAtUs,
+              r.success ? 1 : 0,
+              r.http_status,
+              r.latency_ms,
+              cap(r.error),
+              cap(r.response_sample),
+              receivedAt,
+            ).changes,
           );
         }
         return { accepted, inserted };

@@ -43,7 +43,13 @@ export function demoChecks(serverUrl: string): SeedCheck[] {
     },
     { guid: 'demo-tcp-port', name: 'Reference server TCP port', url: `tcp://127.0.0.1:${port}`, interval_sec: 30 },
     // Port 9 (discard) is closed on a normal machine: a check that is reliably down.
-    { guid: 'demo-always-down', name: 'Nothing listens here', url: 'http://127.0.0.1:9/', interval_sec: 60, timeout_sec: 5 },
+    {
+      guid: 'demo-always-down',
+      name: 'Nothing listens here',
+      url: 'http://127.0.0.1:9/',
+      interval_sec: 60,
+      timeout_sec: 5,
+    },
     {
       guid: 'demo-private',
       name: 'Private definition (from the local file)',

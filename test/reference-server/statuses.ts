@@ -25,8 +25,7 @@ export function createStatusStore(db: DatabaseSync, now: () => Date): StatusStor
   const byMonitor = db.prepare('SELECT * FROM statuses WHERE monitor_id = ? ORDER BY seq');
   const latest = db.prepare('SELECT * FROM statuses WHERE monitor_id = ? ORDER BY seq DESC LIMIT 1');
   return {
-    record: (monitorId, status) =>
-      void insert.run(monitorId, JSON.stringify(status), now().toISOString()),
+    record: (monitorId, status) => void insert.run(monitorId, JSON.stringify(status), now().toISOString()),
     list: (monitorId) => (monitorId === undefined ? all.all() : byMonitor.all(monitorId)).map(toStatus),
     latest(monitorId) {
       const row = latest.get(monitorId);

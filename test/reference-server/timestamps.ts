@@ -20,8 +20,7 @@ export function dateToMicros(date: Date): Micros {
 
 // RFC 3339 section 5.6 date-time. "T" and "Z" may be lowercase (section 5.6, NOTE); a space
 // separator is not accepted because it is only an application option, not the grammar.
-const rfc3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
 function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
@@ -46,7 +45,12 @@ export function parseRfc3339(text: string): Micros | undefined {
   const m = rfc3339.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   // Second 60 is a leap second; it rolls into the next minute, which is close enough.

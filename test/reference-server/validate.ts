@@ -10,8 +10,7 @@ const dateTime = z.string().refine((v) => parseRfc3339(v) !== undefined, {
 const nonNegative = z.int({ error: 'must be an integer' }).min(0, { error: 'must be >= 0' });
 const required = z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' });
 /** Optional on the wire: absent or null both mean "not sent". */
-const optional = <T extends z.ZodType>(schema: T) =>
-  schema.nullish().transform((v) => (v === null ? undefined : v));
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => (v === null ? undefined : v));
 
 export const enrollSchema = z.object({
   name: required,

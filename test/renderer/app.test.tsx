@@ -58,11 +58,17 @@ describe('App', () => {
     const nav = screen.getByRole('navigation', { name: 'Views' });
     fireEvent.click(within(nav).getByRole('button', { name: /^Outages/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Outages' })).toBeTruthy();
-    expect(within(nav).getByRole('button', { name: /^Outages/ }).getAttribute('aria-current')).toBe('page');
+    expect(
+      within(nav)
+        .getByRole('button', { name: /^Outages/ })
+        .getAttribute('aria-current'),
+    ).toBe('page');
   });
 
   it('follows app:navigate, e.g. from a notification click, to a check', async () => {
-    const bridge = createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ checks: [checkOf({ guid: 'g1', name: 'Shop', health: 'down' })] })) });
+    const bridge = createFakeBridge({
+      'agent:snapshot': () => ok(snapshotOf({ checks: [checkOf({ guid: 'g1', name: 'Shop', health: 'down' })] })),
+    });
     renderApp(bridge);
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     act(() => bridge.emit('app:navigate', { view: 'checks', guid: 'g1' }));
@@ -73,7 +79,15 @@ describe('App', () => {
     const bridge = createFakeBridge();
     renderApp(bridge);
     await screen.findByRole('status', { name: 'Agent status: Online' });
-    act(() => bridge.emit('agent:state-changed', snapshotOf({ takenAt: '2026-11-21T10:00:05.000Z', connectivity: { online: false, offlineSince: '2026-11-21T10:00:01.000Z' } })));
+    act(() =>
+      bridge.emit(
+        'agent:state-changed',
+        snapshotOf({
+          takenAt: '2026-11-21T10:00:05.000Z',
+          connectivity: { online: false, offlineSince: '2026-11-21T10:00:01.000Z' },
+        }),
+      ),
+    );
     expect(screen.getByRole('status', { name: 'Agent status: Offline' })).toBeTruthy();
     // An older snapshot arriving late does not roll the window back.
     act(() => bridge.emit('agent:state-changed', snapshotOf({ takenAt: '2026-11-21T09:00:00.000Z' })));
@@ -92,7 +106,9 @@ describe('App', () => {
   });
 
   it('keeps the view and the selected check in the URL hash: Back returns, a reload stays', async () => {
-    const bridge = createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ checks: [checkOf({ guid: 'g1', name: 'Shop', health: 'down' })] })) });
+    const bridge = createFakeBridge({
+      'agent:snapshot': () => ok(snapshotOf({ checks: [checkOf({ guid: 'g1', name: 'Shop', health: 'down' })] })),
+    });
     const first = renderApp(bridge);
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     fireEvent.click(within(screen.getByRole('navigation', { name: 'Views' })).getByRole('button', { name: /^Checks/ }));
@@ -123,7 +139,10 @@ describe('App', () => {
   });
 
   it('a refused access token shows one message, not a second contradicting one', async () => {
-    const bridge = createFakeBridge({ 'agent:snapshot': () => fail('The agent refused this page’s access token: open the newest URL that uptime-agent printed.') });
+    const bridge = createFakeBridge({
+      'agent:snapshot': () =>
+        fail('The agent refused this page’s access token: open the newest URL that uptime-agent printed.'),
+    });
     renderApp(bridge);
     act(() => announceConnection('unauthorized'));
     await screen.findByText('This page’s access link is no longer valid');

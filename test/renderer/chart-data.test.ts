@@ -13,17 +13,32 @@ describe('latency chart data', () => {
       { startMs: t0 + 60_000, runs: 2, failures: 1, skipped: 0, latency: lat(12, 90) },
       { startMs: t0 + 120_000, runs: 1, failures: 1, skipped: 0 },
     ]);
-    expect(data).toEqual([[t0 / 1000, t0 / 1000 + 60, t0 / 1000 + 120], [10, 12, null], [20, 90, null], [null, 90, 0]]);
+    expect(data).toEqual([
+      [t0 / 1000, t0 / 1000 + 60, t0 / 1000 + 120],
+      [10, 12, null],
+      [20, 90, null],
+      [null, 90, 0],
+    ]);
   });
 
   it('says the chart in words', () => {
     expect(chartSummary([], 'the last hour', 60_000)).toBe('No runs over the last hour.');
-    expect(chartSummary([{ startMs: t0, runs: 1, failures: 0, skipped: 0, latency: lat(10, 30) }, { startMs: t0 + 60_000, runs: 1, failures: 1, skipped: 0 }], 'the last hour', 60_000))
-      .toBe('Latency over the last hour: typically 10 ms, at worst 30 ms; failed runs in 1 of 2 1 min periods.');
+    expect(
+      chartSummary(
+        [
+          { startMs: t0, runs: 1, failures: 0, skipped: 0, latency: lat(10, 30) },
+          { startMs: t0 + 60_000, runs: 1, failures: 1, skipped: 0 },
+        ],
+        'the last hour',
+        60_000,
+      ),
+    ).toBe('Latency over the last hour: typically 10 ms, at worst 30 ms; failed runs in 1 of 2 1 min periods.');
   });
 
   it('names the window of an uptime figure, leaving skipped runs out', () => {
-    expect(uptimeSentence({ runs: 1440, failures: 12, skipped: 0 }, 'the last 24 hours')).toBe('99.2 % over the last 24 hours (1,440 runs, 12 failed)');
+    expect(uptimeSentence({ runs: 1440, failures: 12, skipped: 0 }, 'the last 24 hours')).toBe(
+      '99.2 % over the last 24 hours (1,440 runs, 12 failed)',
+    );
     expect(uptimeSentence({ runs: 10, failures: 0, skipped: 10 }, 'the last hour')).toBe('No runs over the last hour');
   });
 });
@@ -31,11 +46,76 @@ describe('latency chart data', () => {
 describe('events in words', () => {
   const now = Date.parse('2026-11-21T10:45:00.000Z');
   it.each([
-    { name: 'a check down, then up', event: { id: 1, kind: 'down' as const, checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:28:00.000Z', endedAt: '2026-11-21T10:41:00.000Z', reason: 'status 503', endReason: 'status 200' }, title: /^Shop down .+ → up .+, down for 13 min$/, tone: 'ok' },
-    { name: 'a check still down', event: { id: 2, kind: 'down' as const, checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:38:00.000Z', reason: 'status 503' }, title: /^Shop down for 7 min \(since .+\)$/, tone: 'bad' },
-    { name: 'an outage of the agent', event: { id: 3, kind: 'offline' as const, checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:05:00.000Z', reason: 'no connectivity target answered' }, title: /^Offline .+–.+ \(3 min\)$/, tone: 'info' },
-    { name: 'a one-off', event: { id: 4, kind: 'key-rejected' as const, checkGuid: '', checkName: '', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'the server refused the API key' }, title: /^API key refused by the server at .+$/, tone: 'warn' },
-    { name: 'a test run', event: { id: 5, kind: 'test-run' as const, checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T10:02:00.000Z', endedAt: '2026-11-21T10:02:00.000Z', reason: 'test run from the window passed (not uploaded)' }, title: /^Shop: test run at .+$/, tone: 'info' },
+    {
+      name: 'a check down, then up',
+      event: {
+        id: 1,
+        kind: 'down' as const,
+        checkGuid: 's',
+        checkName: 'Shop',
+        startedAt: '2026-11-21T10:28:00.000Z',
+        endedAt: '2026-11-21T10:41:00.000Z',
+        reason: 'status 503',
+        endReason: 'status 200',
+      },
+      title: /^Shop down .+ → up .+, down for 13 min$/,
+      tone: 'ok',
+    },
+    {
+      name: 'a check still down',
+      event: {
+        id: 2,
+        kind: 'down' as const,
+        checkGuid: 's',
+        checkName: 'Shop',
+        startedAt: '2026-11-21T10:38:00.000Z',
+        reason: 'status 503',
+      },
+      title: /^Shop down for 7 min \(since .+\)$/,
+      tone: 'bad',
+    },
+    {
+      name: 'an outage of the agent',
+      event: {
+        id: 3,
+        kind: 'offline' as const,
+        checkGuid: '',
+        checkName: '',
+        startedAt: '2026-11-21T10:02:00.000Z',
+        endedAt: '2026-11-21T10:05:00.000Z',
+        reason: 'no connectivity target answered',
+      },
+      title: /^Offline .+–.+ \(3 min\)$/,
+      tone: 'info',
+    },
+    {
+      name: 'a one-off',
+      event: {
+        id: 4,
+        kind: 'key-rejected' as const,
+        checkGuid: '',
+        checkName: '',
+        startedAt: '2026-11-21T10:02:00.000Z',
+        endedAt: '2026-11-21T10:02:00.000Z',
+        reason: 'the server refused the API key',
+      },
+      title: /^API key refused by the server at .+$/,
+      tone: 'warn',
+    },
+    {
+      name: 'a test run',
+      event: {
+        id: 5,
+        kind: 'test-run' as const,
+        checkGuid: 's',
+        checkName: 'Shop',
+        startedAt: '2026-11-21T10:02:00.000Z',
+        endedAt: '2026-11-21T10:02:00.000Z',
+        reason: 'test run from the window passed (not uploaded)',
+      },
+      title: /^Shop: test run at .+$/,
+      tone: 'info',
+    },
   ])('$name', ({ event, title, tone }) => {
     const text = eventText(event, now);
     expect(text.title).toMatch(title);
@@ -46,6 +126,8 @@ describe('events in words', () => {
 describe('how often a check runs here', () => {
   it('says when monitors take turns on it', () => {
     expect(runsEvery({ intervalSec: 30, effectiveIntervalSec: 30, sharedBy: 1 })).toBe('every 30 s');
-    expect(runsEvery({ intervalSec: 30, effectiveIntervalSec: 90, sharedBy: 3 })).toBe('every 1 min 30 s here, shared by 3 monitors (each 30 s one of them runs it)');
+    expect(runsEvery({ intervalSec: 30, effectiveIntervalSec: 90, sharedBy: 3 })).toBe(
+      'every 1 min 30 s here, shared by 3 monitors (each 30 s one of them runs it)',
+    );
   });
 });

@@ -15,21 +15,72 @@ afterEach(() => {
 });
 
 const t0 = Date.parse('2026-11-21T09:00:00.000Z');
-const shop = checkOf({ guid: 's', name: 'Shop', health: 'down', downSince: '2026-11-21T09:53:00.000Z', beats: 'uuudd' });
+const shop = checkOf({
+  guid: 's',
+  name: 'Shop',
+  health: 'down',
+  downSince: '2026-11-21T09:53:00.000Z',
+  beats: 'uuudd',
+});
 
 describe('check detail', () => {
   it('shows uptime per named window, the chart in words for the chosen window, the last run and the events', async () => {
     const bridge = createFakeBridge({
       'agent:snapshot': () => ok(snapshotOf({ checks: [shop] })),
       'checks:window': (args) =>
-        ok(windowOf({
-          range: args.range,
-          buckets: [{ startMs: t0, runs: 60, failures: 2, skipped: 0, latency: { min: 5, median: 12, p95: 30, max: 80 } }],
-          uptime: { '1h': { runs: 60, failures: 2, skipped: 0 }, '24h': { runs: 1440, failures: 12, skipped: 0 }, '7d': { runs: 10_080, failures: 12, skipped: 0 } },
-          lastRun: { ranAt: '2026-11-21T09:59:30.000Z', success: false, httpStatus: 503, latencyMs: 13, error: 'status 503, expected 200', decidedBy: 'status', timings: { dnsMs: 1, connectMs: 2, firstByteMs: 9, totalMs: 13 }, certificate: { subject: 'CN=shop.test', issuer: 'CN=Test CA', validTo: '2027-01-01T00:00:00Z', daysLeft: 41 }, test: false },
-          events: [{ id: 1, kind: 'down', checkGuid: 's', checkName: 'Shop', startedAt: '2026-11-21T09:53:00.000Z', reason: 'status 503, expected 200' }],
-        })),
-      'checks:test-run': () => ok({ ok: true, run: { ranAt: '2026-11-21T10:00:00.000Z', success: true, httpStatus: 200, latencyMs: 8, error: '', decidedBy: 'all-rules', timings: { totalMs: 8 }, test: true } }),
+        ok(
+          windowOf({
+            range: args.range,
+            buckets: [
+              { startMs: t0, runs: 60, failures: 2, skipped: 0, latency: { min: 5, median: 12, p95: 30, max: 80 } },
+            ],
+            uptime: {
+              '1h': { runs: 60, failures: 2, skipped: 0 },
+              '24h': { runs: 1440, failures: 12, skipped: 0 },
+              '7d': { runs: 10_080, failures: 12, skipped: 0 },
+            },
+            lastRun: {
+              ranAt: '2026-11-21T09:59:30.000Z',
+              success: false,
+              httpStatus: 503,
+              latencyMs: 13,
+              error: 'status 503, expected 200',
+              decidedBy: 'status',
+              timings: { dnsMs: 1, connectMs: 2, firstByteMs: 9, totalMs: 13 },
+              certificate: {
+                subject: 'CN=shop.test',
+                issuer: 'CN=Test CA',
+                validTo: '2027-01-01T00:00:00Z',
+                daysLeft: 41,
+              },
+              test: false,
+            },
+            events: [
+              {
+                id: 1,
+                kind: 'down',
+                checkGuid: 's',
+                checkName: 'Shop',
+                startedAt: '2026-11-21T09:53:00.000Z',
+                reason: 'status 503, expected 200',
+              },
+            ],
+          }),
+        ),
+      'checks:test-run': () =>
+        ok({
+          ok: true,
+          run: {
+            ranAt: '2026-11-21T10:00:00.000Z',
+            success: true,
+            httpStatus: 200,
+            latencyMs: 8,
+            error: '',
+            decidedBy: 'all-rules',
+            timings: { totalMs: 8 },
+            test: true,
+          },
+        }),
     });
     renderView((place) => <ChecksView selected={place.guid} />, bridge, { view: 'checks', guid: 's' });
     const pane = await screen.findByRole('complementary', { name: 'Shop' });
@@ -46,7 +97,9 @@ describe('check detail', () => {
     expect(last.textContent).toContain('CN=shop.test');
     expect(last.textContent).toContain('in 41 days');
     expect(within(last).getByText('First byte')).toBeTruthy();
-    expect(within(pane).getByRole('list', { name: 'Events of Shop, newest first' }).textContent).toMatch(/^Shop down for 7 min/);
+    expect(within(pane).getByRole('list', { name: 'Events of Shop, newest first' }).textContent).toMatch(
+      /^Shop down for 7 min/,
+    );
 
     fireEvent.click(within(pane).getByRole('button', { name: 'Run now' }));
     const test = await within(pane).findByRole('region', { name: 'Test run' });

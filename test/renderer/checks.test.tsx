@@ -12,11 +12,39 @@ afterEach(cleanup);
 
 const checks = [
   checkOf({ guid: 'a', name: 'Website', health: 'up', intervalSec: 30 }),
-  checkOf({ guid: 'b', name: 'Shop', health: 'down', uptimePct: 50, lastResult: { check_guid: 'b', ran_at: '2026-11-21T09:59:40.000Z', success: false, skipped: false, http_status: 503, latency_ms: 20, error: 'status 503' } }),
-  checkOf({ guid: 'c', name: 'Payroll', type: 'private', target: 'private', privateDefinition: true, runnable: false, health: 'not-run', notRunReason: 'private check without a local definition: add it to the private definitions file', latency: [] }),
+  checkOf({
+    guid: 'b',
+    name: 'Shop',
+    health: 'down',
+    uptimePct: 50,
+    lastResult: {
+      check_guid: 'b',
+      ran_at: '2026-11-21T09:59:40.000Z',
+      success: false,
+      skipped: false,
+      http_status: 503,
+      latency_ms: 20,
+      error: 'status 503',
+    },
+  }),
+  checkOf({
+    guid: 'c',
+    name: 'Payroll',
+    type: 'private',
+    target: 'private',
+    privateDefinition: true,
+    runnable: false,
+    health: 'not-run',
+    notRunReason: 'private check without a local definition: add it to the private definitions file',
+    latency: [],
+  }),
 ];
 const withChecks = () => createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ checks })) });
-const rowNames = () => screen.getAllByRole('row').slice(1).map((row) => within(row).getByRole('rowheader').textContent);
+const rowNames = () =>
+  screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getByRole('rowheader').textContent);
 
 describe('table model', () => {
   it.each([
@@ -29,7 +57,11 @@ describe('table model', () => {
   });
 
   it('sorts by state worst first, and flips direction on a second click', () => {
-    expect(sortChecks(checks, { key: 'health', direction: 'ascending' }).map((c) => c.name)).toEqual(['Shop', 'Payroll', 'Website']);
+    expect(sortChecks(checks, { key: 'health', direction: 'ascending' }).map((c) => c.name)).toEqual([
+      'Shop',
+      'Payroll',
+      'Website',
+    ]);
     const sort = nextSort({ key: 'name', direction: 'ascending' }, 'name');
     expect(sort.direction).toBe('descending');
     expect(sortChecks(checks, sort).map((c) => c.name)).toEqual(['Website', 'Shop', 'Payroll']);
@@ -39,7 +71,10 @@ describe('table model', () => {
 
 describe('Checks view', () => {
   it('when not enrolled: explains where checks come from', async () => {
-    const { navigate } = renderView((place) => <ChecksView selected={place.guid} />, createFakeBridge({ 'agent:snapshot': () => ok(notEnrolled()) }));
+    const { navigate } = renderView(
+      (place) => <ChecksView selected={place.guid} />,
+      createFakeBridge({ 'agent:snapshot': () => ok(notEnrolled()) }),
+    );
     expect(await screen.findByText('No checks yet')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Enroll this agent' }));
     expect(navigate).toHaveBeenCalledWith({ view: 'enroll' });
@@ -59,7 +94,9 @@ describe('Checks view', () => {
     expect(rowNames()).toEqual(['Shop', 'Payroll', 'Website']);
     expect(screen.getByRole('row', { name: /Payroll/ }).textContent).toContain('private');
     expect(screen.getByRole('row', { name: /Payroll/ }).textContent).toContain('Not run');
-    expect(screen.getAllByRole('img', { name: /Latency of the last 5 runs: 11 to 40 ms, latest 13 ms/ })).toHaveLength(2);
+    expect(screen.getAllByRole('img', { name: /Latency of the last 5 runs: 11 to 40 ms, latest 13 ms/ })).toHaveLength(
+      2,
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Name' }));
     expect(screen.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('ascending');
@@ -88,7 +125,19 @@ describe('Checks view', () => {
     const pane = screen.getByRole('complementary', { name: 'Shop' });
     expect(within(pane).getByText('Loading recent results…')).toBeTruthy();
     expect(bridge.callsTo('checks:history')).toEqual([{ guid: 'b', limit: 50 }]);
-    history.resolve(ok([{ check_guid: 'b', ran_at: '2026-11-21T09:59:40.000Z', success: false, skipped: false, http_status: 503, latency_ms: 20, error: 'status 503 Service Unavailable' }]));
+    history.resolve(
+      ok([
+        {
+          check_guid: 'b',
+          ran_at: '2026-11-21T09:59:40.000Z',
+          success: false,
+          skipped: false,
+          http_status: 503,
+          latency_ms: 20,
+          error: 'status 503 Service Unavailable',
+        },
+      ]),
+    );
     expect(await within(pane).findByText('status 503 Service Unavailable')).toBeTruthy();
     fireEvent.click(within(pane).getByRole('button', { name: 'Close the details of Shop' }));
     expect(screen.queryByRole('complementary')).toBeNull();

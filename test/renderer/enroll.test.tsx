@@ -9,10 +9,15 @@ import { renderView } from './render.tsx';
 
 afterEach(cleanup);
 
-const refused = (kind: Extract<EnrollResult, { ok: false }>['kind'], message: string) => () => ok<EnrollResult>({ ok: false, kind, message });
+const refused = (kind: Extract<EnrollResult, { ok: false }>['kind'], message: string) => () =>
+  ok<EnrollResult>({ ok: false, kind, message });
 
 function setup(answers: Answers = {}, reclaimId?: string) {
-  const bridge = createFakeBridge({ 'agent:snapshot': () => ok(notEnrolled()), 'settings:get': () => ok(settingsOf({ serverUrl: 'https://uptime.example' })), ...answers });
+  const bridge = createFakeBridge({
+    'agent:snapshot': () => ok(notEnrolled()),
+    'settings:get': () => ok(settingsOf({ serverUrl: 'https://uptime.example' })),
+    ...answers,
+  });
   return { bridge, ...renderView(<EnrollView reclaimId={reclaimId} />, bridge) };
 }
 
@@ -50,7 +55,16 @@ describe('Enroll', () => {
     const { bridge, navigate, setFlash } = setup({ 'agent:enroll': () => answer.promise });
     await fillAndSubmit();
     expect(screen.getByText('Waiting for the server…')).toBeTruthy();
-    expect(bridge.callsTo('agent:enroll')).toEqual([{ server: 'https://uptime.example', token: 'uet_pasted-token', name: 'office-pc', region: 'eu-west', country: 'DE', city: 'Berlin' }]);
+    expect(bridge.callsTo('agent:enroll')).toEqual([
+      {
+        server: 'https://uptime.example',
+        token: 'uet_pasted-token',
+        name: 'office-pc',
+        region: 'eu-west',
+        country: 'DE',
+        city: 'Berlin',
+      },
+    ]);
     answer.resolve(ok({ ok: true, monitorId: 'abcdefghjkmn', server: 'https://uptime.example' }));
     await screen.findByRole('button', { name: 'Enroll' });
     expect(navigate).toHaveBeenCalledWith({ view: 'overview' });
@@ -58,12 +72,16 @@ describe('Enroll', () => {
   });
 
   it('sends the advanced office-network fields with the enroll request, the proxy masked while typed', async () => {
-    const { bridge } = setup({ 'agent:enroll': () => ok<EnrollResult>({ ok: true, monitorId: 'abcdefghjkmn', server: 'https://uptime.example' }) });
+    const { bridge } = setup({
+      'agent:enroll': () => ok<EnrollResult>({ ok: true, monitorId: 'abcdefghjkmn', server: 'https://uptime.example' }),
+    });
     await screen.findByDisplayValue('https://uptime.example');
     const proxy = screen.getByLabelText<HTMLInputElement>(/^Proxy/);
     expect(proxy.type).toBe('password');
     fireEvent.change(proxy, { target: { value: ' http://alice:pw@proxy.office:3128 ' } });
-    fireEvent.change(screen.getByLabelText('Extra CA bundle for the server (PEM file)'), { target: { value: '/etc/ssl/office-ca.pem' } });
+    fireEvent.change(screen.getByLabelText('Extra CA bundle for the server (PEM file)'), {
+      target: { value: '/etc/ssl/office-ca.pem' },
+    });
     fireEvent.click(screen.getByLabelText(/This monitor joins a shared fleet/));
     await fillAndSubmit();
     expect(bridge.callsTo('agent:enroll')).toEqual([
@@ -82,10 +100,30 @@ describe('Enroll', () => {
   });
 
   it.each([
-    { kind: 'token-rejected' as const, message: 'the server refused the enrollment token', says: ['The server refused the enrollment token', 'Mint a new token'] },
-    { kind: 'bad-request' as const, message: 'the server refused the enrollment request: name: too long', says: ['The server refused the request', 'name: too long'] },
-    { kind: 'unreachable' as const, message: 'could not enroll: connect ECONNREFUSED 127.0.0.1:9', says: ['The server could not be reached', 'Tried https://uptime.example/api/enroll', 'Nothing answers at that address'] },
-    { kind: 'usage' as const, message: 'city is required', says: ['Some fields need attention', 'City is required', 'nothing was sent'] },
+    {
+      kind: 'token-rejected' as const,
+      message: 'the server refused the enrollment token',
+      says: ['The server refused the enrollment token', 'Mint a new token'],
+    },
+    {
+      kind: 'bad-request' as const,
+      message: 'the server refused the enrollment request: name: too long',
+      says: ['The server refused the request', 'name: too long'],
+    },
+    {
+      kind: 'unreachable' as const,
+      message: 'could not enroll: connect ECONNREFUSED 127.0.0.1:9',
+      says: [
+        'The server could not be reached',
+        'Tried https://uptime.example/api/enroll',
+        'Nothing answers at that address',
+      ],
+    },
+    {
+      kind: 'usage' as const,
+      message: 'city is required',
+      says: ['Some fields need attention', 'City is required', 'nothing was sent'],
+    },
   ])('says in words what $kind means, keeping what was typed', async ({ kind, message, says }) => {
     setup({ 'agent:enroll': refused(kind, message) });
     await fillAndSubmit();
@@ -95,7 +133,10 @@ describe('Enroll', () => {
   });
 
   it('409 on a reclaim: explains the reset on the Monitors page', async () => {
-    const { bridge } = setup({ 'agent:reclaim': refused('still-enrolled', 'monitor x is still enrolled') }, 'abcdefghjkmn');
+    const { bridge } = setup(
+      { 'agent:reclaim': refused('still-enrolled', 'monitor x is still enrolled') },
+      'abcdefghjkmn',
+    );
     await fillAndSubmit();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('That monitor is still enrolled');
@@ -105,10 +146,13 @@ describe('Enroll', () => {
   });
 
   it('404 on a reclaim: offers to enroll as a new monitor, which drops the id', async () => {
-    const { bridge } = setup({
-      'agent:reclaim': refused('no-such-monitor', 'no monitor with id 0000000000zz'),
-      'agent:enroll': () => ok({ ok: true, monitorId: 'newmonitor12', server: 'https://uptime.example' }),
-    }, '0000000000zz');
+    const { bridge } = setup(
+      {
+        'agent:reclaim': refused('no-such-monitor', 'no monitor with id 0000000000zz'),
+        'agent:enroll': () => ok({ ok: true, monitorId: 'newmonitor12', server: 'https://uptime.example' }),
+      },
+      '0000000000zz',
+    );
     expect(await screen.findByRole('heading', { name: 'Reclaim a monitor' })).toBeTruthy();
     await fillAndSubmit();
     const alert = await screen.findByRole('alert');
@@ -128,7 +172,7 @@ describe('Enroll', () => {
   });
 
   it('a 404 on a plain enroll says the address is not the API base and marks the server field', async () => {
-    setup({ 'agent:enroll': refused('no-such-monitor', 'no monitor with id ? exists in this token\'s organisation') });
+    setup({ 'agent:enroll': refused('no-such-monitor', "no monitor with id ? exists in this token's organisation") });
     await fillAndSubmit();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('This address does not look like the uptime server’s API');
@@ -142,7 +186,12 @@ describe('Enroll', () => {
   });
 
   it('an https address of a plain-http server says so, without OpenSSL text', async () => {
-    setup({ 'agent:enroll': refused('unreachable', 'could not enroll: could not reach https://uptime.example/api/enroll: C0A7F8D2:error:0A00010B:SSL routines:ssl3_get_record:wrong version number') });
+    setup({
+      'agent:enroll': refused(
+        'unreachable',
+        'could not enroll: could not reach https://uptime.example/api/enroll: C0A7F8D2:error:0A00010B:SSL routines:ssl3_get_record:wrong version number',
+      ),
+    });
     await fillAndSubmit();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('This server speaks plain http');
@@ -150,14 +199,21 @@ describe('Enroll', () => {
   });
 
   it('offers to allow plain http where the error about it appears, without naming a flag', async () => {
-    const { bridge } = setup({ 'agent:enroll': refused('usage', 'plain http to uptime.example:8080 would send the API key in clear; use https://, or pass --allow-insecure-http if you accept that') });
+    const { bridge } = setup({
+      'agent:enroll': refused(
+        'usage',
+        'plain http to uptime.example:8080 would send the API key in clear; use https://, or pass --allow-insecure-http if you accept that',
+      ),
+    });
     await fillAndSubmit();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('This address uses plain http');
     expect(alert.textContent).not.toContain('--allow-insecure-http');
     fireEvent.click(within(alert).getByRole('button', { name: 'Allow plain http for this server' }));
     expect(screen.getByLabelText<HTMLInputElement>(/Allow a plain http/).checked).toBe(true);
-    bridge.answer('agent:enroll', () => ok({ ok: true, monitorId: 'abcdefghjkmn', server: 'http://uptime.example:8080' }));
+    bridge.answer('agent:enroll', () =>
+      ok({ ok: true, monitorId: 'abcdefghjkmn', server: 'http://uptime.example:8080' }),
+    );
     fireEvent.submit(screen.getByRole('button', { name: 'Enroll' }).closest('form') as HTMLFormElement);
     await screen.findByRole('button', { name: 'Enroll' });
     expect(bridge.callsTo('agent:enroll').at(-1)).toMatchObject({ allowInsecureHttp: true });

@@ -1,9 +1,19 @@
 // An in-memory AgentBridge for component tests: answers per channel (values, errors, or
 // promises the test resolves later for the loading state), records every call, and emits events.
-import type { AgentBridge, EventName, EventPayloads, InvokeArgs, InvokeChannel, InvokeResults, IpcResult } from '../../src-main/ipc/contract.ts';
+import type {
+  AgentBridge,
+  EventName,
+  EventPayloads,
+  InvokeArgs,
+  InvokeChannel,
+  InvokeResults,
+  IpcResult,
+} from '../../src-main/ipc/contract.ts';
 import { appInfoOf, settingsOf, snapshotOf, windowOf } from './fixtures.ts';
 
-type Answer<C extends InvokeChannel> = (args: InvokeArgs<C>) => IpcResult<InvokeResults[C]> | Promise<IpcResult<InvokeResults[C]>>;
+type Answer<C extends InvokeChannel> = (
+  args: InvokeArgs<C>,
+) => IpcResult<InvokeResults[C]> | Promise<IpcResult<InvokeResults[C]>>;
 export type Answers = { [C in InvokeChannel]?: Answer<C> };
 
 export interface FakeBridge extends AgentBridge {

@@ -11,7 +11,15 @@ export function snapshotOf(overrides: Partial<AgentSnapshot> = {}): AgentSnapsho
     version: '0.1.0',
     takenAt: '2026-11-21T10:00:00.000Z',
     enrolled: true,
-    identity: { monitorId: 'abcdefghjkmn', server: 'https://uptime.example', name: 'office-pc', region: 'eu-west', country: 'DE', city: 'Berlin', enrolled_at: '2026-11-20T09:00:00.000Z' },
+    identity: {
+      monitorId: 'abcdefghjkmn',
+      server: 'https://uptime.example',
+      name: 'office-pc',
+      region: 'eu-west',
+      country: 'DE',
+      city: 'Berlin',
+      enrolled_at: '2026-11-20T09:00:00.000Z',
+    },
     keyProtection: 'user-only-file',
     paused: false,
     auth: 'ok',
@@ -50,9 +58,26 @@ export function checkOf(overrides: Partial<CheckView> & { guid: string; name: st
     unsent: 0,
     uptimePct: 100,
     // A check said to be down failed its last run, so that the counts agree with its health.
-    lastResult: overrides.health === 'down'
-      ? { check_guid: overrides.guid, ran_at: '2026-11-21T09:59:30.000Z', success: false, skipped: false, http_status: 503, latency_ms: 13, error: 'status 503, expected 200' }
-      : { check_guid: overrides.guid, ran_at: '2026-11-21T09:59:30.000Z', success: true, skipped: false, http_status: 200, latency_ms: 13, error: '' },
+    lastResult:
+      overrides.health === 'down'
+        ? {
+            check_guid: overrides.guid,
+            ran_at: '2026-11-21T09:59:30.000Z',
+            success: false,
+            skipped: false,
+            http_status: 503,
+            latency_ms: 13,
+            error: 'status 503, expected 200',
+          }
+        : {
+            check_guid: overrides.guid,
+            ran_at: '2026-11-21T09:59:30.000Z',
+            success: true,
+            skipped: false,
+            http_status: 200,
+            latency_ms: 13,
+            error: '',
+          },
     ...overrides,
   };
 }
@@ -93,5 +118,14 @@ const noRuns = { runs: 0, failures: 0, skipped: 0 };
 /** A check's window with no runs: tests add the buckets, figures and events they need. */
 export function windowOf(overrides: Partial<CheckWindow> = {}): CheckWindow {
   const toMs = Date.parse('2026-11-21T10:00:00.000Z');
-  return { range: '1h', fromMs: toMs - 3_600_000, toMs, bucketMs: 60_000, buckets: [], uptime: { '1h': noRuns, '24h': noRuns, '7d': noRuns }, events: [], ...overrides };
+  return {
+    range: '1h',
+    fromMs: toMs - 3_600_000,
+    toMs,
+    bucketMs: 60_000,
+    buckets: [],
+    uptime: { '1h': noRuns, '24h': noRuns, '7d': noRuns },
+    events: [],
+    ...overrides,
+  };
 }

@@ -23,7 +23,9 @@ describe('HeartbeatBar', () => {
     const { container } = render(<HeartbeatBar beats={beats} name="Shop" />);
     expect(container.querySelectorAll('.beat')).toHaveLength(4);
     expect(container.querySelectorAll('.beat-down')).toHaveLength(1);
-    expect(screen.getByRole('group').getAttribute('aria-label')).toBe('Shop: Last 4 runs, oldest first: 2 passed, 1 failed, 1 skipped. Use the arrow keys to read each run.');
+    expect(screen.getByRole('group').getAttribute('aria-label')).toBe(
+      'Shop: Last 4 runs, oldest first: 2 passed, 1 failed, 1 skipped. Use the arrow keys to read each run.',
+    );
   });
 
   it('keyboard focus shows the newest run; arrows, Home and End move along the runs', () => {
@@ -49,7 +51,9 @@ describe('HeartbeatBar', () => {
 
   it('hover shows the run under the pointer and asks once for the details', () => {
     let asked = 0;
-    const { container } = render(<HeartbeatBar beats={beatsOfStates('uud')} name="Shop" compact onWantDetails={() => asked++} />);
+    const { container } = render(
+      <HeartbeatBar beats={beatsOfStates('uud')} name="Shop" compact onWantDetails={() => asked++} />,
+    );
     const cells = container.querySelectorAll('.beat');
     fireEvent.mouseEnter(cells[2] as Element);
     expect(asked).toBe(1);

@@ -31,13 +31,17 @@ describe('Outages', () => {
   });
 
   it('shows the current outage and the past ones, and reloads when connectivity changes', async () => {
-    const offline = snapshotOf({ connectivity: { online: false, offlineSince: '2026-11-21T09:58:00.000Z' }, skippedOffline: 4 });
+    const offline = snapshotOf({
+      connectivity: { online: false, offlineSince: '2026-11-21T09:58:00.000Z' },
+      skippedOffline: 4,
+    });
     const bridge = createFakeBridge({
       'agent:snapshot': () => ok(offline),
-      'outages:list': () => ok([
-        { started_at: '2026-11-21T09:58:00.000Z', ended_at: null, duration_sec: null },
-        { started_at: '2026-11-20T08:00:00.000Z', ended_at: '2026-11-20T08:03:05.000Z', duration_sec: 185 },
-      ]),
+      'outages:list': () =>
+        ok([
+          { started_at: '2026-11-21T09:58:00.000Z', ended_at: null, duration_sec: null },
+          { started_at: '2026-11-20T08:00:00.000Z', ended_at: '2026-11-20T08:03:05.000Z', duration_sec: 185 },
+        ]),
     });
     renderView(<OutagesView />, bridge);
     expect(await screen.findByText('Offline now')).toBeTruthy();
@@ -49,7 +53,9 @@ describe('Outages', () => {
     // that second read may still be pending when the banner is on screen (counting then, on a
     // loaded machine, took it for the reload).
     await waitFor(() => expect(bridge.callsTo('outages:list')).toHaveLength(2));
-    bridge.answer('outages:list', () => ok([{ started_at: '2026-11-21T09:58:00.000Z', ended_at: '2026-11-21T10:00:05.000Z', duration_sec: 125 }]));
+    bridge.answer('outages:list', () =>
+      ok([{ started_at: '2026-11-21T09:58:00.000Z', ended_at: '2026-11-21T10:00:05.000Z', duration_sec: 125 }]),
+    );
     act(() => bridge.emit('agent:state-changed', snapshotOf({ takenAt: '2026-11-21T10:00:09.000Z' })));
     expect(screen.queryByText('Offline now')).toBeNull();
     expect(bridge.callsTo('outages:list')).toHaveLength(3);

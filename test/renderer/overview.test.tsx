@@ -24,7 +24,24 @@ describe('Overview', () => {
   });
 
   it('shows who it is, the link to the server and that nothing needs the user', async () => {
-    renderView(<OverviewView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ outbox: { unsent: 3, bytes: 900, dropped: 0, rejectedCount: 0, rejected: [], oldestRanAt: '2026-11-21T09:59:00.000Z' } })) }));
+    renderView(
+      <OverviewView />,
+      createFakeBridge({
+        'agent:snapshot': () =>
+          ok(
+            snapshotOf({
+              outbox: {
+                unsent: 3,
+                bytes: 900,
+                dropped: 0,
+                rejectedCount: 0,
+                rejected: [],
+                oldestRanAt: '2026-11-21T09:59:00.000Z',
+              },
+            }),
+          ),
+      }),
+    );
     const monitor = await screen.findByRole('article', { name: 'This monitor' });
     expect(monitor.textContent).toContain('office-pc');
     expect(monitor.textContent).toContain('abcdefghjkmn');
@@ -36,11 +53,24 @@ describe('Overview', () => {
 
   it('lists each problem with the button that fixes it', async () => {
     const problems = [
-      { kind: 'key-rejected', message: 'The server refused this monitor’s API key.', action: 'enroll', actionLabel: 'Enroll again' },
-      { kind: 'private-missing', message: '1 private check has no local definition.', action: 'private-definitions', actionLabel: 'Choose a definitions file' },
+      {
+        kind: 'key-rejected',
+        message: 'The server refused this monitor’s API key.',
+        action: 'enroll',
+        actionLabel: 'Enroll again',
+      },
+      {
+        kind: 'private-missing',
+        message: '1 private check has no local definition.',
+        action: 'private-definitions',
+        actionLabel: 'Choose a definitions file',
+      },
       { kind: 'monitor-disabled', message: 'The server has disabled this monitor.', action: 'none', actionLabel: '' },
     ] as const;
-    const { navigate } = renderView(<OverviewView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ problems: [...problems] })) }));
+    const { navigate } = renderView(
+      <OverviewView />,
+      createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ problems: [...problems] })) }),
+    );
     const list = await screen.findByRole('list');
     expect(within(list).getAllByRole('listitem')).toHaveLength(3);
     fireEvent.click(screen.getByRole('button', { name: 'Choose a definitions file' }));
@@ -51,17 +81,40 @@ describe('Overview', () => {
 
   it('shows the clock, connection and damaged-key problems with their message and action, once each', async () => {
     const problems = [
-      { kind: 'clock-skew', message: 'This computer\'s clock is 5 minutes behind the server\'s.', action: 'none', actionLabel: '' },
-      { kind: 'server-connection', message: 'The server\'s certificate is not trusted: signed by Office CA: add your CA in Settings.', action: 'none', actionLabel: '' },
-      { kind: 'key-damaged', message: 'The stored API key is damaged and cannot be sent.', action: 'enroll', actionLabel: 'Enroll again' },
+      {
+        kind: 'clock-skew',
+        message: "This computer's clock is 5 minutes behind the server's.",
+        action: 'none',
+        actionLabel: '',
+      },
+      {
+        kind: 'server-connection',
+        message: "The server's certificate is not trusted: signed by Office CA: add your CA in Settings.",
+        action: 'none',
+        actionLabel: '',
+      },
+      {
+        kind: 'key-damaged',
+        message: 'The stored API key is damaged and cannot be sent.',
+        action: 'enroll',
+        actionLabel: 'Enroll again',
+      },
     ] as const;
     const bridge = createFakeBridge({
-      'agent:snapshot': () => ok(snapshotOf({ problems: [...problems], sync: { ...snapshotOf().sync, failures: 2, lastError: 'certificate not trusted' } })),
+      'agent:snapshot': () =>
+        ok(
+          snapshotOf({
+            problems: [...problems],
+            sync: { ...snapshotOf().sync, failures: 2, lastError: 'certificate not trusted' },
+          }),
+        ),
       'agent:sync-now': () => ok({ ok: true, message: 'synced' }),
     });
     const { navigate } = renderView(<OverviewView />, bridge);
     const list = await screen.findByRole('list');
-    const items = within(list).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items).toHaveLength(3);
     expect(items[0]).toContain('API key is damaged');
     expect(items.some((t) => t.includes('5 minutes behind'))).toBe(true);
@@ -88,13 +141,30 @@ describe('Overview', () => {
   });
 
   it('leads with the checks that are down: since when, why, and a link to each', async () => {
-    const failed = (guid: string, at: string, error: string) => ({ check_guid: guid, ran_at: at, success: false, skipped: false, http_status: 503, latency_ms: 20, error });
+    const failed = (guid: string, at: string, error: string) => ({
+      check_guid: guid,
+      ran_at: at,
+      success: false,
+      skipped: false,
+      http_status: 503,
+      latency_ms: 20,
+      error,
+    });
     const checks = [
       checkOf({ guid: 'w', name: 'Website' }),
-      checkOf({ guid: 's', name: 'Shop', health: 'down', lastResult: failed('s', '2026-11-21T09:59:50.000Z', 'status 503, expected 200'), downSince: '2026-11-21T09:53:00.000Z' }),
+      checkOf({
+        guid: 's',
+        name: 'Shop',
+        health: 'down',
+        lastResult: failed('s', '2026-11-21T09:59:50.000Z', 'status 503, expected 200'),
+        downSince: '2026-11-21T09:53:00.000Z',
+      }),
       checkOf({ guid: 'm', name: 'Mail', health: 'down', lastResult: failed('m', '2026-11-21T09:59:40.000Z', '') }),
     ];
-    const { navigate } = renderView(<OverviewView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ checks })) }));
+    const { navigate } = renderView(
+      <OverviewView />,
+      createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ checks })) }),
+    );
     const down = await screen.findByRole('region', { name: '2 checks are down' });
     const items = within(down).getAllByRole('listitem');
     // The longest down comes first.
@@ -105,12 +175,15 @@ describe('Overview', () => {
     // Something is red, so the overview never says "No problems".
     expect(screen.queryByText(/No problems/)).toBeNull();
     expect(screen.getByText(/The agent itself is fine/)).toBeTruthy();
-    expect(screen.getByRole('article', { name: 'Connection' }).textContent).toContain('3 checks: 1 up, 2 down, 0 pending, 0 skipped, 0 not run');
+    expect(screen.getByRole('article', { name: 'Connection' }).textContent).toContain(
+      '3 checks: 1 up, 2 down, 0 pending, 0 skipped, 0 not run',
+    );
   });
 
   it('offline, a failing server and a late backlog are problems with their actions', async () => {
     const bridge = createFakeBridge({
-      'agent:snapshot': () => ok(snapshotOf({ connectivity: { online: false, offlineSince: '2026-11-21T09:50:00.000Z' } })),
+      'agent:snapshot': () =>
+        ok(snapshotOf({ connectivity: { online: false, offlineSince: '2026-11-21T09:50:00.000Z' } })),
       'agent:upload-now': () => ok({ ok: true, message: '40 results sent' }),
       'agent:sync-now': () => ok({ ok: true, message: 'checks are up to date' }),
     });
@@ -120,10 +193,21 @@ describe('Overview', () => {
     expect(navigate).toHaveBeenCalledWith({ view: 'outages' });
     unmount();
 
-    bridge.answer('agent:snapshot', () => ok(snapshotOf({
-      sync: { failures: 3, lastError: 'the server answered 503', lastOkAt: '2026-11-21T09:40:00.000Z' },
-      outbox: { unsent: 40, bytes: 12_000, dropped: 0, rejectedCount: 0, rejected: [], oldestRanAt: '2026-11-21T09:50:00.000Z' },
-    })));
+    bridge.answer('agent:snapshot', () =>
+      ok(
+        snapshotOf({
+          sync: { failures: 3, lastError: 'the server answered 503', lastOkAt: '2026-11-21T09:40:00.000Z' },
+          outbox: {
+            unsent: 40,
+            bytes: 12_000,
+            dropped: 0,
+            rejectedCount: 0,
+            rejected: [],
+            oldestRanAt: '2026-11-21T09:50:00.000Z',
+          },
+        }),
+      ),
+    );
     renderView(<OverviewView />, bridge);
     const problems = await screen.findByRole('region', { name: 'Problems of the agent' });
     expect(within(problems).getByText(/The server is not answering as it should/)).toBeTruthy();

@@ -9,8 +9,25 @@ import { renderView } from './render.tsx';
 
 afterEach(cleanup);
 
-const payroll = checkOf({ guid: 'p1', name: 'Payroll', type: 'private', target: 'private', privateDefinition: true, runnable: false, health: 'not-run' });
-const missing = snapshotOf({ checks: [payroll], privateDefinitions: { defined: [], matched: [], missing: [{ guid: 'p1', name: 'Payroll' }], unknown: [], problems: [] } });
+const payroll = checkOf({
+  guid: 'p1',
+  name: 'Payroll',
+  type: 'private',
+  target: 'private',
+  privateDefinition: true,
+  runnable: false,
+  health: 'not-run',
+});
+const missing = snapshotOf({
+  checks: [payroll],
+  privateDefinitions: {
+    defined: [],
+    matched: [],
+    missing: [{ guid: 'p1', name: 'Payroll' }],
+    unknown: [],
+    problems: [],
+  },
+});
 const matched: AgentSnapshot = snapshotOf({
   takenAt: '2026-11-21T10:00:02.000Z',
   checks: [{ ...payroll, runnable: true, health: 'up' }],
@@ -21,7 +38,15 @@ const matched: AgentSnapshot = snapshotOf({
     matched: [{ guid: 'p1', name: 'Payroll' }],
     missing: [],
     unknown: ['typo-guid'],
-    problems: [{ guid: 'p2', index: 1, field: 'match_mode', severity: 'error', message: 'entry 2 (p2): match_mode must be "contains" or "not_contains"' }],
+    problems: [
+      {
+        guid: 'p2',
+        index: 1,
+        field: 'match_mode',
+        severity: 'error',
+        message: 'entry 2 (p2): match_mode must be "contains" or "not_contains"',
+      },
+    ],
   },
 });
 
@@ -33,11 +58,17 @@ describe('Private definitions', () => {
   });
 
   it('on the web: lists the missing check, takes a typed path, then shows it matched', async () => {
-    const bridge = createFakeBridge({ 'agent:snapshot': () => ok(missing), 'app:info': () => ok(appInfoOf({ host: 'web' })), 'private:choose-file': () => ok(matched) });
+    const bridge = createFakeBridge({
+      'agent:snapshot': () => ok(missing),
+      'app:info': () => ok(appInfoOf({ host: 'web' })),
+      'private:choose-file': () => ok(matched),
+    });
     renderView(<PrivateView />, bridge);
     const region = await screen.findByRole('region', { name: /without a local definition \(1\)/ });
     expect(within(region).getByText('Payroll')).toBeTruthy();
-    fireEvent.change(await screen.findByLabelText(/Path of the definitions file/), { target: { value: '  /home/me/private.json ' } });
+    fireEvent.change(await screen.findByLabelText(/Path of the definitions file/), {
+      target: { value: '  /home/me/private.json ' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Use this file' }));
     expect(await screen.findByRole('region', { name: /Defined in the file and running \(1\)/ })).toBeTruthy();
     expect(bridge.callsTo('private:choose-file')).toEqual([{ file: '/home/me/private.json' }]);
@@ -55,7 +86,8 @@ describe('Private definitions', () => {
   it('keeps definitions masked until revealed, and hides them again', async () => {
     const bridge = createFakeBridge({
       'agent:snapshot': () => ok(matched),
-      'private:reveal': () => ok({ url: 'https://intranet.example/payroll', match_string: '', headers: { Authorization: 'Bearer s3cret' } }),
+      'private:reveal': () =>
+        ok({ url: 'https://intranet.example/payroll', match_string: '', headers: { Authorization: 'Bearer s3cret' } }),
     });
     const { container } = renderView(<PrivateView />, bridge);
     await screen.findByRole('region', { name: /Defined in the file/ });
@@ -77,9 +109,23 @@ describe('Private definitions', () => {
   });
 
   it('shows the file error and a failed reload', async () => {
-    const broken = { ...matched, privateDefinitions: { ...matched.privateDefinitions, fileError: 'private definitions file /home/me/private.json is not valid JSON at line 3' } };
-    renderView(<PrivateView />, createFakeBridge({ 'agent:snapshot': () => ok(broken), 'private:reload': () => fail('private:reload failed: EACCES') }));
-    expect((await screen.findByText('The file cannot be used as it is')).closest('[role="alert"]')?.textContent).toContain('line 3');
+    const broken = {
+      ...matched,
+      privateDefinitions: {
+        ...matched.privateDefinitions,
+        fileError: 'private definitions file /home/me/private.json is not valid JSON at line 3',
+      },
+    };
+    renderView(
+      <PrivateView />,
+      createFakeBridge({
+        'agent:snapshot': () => ok(broken),
+        'private:reload': () => fail('private:reload failed: EACCES'),
+      }),
+    );
+    expect(
+      (await screen.findByText('The file cannot be used as it is')).closest('[role="alert"]')?.textContent,
+    ).toContain('line 3');
     fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
     expect(await screen.findByText('The file could not be changed')).toBeTruthy();
   });

@@ -10,7 +10,17 @@ import type { FakeBridge } from './fake-bridge.ts';
 
 type Ui = ReactElement | ((place: Place) => ReactElement);
 
-function Host({ ui, navigate, setFlash, start }: { ui: Ui; navigate: (place: Place) => void; setFlash: (message: string | undefined) => void; start: Place }) {
+function Host({
+  ui,
+  navigate,
+  setFlash,
+  start,
+}: {
+  ui: Ui;
+  navigate: (place: Place) => void;
+  setFlash: (message: string | undefined) => void;
+  start: Place;
+}) {
   const [place, setPlace] = useState<Place>(start);
   const navigation: Navigation = {
     place,
@@ -21,10 +31,18 @@ function Host({ ui, navigate, setFlash, start }: { ui: Ui; navigate: (place: Pla
     flash: undefined,
     setFlash,
   };
-  return <NavigationContext.Provider value={navigation}>{typeof ui === 'function' ? ui(place) : ui}</NavigationContext.Provider>;
+  return (
+    <NavigationContext.Provider value={navigation}>
+      {typeof ui === 'function' ? ui(place) : ui}
+    </NavigationContext.Provider>
+  );
 }
 
-export function renderView(ui: Ui, bridge: FakeBridge, start: Place = { view: 'overview' }): RenderResult & { navigate: ReturnType<typeof vi.fn>; setFlash: ReturnType<typeof vi.fn> } {
+export function renderView(
+  ui: Ui,
+  bridge: FakeBridge,
+  start: Place = { view: 'overview' },
+): RenderResult & { navigate: ReturnType<typeof vi.fn>; setFlash: ReturnType<typeof vi.fn> } {
   const navigate = vi.fn();
   const setFlash = vi.fn();
   const result = render(

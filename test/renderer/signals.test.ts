@@ -4,13 +4,32 @@ import { backlogNeedsAttention, windowTitle } from '../../src-renderer/state/sig
 import { checkOf, notEnrolled, snapshotOf } from './fixtures.ts';
 
 const down = (guid: string) => checkOf({ guid, name: guid, health: 'down' });
-const outbox = (unsent: number, oldestRanAt?: string) => ({ unsent, bytes: unsent * 300, dropped: 0, rejectedCount: 0, rejected: [], ...(oldestRanAt === undefined ? {} : { oldestRanAt }) });
+const outbox = (unsent: number, oldestRanAt?: string) => ({
+  unsent,
+  bytes: unsent * 300,
+  dropped: 0,
+  rejectedCount: 0,
+  rejected: [],
+  ...(oldestRanAt === undefined ? {} : { oldestRanAt }),
+});
 
 describe('the window title says the state', () => {
   it.each([
-    { name: 'two down', snapshot: snapshotOf({ checks: [down('a'), down('b'), checkOf({ guid: 'c', name: 'c' })] }), title: '2 down · Uptime Agent' },
-    { name: 'all up', snapshot: snapshotOf({ checks: [checkOf({ guid: 'c', name: 'c' })] }), title: 'Online · Uptime Agent' },
-    { name: 'down and offline', snapshot: snapshotOf({ checks: [down('a')], connectivity: { online: false } }), title: '1 down · offline · Uptime Agent' },
+    {
+      name: 'two down',
+      snapshot: snapshotOf({ checks: [down('a'), down('b'), checkOf({ guid: 'c', name: 'c' })] }),
+      title: '2 down · Uptime Agent',
+    },
+    {
+      name: 'all up',
+      snapshot: snapshotOf({ checks: [checkOf({ guid: 'c', name: 'c' })] }),
+      title: 'Online · Uptime Agent',
+    },
+    {
+      name: 'down and offline',
+      snapshot: snapshotOf({ checks: [down('a')], connectivity: { online: false } }),
+      title: '1 down · offline · Uptime Agent',
+    },
     { name: 'not enrolled', snapshot: notEnrolled(), title: 'Not enrolled · Uptime Agent' },
   ])('$name', ({ snapshot, title }) => {
     expect(windowTitle(snapshot, 'connected')).toBe(title);

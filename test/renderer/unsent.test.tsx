@@ -12,10 +12,25 @@ afterEach(cleanup);
 const backlog = snapshotOf({
   checks: [checkOf({ guid: 'a', name: 'Website', unsent: 40 }), checkOf({ guid: 'b', name: 'Shop', unsent: 2 })],
   outbox: {
-    unsent: 42, bytes: 12_000, oldestRanAt: '2026-11-21T09:50:00.000Z', dropped: 7, rejectedCount: 1,
-    rejected: [{ check_guid: 'b', ran_at: '2026-11-21T09:40:00.000Z', reason: 'results[0].latency_ms: must be >= 0', rejected_at: '2026-11-21T09:41:00.000Z' }],
+    unsent: 42,
+    bytes: 12_000,
+    oldestRanAt: '2026-11-21T09:50:00.000Z',
+    dropped: 7,
+    rejectedCount: 1,
+    rejected: [
+      {
+        check_guid: 'b',
+        ran_at: '2026-11-21T09:40:00.000Z',
+        reason: 'results[0].latency_ms: must be >= 0',
+        rejected_at: '2026-11-21T09:41:00.000Z',
+      },
+    ],
   },
-  upload: { failures: 3, lastError: 'POST https://uptime.example/api/results answered 503', lastOkAt: '2026-11-21T09:49:00.000Z' },
+  upload: {
+    failures: 3,
+    lastError: 'POST https://uptime.example/api/results answered 503',
+    lastOkAt: '2026-11-21T09:49:00.000Z',
+  },
 });
 
 describe('Unsent results', () => {
@@ -41,7 +56,11 @@ describe('Unsent results', () => {
     renderView(<UnsentView />, bridge);
     fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));
     expect(screen.getByRole('button', { name: 'Uploading…' })).toBeTruthy();
-    bridge.emit('agent:state-changed', { ...backlog, takenAt: '2026-11-21T10:00:01.000Z', upload: { ...backlog.upload, progress: { delivered: 20, total: 42 } } });
+    bridge.emit('agent:state-changed', {
+      ...backlog,
+      takenAt: '2026-11-21T10:00:01.000Z',
+      upload: { ...backlog.upload, progress: { delivered: 20, total: 42 } },
+    });
     const bar = await screen.findByRole('progressbar');
     expect(bar.getAttribute('value')).toBe('20');
     expect(screen.getByText('Sending results: 20 of 42')).toBeTruthy();
@@ -50,14 +69,30 @@ describe('Unsent results', () => {
   });
 
   it('says when Upload now failed, and that nothing is lost', async () => {
-    renderView(<UnsentView />, createFakeBridge({ 'agent:snapshot': () => ok(backlog), 'agent:upload-now': () => ok({ ok: false, message: 'the server answered 503' }) }));
+    renderView(
+      <UnsentView />,
+      createFakeBridge({
+        'agent:snapshot': () => ok(backlog),
+        'agent:upload-now': () => ok({ ok: false, message: 'the server answered 503' }),
+      }),
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));
-    expect((await screen.findByText(/The results stay here/)).closest('[role="alert"]')?.textContent).toContain('Upload failed');
+    expect((await screen.findByText(/The results stay here/)).closest('[role="alert"]')?.textContent).toContain(
+      'Upload failed',
+    );
   });
 
   it('says when the command itself could not run', async () => {
-    renderView(<UnsentView />, createFakeBridge({ 'agent:snapshot': () => ok(backlog), 'agent:upload-now': () => fail('The agent does not answer') }));
+    renderView(
+      <UnsentView />,
+      createFakeBridge({
+        'agent:snapshot': () => ok(backlog),
+        'agent:upload-now': () => fail('The agent does not answer'),
+      }),
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));
-    expect((await screen.findByText(/The agent does not answer/)).closest('[role="alert"]')?.textContent).toContain('Upload failed');
+    expect((await screen.findByText(/The agent does not answer/)).closest('[role="alert"]')?.textContent).toContain(
+      'Upload failed',
+    );
   });
 });

@@ -16,8 +16,18 @@ import { tempDataDir } from '../support/cli.ts';
 describe('parseSse', () => {
   it.each([
     { name: 'one message', text: 'event: a\ndata: {"x":1}\n\n', messages: [{ event: 'a', data: '{"x":1}' }], rest: '' },
-    { name: 'a partial message kept for later', text: 'event: a\ndata: {"x"', messages: [], rest: 'event: a\ndata: {"x"' },
-    { name: 'heartbeat comments ignored', text: ': still here\n\nevent: b\ndata: 2\n\n', messages: [{ event: 'b', data: '2' }], rest: '' },
+    {
+      name: 'a partial message kept for later',
+      text: 'event: a\ndata: {"x"',
+      messages: [],
+      rest: 'event: a\ndata: {"x"',
+    },
+    {
+      name: 'heartbeat comments ignored',
+      text: ': still here\n\nevent: b\ndata: 2\n\n',
+      messages: [{ event: 'b', data: '2' }],
+      rest: '',
+    },
     { name: 'CRLF line ends', text: 'event: c\r\ndata: 3\r\n\r\n', messages: [{ event: 'c', data: '3' }], rest: '' },
     { name: 'multi-line data', text: 'data: a\ndata: b\n\n', messages: [{ event: 'message', data: 'a\nb' }], rest: '' },
   ])('$name', ({ text, messages, rest }) => {
@@ -39,7 +49,14 @@ describe('web bridge', () => {
     const dataDir = await tempDataDir();
     agent = createAgent({ dataDir, vault: fileKeyVault(dataDir) });
     await agent.start();
-    dashboard = await startDashboard({ agent, settings: fileSettingsStore(dataDir), host: webHostActions(dataDir, silentLogger), log: silentLogger, port: 0, rendererRoot: undefined });
+    dashboard = await startDashboard({
+      agent,
+      settings: fileSettingsStore(dataDir),
+      host: webHostActions(dataDir, silentLogger),
+      log: silentLogger,
+      port: 0,
+      rendererRoot: undefined,
+    });
     const url = new URL(dashboard.url);
     base = url.origin;
     token = url.searchParams.get('token') ?? '';
@@ -59,7 +76,14 @@ describe('web bridge', () => {
     off(); // the last listener gone closes the stream
     expect(first.enrolled).toBe(false);
     expect(connection).toContain('connected');
-    const refused = await bridge.invoke('agent:enroll', { server: 'ftp://x', token: 't', name: 'n', region: 'r', country: 'c', city: 'c' });
+    const refused = await bridge.invoke('agent:enroll', {
+      server: 'ftp://x',
+      token: 't',
+      name: 'n',
+      region: 'r',
+      country: 'c',
+      city: 'c',
+    });
     expect(refused).toMatchObject({ ok: true, value: { ok: false, kind: 'usage' } });
   });
 

@@ -49,7 +49,14 @@ export async function enrolledAgent(
   const store = openAgentStore(dataDir, { ...agentDefaults, ...tunables });
   const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), tunables, store, ...options.agent });
   if (options.start !== false) await agent.start();
-  const outcome = await agent.enroll({ server: server.url, token, name: 'test-pc', region: 'r', country: 'DE', city: 'Berlin' });
+  const outcome = await agent.enroll({
+    server: server.url,
+    token,
+    name: 'test-pc',
+    region: 'r',
+    country: 'DE',
+    city: 'Berlin',
+  });
   if (!outcome.ok) throw new Error(`enroll failed: ${outcome.message}`);
   // The first sync runs at once after enrollment; tests start from its settled state.
   await eventually(() => agent.state().loops.sync.lastOkAt, 10_000, 'the first sync');
@@ -69,7 +76,11 @@ export async function enrolledAgent(
 }
 
 /** Polls until check() returns a value other than undefined/false, or fails after timeoutMs. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

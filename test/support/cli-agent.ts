@@ -6,13 +6,37 @@ import type { ReferenceServer } from '../reference-server/index.ts';
 import { collect, lastLine, runCli, spawnCli, type CliOptions, type CliResult } from './cli.ts';
 
 /** The enroll command line for dataDir (the four place fields the wire API requires included). */
-export const enrollArgs = (server: Pick<ReferenceServer, 'url'>, token: string, dataDir: string, ...extra: string[]): string[] => [
-  'enroll', '--data-dir', dataDir, '--server', server.url, '--token', token,
-  '--name', 'n', '--region', 'r', '--country', 'c', '--city', 'x', ...extra,
+export const enrollArgs = (
+  server: Pick<ReferenceServer, 'url'>,
+  token: string,
+  dataDir: string,
+  ...extra: string[]
+): string[] => [
+  'enroll',
+  '--data-dir',
+  dataDir,
+  '--server',
+  server.url,
+  '--token',
+  token,
+  '--name',
+  'n',
+  '--region',
+  'r',
+  '--country',
+  'c',
+  '--city',
+  'x',
+  ...extra,
 ];
 
 /** Enrolls dataDir with `uptime-agent enroll`: the new monitor's id; any other exit fails with enroll's reason. */
-export async function enrollDataDir(server: Pick<ReferenceServer, 'url'>, token: string, dataDir: string, ...extra: string[]): Promise<string> {
+export async function enrollDataDir(
+  server: Pick<ReferenceServer, 'url'>,
+  token: string,
+  dataDir: string,
+  ...extra: string[]
+): Promise<string> {
   const result = await runCli(enrollArgs(server, token, dataDir, ...extra));
   if (result.code !== 0) throw new Error(`uptime-agent enroll exited ${String(result.code)}: ${result.stderr.trim()}`);
   return lastLine(result.stdout);
@@ -49,6 +73,7 @@ export function startRun(dataDir: string, flags: string[] = [], options: CliOpti
 /** `uptime-agent status --json` of dataDir, parsed; T names the fields the test reads. */
 export async function statusJson<T>(dataDir: string): Promise<T> {
   const result = await runCli(['status', '--json', '--data-dir', dataDir]);
-  if (result.code !== 0) throw new Error(`uptime-agent status --json exited ${String(result.code)}: ${result.stderr.trim()}`);
+  if (result.code !== 0)
+    throw new Error(`uptime-agent status --json exited ${String(result.code)}: ${result.stderr.trim()}`);
   return JSON.parse(result.stdout) as T;
 }

@@ -39,7 +39,8 @@ export function collect(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolvePromise) => child.on('close', (code) => resolvePromise({ code, stdout, stderr })));
 }
 
-export const runCli = (args: string[], options: CliOptions = {}): Promise<CliResult> => collect(spawnCli(args, options));
+export const runCli = (args: string[], options: CliOptions = {}): Promise<CliResult> =>
+  collect(spawnCli(args, options));
 
 export { tempDataDir } from './temp-dir.ts';
 

@@ -37,9 +37,7 @@ export function createFakeClock(startMs = Date.parse('2026-11-21T10:00:00.000Z')
     const target = now + ms;
     await settle();
     for (;;) {
-      const due = timers
-        .filter((t) => !t.cancelled && t.at <= target)
-        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      const due = timers.filter((t) => !t.cancelled && t.at <= target).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
       if (due === undefined) break;
       timers.splice(timers.indexOf(due), 1);
       now = Math.max(now, due.at);

@@ -27,8 +27,10 @@ export interface ForwardProxy {
 export async function startForwardProxy(options: ForwardProxyOptions = {}): Promise<ForwardProxy> {
   const seen: string[] = [];
   const sockets = new Set<Socket>();
-  const expected = options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
-  const authorised = (req: IncomingMessage): boolean => expected === undefined || req.headers['proxy-authorization'] === expected;
+  const expected =
+    options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
+  const authorised = (req: IncomingMessage): boolean =>
+    expected === undefined || req.headers['proxy-authorization'] === expected;
 
   const server: Server = createServer((req, res) => {
     seen.push(`${req.method ?? ''} ${req.url ?? ''}`);
@@ -39,10 +41,13 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     const target = new URL(req.url ?? '');
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
-    const upstream = request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -53,7 +58,9 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     seen.push(`CONNECT ${req.url ?? ''}`);
     if (!authorised(req)) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="office"\r\nContent-Length: 0\r\n\r\n');
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="office"\r\nContent-Length: 0\r\n\r\n',
+      );
       return;
     }
     if (options.refuseWith !== undefined) {

@@ -15,10 +15,13 @@ export async function startHttpsFront(backendUrl: string, leaf: KeyPair): Promis
   const backend = new URL(backendUrl);
   const sockets = new Set<Socket>();
   const server: Server = createServer({ cert: leaf.cert, key: leaf.key }, (req, res) => {
-    const upstream = request({ host: backend.hostname, port: backend.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: backend.hostname, port: backend.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });

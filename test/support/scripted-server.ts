@@ -25,7 +25,12 @@ export async function startScriptedServer(handler: Handler = (_req, res) => res.
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(request);
       current(request, res);
     });
@@ -44,12 +49,16 @@ export async function startScriptedServer(handler: Handler = (_req, res) => res.
   };
 }
 
-export const json = (status: number, value: unknown): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-};
+export const json =
+  (status: number, value: unknown): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(value));
+  };
 
-export const text = (status: number, body: string): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'text/plain' });
-  res.end(body);
-};
+export const text =
+  (status: number, body: string): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/plain' });
+    res.end(body);
+  };

@@ -63,10 +63,13 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     }
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
-    const upstream = request({ host: loopback, port, method: req.method, path: `${target.pathname}${target.search}`, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: loopback, port, method: req.method, path: `${target.pathname}${target.search}`, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -78,7 +81,9 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     connects.push(authority);
     const status = refusal(req);
     if (status !== undefined) {
-      client.end(`HTTP/1.1 ${status} Refused\r\n${status === 407 ? 'Proxy-Authenticate: Basic realm="test"\r\n' : ''}\r\n`);
+      client.end(
+        `HTTP/1.1 ${status} Refused\r\n${status === 407 ? 'Proxy-Authenticate: Basic realm="test"\r\n' : ''}\r\n`,
+      );
       return;
     }
     const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(authority);

@@ -61,7 +61,10 @@ export interface HttpTargetOptions {
   tls?: KeyPair;
 }
 
-export async function startHttpTarget(routes: Record<string, Route> = {}, options: HttpTargetOptions = {}): Promise<HttpTarget> {
+export async function startHttpTarget(
+  routes: Record<string, Route> = {},
+  options: HttpTargetOptions = {},
+): Promise<HttpTarget> {
   const table = new Map<string, Route>([['/echo', { echo: true }], ...Object.entries(routes)]);
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();

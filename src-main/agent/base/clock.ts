@@ -44,7 +44,8 @@ export function clockFrom<H>(timers: TimerPrimitives<H>): Clock {
       const end = timers.monotonic() + delay;
       const step = (): void => {
         const left = end - timers.monotonic();
-        handle = left > maxTimerDelayMs ? timers.setTimeout(step, maxTimerDelayMs) : timers.setTimeout(fn, Math.max(0, left));
+        handle =
+          left > maxTimerDelayMs ? timers.setTimeout(step, maxTimerDelayMs) : timers.setTimeout(fn, Math.max(0, left));
       };
       let handle = timers.setTimeout(step, maxTimerDelayMs);
       return { cancel: () => timers.clearTimeout(handle) };

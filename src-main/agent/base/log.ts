@@ -27,7 +27,10 @@ export const redactPaths = [
   '*.match_string',
 ];
 
-export function createLogger(destination: DestinationStream = stderrDestination(), level = process.env.UPTIME_AGENT_LOG_LEVEL ?? 'info'): Logger {
+export function createLogger(
+  destination: DestinationStream = stderrDestination(),
+  level = process.env.UPTIME_AGENT_LOG_LEVEL ?? 'info',
+): Logger {
   return pino(
     {
       name: 'uptime-agent',
@@ -50,7 +53,14 @@ export function stderrDestination(terminal = process.stderr.isTTY): DestinationS
   return terminal ? { write: (line: string) => stderr.write(humanLine(line)) } : stderr;
 }
 
-const levelNames: Readonly<Record<number, string>> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const levelNames: Readonly<Record<number, string>> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 /** pino's own fields: shown as time and level, or not worth a person's attention. */
 const envelope = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg']);
 
@@ -85,8 +95,10 @@ function clock(time: unknown): string {
 
 /** Plain words stay bare; anything with spaces or quotes is quoted; an error shows its message. */
 function valueText(value: unknown): string {
-  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? printable(value) : printableJsonLine(JSON.stringify(value));
-  if (typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string') return printableJsonLine(JSON.stringify(value.message));
+  if (typeof value === 'string')
+    return /^[^\s"=]+$/.test(value) ? printable(value) : printableJsonLine(JSON.stringify(value));
+  if (typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string')
+    return printableJsonLine(JSON.stringify(value.message));
   return printableJsonLine(JSON.stringify(value));
 }
 

@@ -12,7 +12,10 @@ const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 export function printable(text: string): string {
   return text.replace(controls, (c) => {
     const code = c.charCodeAt(0);
-    return named[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    return (
+      named[c] ??
+      (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+    );
   });
 }
 

@@ -67,7 +67,8 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
     summary = summarizePrivateDefinitions(privateState, runnable, (guid) => names.get(guid) ?? guid);
     // What `status --json` (another process) reads: guids and problems, never a definition.
     setMeta(deps.db, 'private_definitions', JSON.stringify(summary));
-    for (const check of runnable.runnable.values()) target?.upsert({ guid: check.guid, intervalMs: check.intervalMs, ...check.sharing });
+    for (const check of runnable.runnable.values())
+      target?.upsert({ guid: check.guid, intervalMs: check.intervalMs, ...check.sharing });
     for (const guid of scheduled) {
       if (runnable.runnable.has(guid)) continue;
       target?.remove(guid);
@@ -107,10 +108,18 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
       }
       // The new file's changes apply only once it is taken on (below).
       let taken = false;
-      const next = await openPrivateDefinitions({ file, log: deps.log, onChange: (state) => taken && applyPrivate(state) });
+      const next = await openPrivateDefinitions({
+        file,
+        log: deps.log,
+        onChange: (state) => taken && applyPrivate(state),
+      });
       const first = next.current();
       // A missing or broken file never replaces definitions in force: they stay, and the error is said.
-      if (first.fileError !== undefined && privateState?.loadedAt !== undefined && privateState.fileError === undefined) {
+      if (
+        first.fileError !== undefined &&
+        privateState?.loadedAt !== undefined &&
+        privateState.fileError === undefined
+      ) {
         next.close();
         throw new Error(`${first.fileError}. The definitions from ${privateState.file} stay in force`);
       }

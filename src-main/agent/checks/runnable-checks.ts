@@ -35,19 +35,25 @@ function definitionOf(check: WireCheck): CheckDefinition {
 }
 
 /** Why an active check is not run, or undefined when it is run. */
-export type NotRunReason = { kind: 'inactive'; enabled: boolean } | { kind: 'private-missing' } | { kind: 'unschedulable'; reason: string };
+export type NotRunReason =
+  { kind: 'inactive'; enabled: boolean } | { kind: 'private-missing' } | { kind: 'unschedulable'; reason: string };
 
 /**
  * The one decision whether a stored check is run. `hasPrivateEntry` says whether the local
  * definitions file defines a guid: the running agent knows the file, `status --json` (another
  * process) knows the guids the agent recorded.
  */
-export function notRunReason(stored: StoredCheck, hasPrivateEntry: (guid: string) => boolean): NotRunReason | undefined {
+export function notRunReason(
+  stored: StoredCheck,
+  hasPrivateEntry: (guid: string) => boolean,
+): NotRunReason | undefined {
   const { check, privateDefinition, active } = stored;
   if (!active) return { kind: 'inactive', enabled: check.enabled };
   // The server's definition is unusable (check-parse.ts): shown with the field, never run.
-  if (check.invalid_definition !== undefined) return { kind: 'unschedulable', reason: `invalid definition: ${check.invalid_definition}` };
-  if (check.interval_sec < 1) return { kind: 'unschedulable', reason: `interval_sec is ${check.interval_sec}; it must be at least 1` };
+  if (check.invalid_definition !== undefined)
+    return { kind: 'unschedulable', reason: `invalid definition: ${check.invalid_definition}` };
+  if (check.interval_sec < 1)
+    return { kind: 'unschedulable', reason: `interval_sec is ${check.interval_sec}; it must be at least 1` };
   if (privateDefinition && !hasPrivateEntry(check.guid)) return { kind: 'private-missing' };
   return undefined;
 }
@@ -63,7 +69,10 @@ export function describeNotRun(reason: NotRunReason): string {
   }
 }
 
-export function runnableChecks(stored: readonly StoredCheck[], privateDefs: ReadonlyMap<string, CheckDefinition>): RunnableSet {
+export function runnableChecks(
+  stored: readonly StoredCheck[],
+  privateDefs: ReadonlyMap<string, CheckDefinition>,
+): RunnableSet {
   const set: RunnableSet = { runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] };
   const known = new Set<string>();
   for (const item of stored) {
@@ -84,7 +93,9 @@ export function runnableChecks(stored: readonly StoredCheck[], privateDefs: Read
     // A private check's local entry supplies every definition field; nothing of the wiped server copy remains.
     set.runnable.set(
       check.guid,
-      entry === undefined ? { ...base, definition: definitionOf(check) } : { ...base, definition: entry, privateSecrets: privateSecrets(entry) },
+      entry === undefined
+        ? { ...base, definition: definitionOf(check) }
+        : { ...base, definition: entry, privateSecrets: privateSecrets(entry) },
     );
   }
   for (const guid of privateDefs.keys()) if (!known.has(guid)) set.unknownPrivate.push(guid);

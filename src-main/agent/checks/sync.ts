@@ -28,7 +28,10 @@ export interface SyncDeps {
 export async function syncOnce(deps: SyncDeps): Promise<SyncOutcome> {
   const first = await fetchAndApply(deps);
   if (first.ok || first.error.status !== 400) return first;
-  deps.log.warn({ reason: first.error.reason }, 'the server refused the sync cursor; resetting it and syncing everything again');
+  deps.log.warn(
+    { reason: first.error.reason },
+    'the server refused the sync cursor; resetting it and syncing everything again',
+  );
   deleteMeta(deps.db, 'sync_cursor');
   const second = await fetchAndApply(deps);
   return second.ok ? { ...second, cursorWasReset: true } : second;
@@ -41,7 +44,10 @@ async function fetchAndApply(deps: SyncDeps): Promise<SyncOutcome> {
   const delta = parseDelta(answer.value.checks);
   const summary = { ...applyDelta(deps.db, delta.checks, answer.value.server_time), skipped: delta.skipped };
   if (summary.invalid > 0 || delta.skipped > 0) {
-    deps.log.warn({ invalid: summary.invalid, skipped: delta.skipped }, 'some checks of the delta are unusable; they are shown as invalid and not run, the rest applies');
+    deps.log.warn(
+      { invalid: summary.invalid, skipped: delta.skipped },
+      'some checks of the delta are unusable; they are shown as invalid and not run, the rest applies',
+    );
   }
   return { ok: true, summary, cursor: answer.value.server_time, cursorWasReset: false };
 }

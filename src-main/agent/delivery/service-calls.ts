@@ -4,7 +4,14 @@ import { backoffDelay } from './backoff.ts';
 import type { Clock } from '../base/clock.ts';
 import type { AgentTunables } from '../defaults.ts';
 import type { Logger } from '../base/log.ts';
-import { clockSkewLimitSec, loopFailed, loopSucceeded, type AgentState, type AuthState, type LoopName } from '../live/state.ts';
+import {
+  clockSkewLimitSec,
+  loopFailed,
+  loopSucceeded,
+  type AgentState,
+  type AuthState,
+  type LoopName,
+} from '../live/state.ts';
 import type { ApiClient } from '../wire/api-client.ts';
 import type { ApiError } from '../wire/api-error.ts';
 
@@ -36,7 +43,8 @@ export interface ServiceCallsDeps {
 }
 
 /** 401/403/damaged key: the user must act; until then the agent is quiet, see recheckDelay. */
-const isAuthFailure = (error: ApiError): boolean => error.kind === 'auth' || error.kind === 'disabled' || error.kind === 'damaged-key';
+const isAuthFailure = (error: ApiError): boolean =>
+  error.kind === 'auth' || error.kind === 'disabled' || error.kind === 'damaged-key';
 
 export interface ServiceCalls {
   /** Runs one call with the current identity and records what its outcome means. */
@@ -51,12 +59,19 @@ export interface ServiceCalls {
    * only the ping loop calls: one light request every authRetryMs to 2 x authRetryMs; the other
    * loops wait, and are woken when it is accepted again (issue 12 §6).
    */
-  paced(loop: LoopName, intervalMs: number, run: (signal: AbortSignal) => Promise<Outcome>): (signal: AbortSignal) => Promise<number>;
+  paced(
+    loop: LoopName,
+    intervalMs: number,
+    run: (signal: AbortSignal) => Promise<Outcome>,
+  ): (signal: AbortSignal) => Promise<number>;
   /** Forgets every backoff: the cause is gone (connectivity is back, the server accepts us). */
   resetBackoff(): void;
 }
 
-const notEnrolled: ApiError = { kind: 'cancelled', message: 'this agent is not enrolled yet; enroll it with a token first' };
+const notEnrolled: ApiError = {
+  kind: 'cancelled',
+  message: 'this agent is not enrolled yet; enroll it with a token first',
+};
 
 export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
   const notBefore: Record<LoopName, number> = { sync: 0, upload: 0, status: 0, ping: 0 };
@@ -78,9 +93,12 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
     if (skewSec === undefined) return undefined;
     const off = Math.abs(skewSec) > clockSkewLimitSec;
     if (off && !skewReported) {
-      deps.log.warn({ clockSkewSec: skewSec }, `this machine's clock is ${Math.abs(skewSec)} s ${skewSec > 0 ? 'behind' : 'ahead of'} the server's; set it right (automatic time). Results keep this machine's time.`);
+      deps.log.warn(
+        { clockSkewSec: skewSec },
+        `this machine's clock is ${Math.abs(skewSec)} s ${skewSec > 0 ? 'behind' : 'ahead of'} the server's; set it right (automatic time). Results keep this machine's time.`,
+      );
     } else if (!off && skewReported) {
-      deps.log.info('this machine\'s clock agrees with the server\'s again');
+      deps.log.info("this machine's clock agrees with the server's again");
     }
     skewReported = off;
     deps.onClockSkew?.(skewSec);
@@ -96,23 +114,40 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
     const answered = error === undefined || error.status !== undefined;
     if (answered) deps.onReachable();
     if (error !== undefined && (error.kind === 'network' || error.kind === 'timeout')) deps.onUnreachable();
-    if (error !== undefined) deps.log.warn({ kind: error.kind, loop }, `${loop} failed: ${error.message}${error.action === undefined ? '' : `; ${error.action}`}`);
+    if (error !== undefined)
+      deps.log.warn(
+        { kind: error.kind, loop },
+        `${loop} failed: ${error.message}${error.action === undefined ? '' : `; ${error.action}`}`,
+      );
     if (auth !== before) {
-      if (auth === 'key-rejected') deps.log.error('the server refused the API key (401): it was reset. Re-enroll this agent with a new token.');
-      if (auth === 'monitor-disabled') deps.log.error('the server says this monitor is disabled (403): probing is paused until it is enabled again.');
-      if (auth === 'key-damaged') deps.log.error('the stored API key is damaged and cannot be sent: enroll this agent again, or reclaim its monitor id.');
+      if (auth === 'key-rejected')
+        deps.log.error('the server refused the API key (401): it was reset. Re-enroll this agent with a new token.');
+      if (auth === 'monitor-disabled')
+        deps.log.error('the server says this monitor is disabled (403): probing is paused until it is enabled again.');
+      if (auth === 'key-damaged')
+        deps.log.error(
+          'the stored API key is damaged and cannot be sent: enroll this agent again, or reclaim its monitor id.',
+        );
     }
     const skew = noteSkew(skewSec);
     deps.update((s) => {
       const { connectionProblem: _old, ...rest } = s;
-      const problem = error?.action === undefined ? (answered ? undefined : s.connectionProblem) : { message: error.message, action: error.action };
+      const problem =
+        error?.action === undefined
+          ? answered
+            ? undefined
+            : s.connectionProblem
+          : { message: error.message, action: error.action };
       return {
         ...rest,
         auth,
         ...(answered ? { lastContactAt: at.toISOString() } : {}),
         ...(skew === undefined ? {} : { clockSkewSec: skew }),
         ...(problem === undefined ? {} : { connectionProblem: problem }),
-        loops: { ...s.loops, [loop]: error === undefined ? loopSucceeded(at) : loopFailed(s.loops[loop], at, error.message) },
+        loops: {
+          ...s.loops,
+          [loop]: error === undefined ? loopSucceeded(at) : loopFailed(s.loops[loop], at, error.message),
+        },
       };
     });
     // Rejected: the next recheck is one spread delay away, whatever the ping interval says.

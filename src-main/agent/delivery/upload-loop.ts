@@ -41,7 +41,10 @@ export function createUploadLoop(deps: UploadLoopDeps): UploadLoop {
       );
       live.update(({ uploading: _done, ...rest }) => rest);
       if ('report' in outcome && outcome.report.rejected > 0) {
-        deps.log.warn({ rejected: outcome.report.rejected }, 'the server refused some results; they are set aside in the rejected list');
+        deps.log.warn(
+          { rejected: outcome.report.rejected },
+          'the server refused some results; they are set aside in the rejected list',
+        );
       }
       return outcome;
     },

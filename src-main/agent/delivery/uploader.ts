@@ -9,7 +9,8 @@ import type { Outbox, OutboxRow } from '../store/outbox.ts';
 /** `{"results":[` + `]}`: what a batch body adds around the joined payloads. */
 const envelopeBytes = '{"results":[]}'.length;
 
-export const batchBody = (rows: readonly OutboxRow[]): string => `{"results":[${rows.map((r) => r.payload).join(',')}]}`;
+export const batchBody = (rows: readonly OutboxRow[]): string =>
+  `{"results":[${rows.map((r) => r.payload).join(',')}]}`;
 
 /** Payload bytes that fit one call: the body limit less the envelope and the commas. */
 export const batchPayloadBudget = (maxBodyBytes: number, maxResults: number): number =>
@@ -56,7 +57,14 @@ export async function drainOutbox(deps: UploadDeps): Promise<UploadOutcome> {
       // The server has these results but the store could not remove them (a full disk): stop
       // here. Sending the same rows again would only make a resend storm; the next round retries.
       const detail = storeError instanceof Error ? storeError.message : String(storeError);
-      return { ok: false, error: { kind: 'cancelled', message: `delivered results could not be removed from the store (${detail}); uploading waits` }, report };
+      return {
+        ok: false,
+        error: {
+          kind: 'cancelled',
+          message: `delivered results could not be removed from the store (${detail}); uploading waits`,
+        },
+        report,
+      };
     }
     if (error !== undefined) return { ok: false, error, report };
     deps.onProgress?.({ ...report });
@@ -64,7 +72,11 @@ export async function drainOutbox(deps: UploadDeps): Promise<UploadOutcome> {
 }
 
 /** Sends rows; on 413 or 400 splits them, in order, until each part is delivered or set aside. */
-async function deliver(rows: readonly OutboxRow[], deps: UploadDeps, report: UploadReport): Promise<ApiError | undefined> {
+async function deliver(
+  rows: readonly OutboxRow[],
+  deps: UploadDeps,
+  report: UploadReport,
+): Promise<ApiError | undefined> {
   report.calls++;
   const answer = await deps.client.results(deps.apiKey, batchBody(rows), deps.signal);
   if (answer.ok) {
@@ -78,7 +90,8 @@ async function deliver(rows: readonly OutboxRow[], deps: UploadDeps, report: Upl
   const [only] = rows;
   if (rows.length === 1 && only !== undefined) {
     // A single result the server refuses will be refused forever: keep it aside, visible.
-    const reason = answer.error.reason ?? (status === 413 ? 'result larger than the server accepts' : `refused with ${status}`);
+    const reason =
+      answer.error.reason ?? (status === 413 ? 'result larger than the server accepts' : `refused with ${status}`);
     deps.outbox.reject(only, reason, deps.now());
     report.rejected++;
     return undefined;

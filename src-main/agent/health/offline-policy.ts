@@ -63,7 +63,9 @@ export function createOfflinePolicy(deps: OfflinePolicyDeps): OfflinePolicy {
   function wentOffline(): void {
     const at = now();
     if (!outages.wentOffline(at)) return;
-    deps.log.warn('no connectivity target answers: offline; check runs that get no answer are kept as skipped until connectivity returns');
+    deps.log.warn(
+      'no connectivity target answers: offline; check runs that get no answer are kept as skipped until connectivity returns',
+    );
     deps.live.update((s) => ({ ...s, online: false, offlineSince: at.toISOString() }));
     deps.onOffline();
   }

@@ -41,7 +41,9 @@ export function createOutageTracker(db: Database, startedAt: Date): OutageTracke
     wentOffline(at) {
       if (open !== undefined) return false;
       const startedAtIso = at.toISOString();
-      const row = db.prepare('INSERT INTO outages (started_at) VALUES (?) RETURNING id').get(startedAtIso) as { id: number };
+      const row = db.prepare('INSERT INTO outages (started_at) VALUES (?) RETURNING id').get(startedAtIso) as {
+        id: number;
+      };
       open = { id: row.id, startedAt: startedAtIso };
       return true;
     },

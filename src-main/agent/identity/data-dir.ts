@@ -68,7 +68,10 @@ export function prepareDataDir(dataDir: string, platform: NodeJS.Platform = proc
   try {
     accessSync(dataDir, constants.W_OK);
   } catch {
-    throw new DataDirError(`the data folder ${dataDir} is read-only; make it writable for this user, or choose another with --data-dir`, 'read-only');
+    throw new DataDirError(
+      `the data folder ${dataDir} is read-only; make it writable for this user, or choose another with --data-dir`,
+      'read-only',
+    );
   }
   return { tightened };
 }
@@ -101,8 +104,15 @@ export function makePrivate(file: string, platform: NodeJS.Platform = process.pl
 function unusable(dataDir: string, error: unknown): DataDirError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return new DataDirError(`the data folder ${dataDir} cannot be created here (${code === 'EROFS' ? 'read-only file system' : 'permission denied'}); choose another with --data-dir`, 'read-only');
+    return new DataDirError(
+      `the data folder ${dataDir} cannot be created here (${code === 'EROFS' ? 'read-only file system' : 'permission denied'}); choose another with --data-dir`,
+      'read-only',
+    );
   }
-  if (code === 'ENOSPC') return new DataDirError(`the disk holding ${dataDir} is full; free some space and start again`, 'unusable');
-  return new DataDirError(`the data folder ${dataDir} cannot be used (${code ?? 'unknown error'}); choose another with --data-dir`, 'unusable');
+  if (code === 'ENOSPC')
+    return new DataDirError(`the disk holding ${dataDir} is full; free some space and start again`, 'unusable');
+  return new DataDirError(
+    `the data folder ${dataDir} cannot be used (${code ?? 'unknown error'}); choose another with --data-dir`,
+    'unusable',
+  );
 }

@@ -43,7 +43,11 @@ export type EnrollOutcome =
   | { ok: false; kind: EnrollFailureKind; message: string; monitorId?: string };
 
 const field = (label: string) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(200, `${label} is longer than 200 characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(200, `${label} is longer than 200 characters`);
 
 const inputSchema = z.object({
   name: field('name'),
@@ -62,7 +66,9 @@ const inputSchema = z.object({
 export type ValidEnrollInput = z.infer<typeof inputSchema> & { server: string };
 
 /** Checks everything that can be checked before a request: a usage failure sends nothing. */
-export function validateEnrollInput(input: EnrollInput): { ok: true; value: ValidEnrollInput } | { ok: false; message: string } {
+export function validateEnrollInput(
+  input: EnrollInput,
+): { ok: true; value: ValidEnrollInput } | { ok: false; message: string } {
   const server = parseServerUrl(input.server, input.allowInsecureHttp);
   if (!server.ok) return { ok: false, message: server.message };
   const reclaimId = input.reclaimId === undefined || input.reclaimId.trim() === '' ? undefined : input.reclaimId;
@@ -83,7 +89,8 @@ export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<Enro
   const valid = validateEnrollInput(input);
   if (!valid.ok) return { ok: false, kind: 'usage', message: valid.message };
   const writable = await checkWritable(deps.dataDir);
-  if (!writable.ok) return { ok: false, kind: 'local-state', message: `${writable.message}. Nothing was sent to the server` };
+  if (!writable.ok)
+    return { ok: false, kind: 'local-state', message: `${writable.message}. Nothing was sent to the server` };
   const { server, token, reclaimId, ...place } = valid.value;
   const client = deps.client(server);
   let answer;
@@ -92,7 +99,17 @@ export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<Enro
   } finally {
     await client.close();
   }
-  if (!answer.ok) return { ok: false, ...describeFailure(answer.error.status, answer.error.reason, answer.error.message, reclaimId, answer.error.action) };
+  if (!answer.ok)
+    return {
+      ok: false,
+      ...describeFailure(
+        answer.error.status,
+        answer.error.reason,
+        answer.error.message,
+        reclaimId,
+        answer.error.action,
+      ),
+    };
   const { api_key: apiKey, monitor_id: monitorId } = answer.value;
   const details: EnrollmentDetails = { ...place, enrolled_at: (deps.now?.() ?? new Date()).toISOString() };
   try {
@@ -100,7 +117,12 @@ export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<Enro
     await deps.vault.save({ apiKey, identity: { monitorId, server, details } });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'the data folder is not writable' : (code ?? 'write failed');
+    const why =
+      code === 'ENOSPC'
+        ? 'the disk is full'
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? 'the data folder is not writable'
+          : (code ?? 'write failed');
     return {
       ok: false,
       kind: 'not-saved',
@@ -125,7 +147,10 @@ export async function checkWritable(dataDir: string): Promise<{ ok: true } | { o
     const code = (error as NodeJS.ErrnoException).code;
     if (error instanceof Error && error.name === 'DataDirError') return { ok: false, message: error.message };
     if (code === 'ENOSPC') return { ok: false, message: `the disk holding ${dataDir} is full; free some space` };
-    return { ok: false, message: `the data folder ${dataDir} is not writable (${code ?? 'error'}); make it writable or choose another with --data-dir` };
+    return {
+      ok: false,
+      message: `the data folder ${dataDir} is not writable (${code ?? 'error'}); make it writable or choose another with --data-dir`,
+    };
   } finally {
     await rm(probe, { force: true });
   }
@@ -142,7 +167,8 @@ function describeFailure(
     case 401:
       return {
         kind: 'token-rejected',
-        message: 'the server refused the enrollment token: it is unknown, revoked or expired. Mint a new token on the "Add a monitor" page and try again.',
+        message:
+          'the server refused the enrollment token: it is unknown, revoked or expired. Mint a new token on the "Add a monitor" page and try again.',
       };
     case 404:
       return {
@@ -161,7 +187,10 @@ function describeFailure(
       };
     default:
       // A proxy or certificate problem says what to do itself; "is the server running" would mislead.
-      return { kind: 'unreachable', message: `could not enroll: ${message}. ${action === undefined ? 'Check the server URL and that the server is running' : capitalise(action)}.` };
+      return {
+        kind: 'unreachable',
+        message: `could not enroll: ${message}. ${action === undefined ? 'Check the server URL and that the server is running' : capitalise(action)}.`,
+      };
   }
 }
 
@@ -171,7 +200,11 @@ const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text
  * Identity used to live in the store's meta rows; an agent that finds a key file without one
  * moves it to the vault (one atomic write) and then removes the rows. Returns the identity.
  */
-export async function migrateLegacyIdentity(db: Database, vault: KeyVault, apiKey: string): Promise<StoredIdentity | undefined> {
+export async function migrateLegacyIdentity(
+  db: Database,
+  vault: KeyVault,
+  apiKey: string,
+): Promise<StoredIdentity | undefined> {
   const legacy = legacyIdentity(db);
   if (legacy === undefined) return undefined;
   await vault.save({ apiKey, identity: legacy });

@@ -79,11 +79,18 @@ export function createIdentityHolder(deps: IdentityDeps): IdentityHolder {
     current: () => identity,
     view() {
       if (identity === undefined || stored === undefined) return undefined;
-      return { monitorId: stored.monitorId, server: stored.server, ...(stored.details === undefined ? {} : { details: stored.details }) };
+      return {
+        monitorId: stored.monitorId,
+        server: stored.server,
+        ...(stored.details === undefined ? {} : { details: stored.details }),
+      };
     },
     async load() {
       const credentials = await read();
-      stored = credentials === undefined ? undefined : (credentials.identity ?? (await migrateLegacyIdentity(deps.db, deps.vault, credentials.apiKey)));
+      stored =
+        credentials === undefined
+          ? undefined
+          : (credentials.identity ?? (await migrateLegacyIdentity(deps.db, deps.vault, credentials.apiKey)));
       await close();
       deps.outbox.setOwner(stored?.monitorId);
       if (credentials === undefined || stored === undefined) return false;

@@ -40,7 +40,9 @@ export function processStartTime(pid: number): string | undefined {
 
 function looksLikeAgent(pid: number): boolean {
   try {
-    return /uptime-agent|uptime agent|cli\/main\.(ts|js)/i.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+    return /uptime-agent|uptime agent|cli\/main\.(ts|js)/i.test(
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '),
+    );
   } catch {
     return true;
   }
@@ -89,7 +91,9 @@ export function takeInstanceLock(dataDir: string): LockOutcome {
   const file = lockFile(dataDir);
   const started = processStartTime(process.pid);
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify({ pid: process.pid, ...(started === undefined ? {} : { started }) }), { mode: privateFileMode });
+  writeFileSync(temp, JSON.stringify({ pid: process.pid, ...(started === undefined ? {} : { started }) }), {
+    mode: privateFileMode,
+  });
   let tookOver: { pid: number } | undefined;
   try {
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -106,7 +110,8 @@ export function takeInstanceLock(dataDir: string): LockOutcome {
           continue; // released in between
         }
         const record = parseRecord(text);
-        if (record !== undefined && record.pid !== process.pid && holderAlive(record)) return { ok: false, pid: record.pid };
+        if (record !== undefined && record.pid !== process.pid && holderAlive(record))
+          return { ok: false, pid: record.pid };
         tookOver = { pid: record?.pid ?? -1 };
         rmSync(file, { force: true });
       }

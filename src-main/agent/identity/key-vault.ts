@@ -44,7 +44,9 @@ export interface KeyVault {
 /** The key file (or ciphertext) could not be understood: the user has to enroll or reclaim. */
 export class DamagedKeyError extends Error {
   constructor(where: string) {
-    super(`the stored key (${where}) is damaged: enroll this agent again, or reclaim its monitor with enroll --reclaim`);
+    super(
+      `the stored key (${where}) is damaged: enroll this agent again, or reclaim its monitor with enroll --reclaim`,
+    );
     this.name = 'DamagedKeyError';
   }
 }
@@ -53,7 +55,9 @@ const credentialsSchema = z.object({
   api_key: z.string().min(1),
   monitor_id: z.string().min(1),
   server: z.string().min(1),
-  enrollment: z.object({ name: z.string(), region: z.string(), country: z.string(), city: z.string(), enrolled_at: z.string() }).optional(),
+  enrollment: z
+    .object({ name: z.string(), region: z.string(), country: z.string(), city: z.string(), enrolled_at: z.string() })
+    .optional(),
 });
 
 /** The text form shared by the key file and the desktop ciphertext. */

@@ -26,7 +26,10 @@ export function parseServerUrl(input: string, allowInsecureHttp = false): Server
     return { ok: false, message: `the server URL must start with https:// (got ${url.protocol}//)` };
   }
   if (url.username !== '' || url.password !== '') {
-    return { ok: false, message: 'the server URL must not hold a user name or password; the enrollment token is the credential' };
+    return {
+      ok: false,
+      message: 'the server URL must not hold a user name or password; the enrollment token is the credential',
+    };
   }
   if (url.search !== '' || url.hash !== '') {
     return { ok: false, message: 'the server URL must not have a query (?…) or fragment (#…)' };

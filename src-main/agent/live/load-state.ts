@@ -35,7 +35,11 @@ export function readLoad(db: Database, nowMs: number, freshMs: number): StoredLo
 
 /** Whether two reports differ in anything shown: equal ones are neither stored nor announced. */
 export const sameLoad = (a: LoadReport | undefined, b: LoadReport): boolean =>
-  a !== undefined && a.overloaded === b.overloaded && a.skippedOverlap === b.skippedOverlap && a.skippedBacklog === b.skippedBacklog && a.recentSkipped === b.recentSkipped;
+  a !== undefined &&
+  a.overloaded === b.overloaded &&
+  a.skippedOverlap === b.skippedOverlap &&
+  a.skippedBacklog === b.skippedBacklog &&
+  a.recentSkipped === b.recentSkipped;
 
 export interface LoadReporterDeps {
   db: Database;
@@ -65,7 +69,8 @@ export function createLoadReporter(deps: LoadReporterDeps): { report(report: Loa
       bestEffort(() => saveLoad(deps.db, report, deps.clock.now()));
       const before = deps.live.get().load;
       if (sameLoad(before, report)) return;
-      if (report.overloaded && before?.overloaded !== true) deps.log.warn({ skipped: report.recentSkipped }, describeOverload(report));
+      if (report.overloaded && before?.overloaded !== true)
+        deps.log.warn({ skipped: report.recentSkipped }, describeOverload(report));
       deps.live.update((s) => ({ ...s, load: report }));
     },
     clear() {

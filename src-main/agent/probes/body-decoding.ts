@@ -34,7 +34,9 @@ export function contentCodings(header: string | string[] | undefined): string[] 
 /** Why the codings cannot be undone, or '' when they can. */
 export function codingProblem(codings: readonly string[]): string {
   const unknown = codings.find((coding) => decoders[coding] === undefined);
-  return unknown === undefined ? '' : `the body uses Content-Encoding ${JSON.stringify(unknown)}, which the agent cannot decode`;
+  return unknown === undefined
+    ? ''
+    : `the body uses Content-Encoding ${JSON.stringify(unknown)}, which the agent cannot decode`;
 }
 
 /** A decoding failure of the body itself (corrupt or truncated compressed data). */

@@ -24,7 +24,9 @@ function checkAddresses(run: Run, host: string, addresses: readonly string[]): v
   for (const address of addresses) {
     const refusal = egressRefusal(address);
     if (refusal === undefined) continue;
-    throw new EgressBlockedError(address === host ? refusal : `${host} resolves to ${refusal.replace(/^\S+ is /, `${address}, `)}`);
+    throw new EgressBlockedError(
+      address === host ? refusal : `${host} resolves to ${refusal.replace(/^\S+ is /, `${address}, `)}`,
+    );
   }
 }
 
@@ -41,7 +43,11 @@ async function checkedAddresses(run: Run, host: string, trace: ConnectionTrace):
   }
   const found = await (run.resolver ?? systemResolver)(host);
   trace.lookupAt = run.now();
-  checkAddresses(run, host, found.map((a) => a.address));
+  checkAddresses(
+    run,
+    host,
+    found.map((a) => a.address),
+  );
   if (found.length === 0) throw Object.assign(new Error(`no address for ${host}`), { code: 'EAI_NODATA' });
   return found;
 }
@@ -60,7 +66,8 @@ export async function dialTcp(run: Run, host: string, port: number, trace: Conne
     trace.viaProxy = shownProxy(run.proxy.url);
     // Under the strict policy the name is resolved and checked here and the proxy is asked for
     // the checked address, since the proxy's own resolution cannot be pinned.
-    const target = run.egressPolicy === 'strict' ? ((await checkedAddresses(run, host, trace))[0]?.address ?? host) : host;
+    const target =
+      run.egressPolicy === 'strict' ? ((await checkedAddresses(run, host, trace))[0]?.address ?? host) : host;
     const socket = await openTunnel(run, run.proxy.url, target, port);
     trace.connectedAt = run.now();
     return socket;
@@ -105,7 +112,12 @@ export interface TlsDialOptions {
  * target sent bytes (a plain HTTP or SSH port answering the ClientHello), the trace records
  * that something came back, so latency is not reported as 0.
  */
-export async function upgradeTls(run: Run, raw: Socket, trace: ConnectionTrace, options: TlsDialOptions): Promise<TLSSocket> {
+export async function upgradeTls(
+  run: Run,
+  raw: Socket,
+  trace: ConnectionTrace,
+  options: TlsDialOptions,
+): Promise<TLSSocket> {
   // Through a proxy, the raw socket has already read the proxy's answer to CONNECT.
   const readBefore = raw.bytesRead;
   const socket = tlsConnect({

@@ -14,15 +14,44 @@ interface Range {
 // BlockList also matches IPv4-mapped IPv6 forms (::ffff:10.0.0.5, ::ffff:a00:5) against the IPv4
 // subnets, so a mapped address cannot slip past as "IPv6".
 const ranges: Range[] = [
-  { kind: 'an unspecified address', subnets: [['0.0.0.0', 8, 'ipv4'], ['::', 128, 'ipv6']] },
-  { kind: 'a loopback address', subnets: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']] },
+  {
+    kind: 'an unspecified address',
+    subnets: [
+      ['0.0.0.0', 8, 'ipv4'],
+      ['::', 128, 'ipv6'],
+    ],
+  },
+  {
+    kind: 'a loopback address',
+    subnets: [
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ],
+  },
   {
     kind: 'a private address',
-    subnets: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6']],
+    subnets: [
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+      ['fc00::', 7, 'ipv6'],
+    ],
   },
-  { kind: 'a link-local address', subnets: [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']] },
+  {
+    kind: 'a link-local address',
+    subnets: [
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ],
+  },
   { kind: 'a shared (CGNAT) address', subnets: [['100.64.0.0', 10, 'ipv4']] },
-  { kind: 'a multicast address', subnets: [['224.0.0.0', 4, 'ipv4'], ['ff00::', 8, 'ipv6']] },
+  {
+    kind: 'a multicast address',
+    subnets: [
+      ['224.0.0.0', 4, 'ipv4'],
+      ['ff00::', 8, 'ipv6'],
+    ],
+  },
   // 240/4 holds the limited broadcast address; nothing public lives there.
   { kind: 'a reserved address', subnets: [['240.0.0.0', 4, 'ipv4']] },
 ];

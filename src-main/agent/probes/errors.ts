@@ -137,7 +137,16 @@ function describeProxyRefusal(err: ProxyRefusedError): string {
 // Errors that are an answer from the network: a refusal or reset from the target, "no such
 // name" from DNS, a TLS alert or a non-TLS reply, a proxy that answered. Timeouts, unreachable
 // networks and DNS failures without an answer are not.
-const answeringCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA', 'PROXY_REFUSED']);
+const answeringCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'ENODATA',
+  'PROXY_REFUSED',
+]);
 
 /** Whether `err` proves the target (or the user's proxy) answered something. */
 export function errorAnswered(err: unknown): boolean {

@@ -33,9 +33,12 @@ function expectations(def: CheckDefinition): string[] {
     else out.push('status below 400');
   }
   if (def.match_string !== '') {
-    out.push(`${def.match_mode === 'not_contains' ? 'does not contain' : 'contains'} ${JSON.stringify(def.match_string)}`);
+    out.push(
+      `${def.match_mode === 'not_contains' ? 'does not contain' : 'contains'} ${JSON.stringify(def.match_string)}`,
+    );
   }
-  if (def.max_response_time_ms !== undefined && def.max_response_time_ms > 0) out.push(`response within ${def.max_response_time_ms} ms`);
+  if (def.max_response_time_ms !== undefined && def.max_response_time_ms > 0)
+    out.push(`response within ${def.max_response_time_ms} ms`);
   if (def.cert_expiry_warn_days !== undefined && def.cert_expiry_warn_days > 0) {
     out.push(`certificate valid for more than ${def.cert_expiry_warn_days} days`);
   }
@@ -59,7 +62,9 @@ export function explain(outcome: ProbeOutcome, def: CheckDefinition): string[] {
     const wanted = expectations(def);
     lines.push(`verdict: pass — every rule passed${wanted.length === 0 ? '' : ` (${wanted.join('; ')})`}`);
   } else if (outcome.success) {
-    lines.push(`verdict: pass — decided by ${ruleNames[rule]}${rule === 'inverted' ? ': the target failed, which this check expects' : ''}`);
+    lines.push(
+      `verdict: pass — decided by ${ruleNames[rule]}${rule === 'inverted' ? ': the target failed, which this check expects' : ''}`,
+    );
   } else {
     lines.push(`verdict: fail — decided by ${ruleNames[rule]}: ${outcome.error}`);
   }

@@ -91,7 +91,11 @@ async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, fi
  * Adds one hop's certificate to the judgement: the first failing certificate is the one reported,
  * else the first https hop's (the URL the check names, when it is https).
  */
-function judgeCertificate(so: CertJudgement, cert: CertificateInfo | undefined, warnDays: number | undefined): CertJudgement {
+function judgeCertificate(
+  so: CertJudgement,
+  cert: CertificateInfo | undefined,
+  warnDays: number | undefined,
+): CertJudgement {
   if (cert === undefined || !so.verdict.pass) return so;
   const verdict = certExpiryVerdict(cert, warnDays);
   return { verdict, certificate: verdict.pass ? (so.certificate ?? cert) : cert };
@@ -157,7 +161,8 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
   let error = '';
   try {
     if (codings.length === 0) await feedBody(hop.body, (chunk) => scanner.push(chunk));
-    else for await (const chunk of decodedBody(hop.body as AsyncIterable<Buffer>, codings)) if (scanner.push(chunk)) break;
+    else
+      for await (const chunk of decodedBody(hop.body as AsyncIterable<Buffer>, codings)) if (scanner.push(chunk)) break;
   } catch (err) {
     const reason = run.reason(err, host);
     error = run.rule(err) === 'body' ? reason : `${reason} while reading the body`;
@@ -166,7 +171,14 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
 }
 
 /** An outcome for a response that arrived; an empty error means success. */
-function answered(run: Run, hop: Hop, trace: ConnectionTrace, error: string, rule: DecidingRule, sample: string): ProbeOutcome {
+function answered(
+  run: Run,
+  hop: Hop,
+  trace: ConnectionTrace,
+  error: string,
+  rule: DecidingRule,
+  sample: string,
+): ProbeOutcome {
   return outcomeOf(run, trace, {
     httpStatus: hop.status,
     latencyMs: run.latencyAt(hop.headersAt),

@@ -53,7 +53,15 @@ export async function runProbe(def: CheckDefinition, ctx: ProbeContext = {}): Pr
     // A bug, not a verdict about the target: reported, and returned before invert can turn it
     // into a pass.
     const error = `probe failed unexpectedly: ${describeError(err, url.hostname)}`;
-    return bounded({ success: false, httpStatus: 0, latencyMs: 0, answered: false, decidedBy: 'connection', error, responseSample: '' });
+    return bounded({
+      success: false,
+      httpStatus: 0,
+      latencyMs: 0,
+      answered: false,
+      decidedBy: 'connection',
+      error,
+      responseSample: '',
+    });
   }
   return bounded(def.invert_result === true ? invertOutcome(outcome) : outcome);
 }

@@ -28,7 +28,10 @@ function parseEntry(raw: string): Entry | undefined {
 /** Whether a connection to host:port bypasses the proxy under `noProxy`. */
 export function bypassesProxy(noProxy: string | undefined, host: string, port: number): boolean {
   if (noProxy === undefined) return false;
-  const target = host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const target = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   for (const raw of noProxy.split(/[\s,]+/)) {
     if (raw.trim() === '*') return true;
     const entry = parseEntry(raw);

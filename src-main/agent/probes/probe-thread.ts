@@ -56,12 +56,22 @@ export interface ProbeThreadOptions {
  * Whether a context can cross to the thread. Injected clocks and resolvers (tests, the demo) are
  * functions, which cannot: such runs stay in the calling thread.
  */
-export const portable = (ctx: ProbeContext): boolean => ctx.now === undefined && ctx.wallClock === undefined && ctx.resolve === undefined;
+export const portable = (ctx: ProbeContext): boolean =>
+  ctx.now === undefined && ctx.wallClock === undefined && ctx.resolve === undefined;
 
 // The script sits beside this module, as .ts when run from source and .js when built.
 const defaultEntry = new URL(`./probe-thread-entry${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
-const cancelled = (): ProbeOutcome => ({ success: false, httpStatus: 0, latencyMs: 0, answered: false, decidedBy: 'cancelled', error: cancelledError, responseSample: '', cancelled: true });
+const cancelled = (): ProbeOutcome => ({
+  success: false,
+  httpStatus: 0,
+  latencyMs: 0,
+  answered: false,
+  decidedBy: 'cancelled',
+  error: cancelledError,
+  responseSample: '',
+  cancelled: true,
+});
 
 interface Pending {
   def: CheckDefinition;
@@ -112,7 +122,8 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
 
   /** Sends the network settings when a field is no longer the same object (they change rarely). */
   function networkFor(ctx: ProbeContext): void {
-    if (sent !== undefined && sent.ca === ctx.ca && sent.proxy === ctx.proxy && sent.egressPolicy === ctx.egressPolicy) return;
+    if (sent !== undefined && sent.ca === ctx.ca && sent.proxy === ctx.proxy && sent.egressPolicy === ctx.egressPolicy)
+      return;
     sent = { ca: ctx.ca, proxy: ctx.proxy, egressPolicy: ctx.egressPolicy };
     // Runs already queued keep the settings they were started with.
     if (outgoing.runs.length > 0) flush();

@@ -116,7 +116,8 @@ function readAnswer(socket: Socket, run: Stoppable, shown: string): Promise<Answ
       }
       settle({ status: Number(match[1]), statusText: match[2] ?? '', rest: buffered.subarray(end + 4) });
     };
-    const onClose = (): void => settle(Object.assign(new Error(`proxy ${shown} closed the connection`), { code: 'ECONNRESET' }));
+    const onClose = (): void =>
+      settle(Object.assign(new Error(`proxy ${shown} closed the connection`), { code: 'ECONNRESET' }));
     const onError = (err: Error): void => settle(err);
     const onStopped = (reason: Error): void => {
       socket.destroy();

@@ -26,10 +26,14 @@ export function follow(outer: AbortSignal, onAbort: () => void): () => void {
   let runs = followers.get(outer);
   if (runs === undefined) {
     const set = new Set<() => void>();
-    outer.addEventListener('abort', () => {
-      for (const abort of set) abort();
-      set.clear();
-    }, { once: true });
+    outer.addEventListener(
+      'abort',
+      () => {
+        for (const abort of set) abort();
+        set.clear();
+      },
+      { once: true },
+    );
     followers.set(outer, set);
     runs = set;
   }
@@ -85,7 +89,10 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
     wallClock: ctx.wallClock ?? (() => new Date()),
     startedAt,
     // Whatever result_detail_max_chars says: one result must always fit one upload call.
-    sampleChars: Math.max(0, Math.floor(Math.min(ctx.sampleChars ?? probeDefaults.sampleChars, probeDefaults.maxSampleChars))),
+    sampleChars: Math.max(
+      0,
+      Math.floor(Math.min(ctx.sampleChars ?? probeDefaults.sampleChars, probeDefaults.maxSampleChars)),
+    ),
     // Passing `ca` replaces the default roots, so the bundled ones are listed too.
     ca: ctx.ca === undefined || ctx.ca.length === 0 ? undefined : [...rootCertificates, ...ctx.ca],
     egressPolicy: ctx.egressPolicy ?? 'open',
@@ -113,7 +120,11 @@ export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
 }
 
 /** Runs body with a fresh Run and always finishes it. */
-export async function withRun(def: CheckDefinition, ctx: ProbeContext, body: (run: Run) => Promise<ProbeOutcome>): Promise<ProbeOutcome> {
+export async function withRun(
+  def: CheckDefinition,
+  ctx: ProbeContext,
+  body: (run: Run) => Promise<ProbeOutcome>,
+): Promise<ProbeOutcome> {
   const run = startRun(def, ctx);
   try {
     return await body(run);
@@ -138,7 +149,11 @@ export interface Observed {
 /** The outcome of a run that reached the network: what was observed plus the trace's facts. */
 export function outcomeOf(run: Run, trace: ConnectionTrace, observed: Observed): ProbeOutcome {
   const cancelled = run.cancelled();
-  const answered = observed.answered === true || observed.latencyMs > 0 || trace.connectedAt !== undefined || answeredAt(trace) !== undefined;
+  const answered =
+    observed.answered === true ||
+    observed.latencyMs > 0 ||
+    trace.connectedAt !== undefined ||
+    answeredAt(trace) !== undefined;
   return {
     success: observed.error === '',
     httpStatus: observed.httpStatus ?? 0,

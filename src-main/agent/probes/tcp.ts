@@ -39,13 +39,20 @@ export const tcpProbe: Probe = async (def, ctx) => {
     const { scan, end } = await readBanner(socket, def, run, trace);
     socket.destroy();
     const sample = capDetail(scan.sample, run.sampleChars);
-    if (run.cancelled()) return outcomeOf(run, trace, { latencyMs, error: cancelledError, responseSample: sample, sampleKind: 'banner' });
+    if (run.cancelled())
+      return outcomeOf(run, trace, { latencyMs, error: cancelledError, responseSample: sample, sampleKind: 'banner' });
     const verdict = firstFailure(
       matchVerdict('banner', def.match_string, def.match_mode, scan.found),
       responseTimeVerdict(latencyMs, def.max_response_time_ms),
     );
     const error = verdict.reason + (verdict.pass ? '' : why(scan, end, run));
-    return outcomeOf(run, trace, { latencyMs, error, rule: verdict.rule, responseSample: sample, sampleKind: 'banner' });
+    return outcomeOf(run, trace, {
+      latencyMs,
+      error,
+      rule: verdict.rule,
+      responseSample: sample,
+      sampleKind: 'banner',
+    });
   });
 };
 

@@ -11,7 +11,6 @@ export interface ResolvedAddress {
 /** Name resolution: all addresses of a host name, in the order they should be tried. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-
 /** A proxy the user opted checks into; `noProxy` lists targets that still dial directly. */
 export interface CheckProxy {
   /** http:// or https:// proxy URL, optionally with basic credentials. */

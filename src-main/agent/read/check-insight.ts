@@ -16,7 +16,12 @@ import type { Database } from '../store/database.ts';
 import { createEventLog, type AgentEvent } from '../store/events.ts';
 import type { History, HistoryEntry } from '../store/history.ts';
 import { createRollups, type FlushOutcome, type RollupRun } from '../store/rollups.ts';
-import { createTransitionTracker, type AgentConditions, type CheckTransition, type TransitionTracker } from '../runs/transitions.ts';
+import {
+  createTransitionTracker,
+  type AgentConditions,
+  type CheckTransition,
+  type TransitionTracker,
+} from '../runs/transitions.ts';
 
 /** A "Run now": the run explained, or why the check cannot run here. */
 export type TestRunResult = { ok: true; run: RunExplanation } | { ok: false; error: string };
@@ -71,18 +76,29 @@ export const insightDefaults = {
   pruneEveryMs: 3_600_000,
 };
 
-const rollupRun = (e: HistoryEntry): RollupRun => ({ guid: e.check_guid, ranAtMs: Date.parse(e.ran_at), success: e.success, skipped: e.skipped, latencyMs: e.latency_ms });
+const rollupRun = (e: HistoryEntry): RollupRun => ({
+  guid: e.check_guid,
+  ranAtMs: Date.parse(e.ran_at),
+  success: e.success,
+  skipped: e.skipped,
+  latencyMs: e.latency_ms,
+});
 
 /** The conditions that make agent episodes, with the reason each is shown with. */
 export function agentConditions(state: AgentState): AgentConditions {
   return {
     ...(state.online ? {} : { offline: 'neither the server nor any connectivity target answered' }),
     ...(state.auth === 'key-rejected' ? { 'key-rejected': 'the server refused this monitor’s API key' } : {}),
-    ...(state.auth === 'monitor-disabled' ? { 'monitor-disabled': 'the server disabled this monitor; checks are paused' } : {}),
+    ...(state.auth === 'monitor-disabled'
+      ? { 'monitor-disabled': 'the server disabled this monitor; checks are paused' }
+      : {}),
   };
 }
 
-export function createCheckInsight(deps: CheckInsightDeps, tunables: Partial<typeof insightDefaults> = {}): CheckInsight {
+export function createCheckInsight(
+  deps: CheckInsightDeps,
+  tunables: Partial<typeof insightDefaults> = {},
+): CheckInsight {
   const settings = { ...insightDefaults, ...tunables };
   const logger = deps.log ?? silentLogger;
   const rollups = createRollups(deps.db);
@@ -105,8 +121,16 @@ export function createCheckInsight(deps: CheckInsightDeps, tunables: Partial<typ
   function flushRollups(limit?: number): FlushOutcome {
     const outcome = rollups.flush(limit);
     if (!outcome.ok) {
-      if (closed) logger.warn({ err: outcome.error }, 'the uptime and latency figures of the last few seconds could not be saved before stopping (the results themselves are kept)');
-      else if (!flushFailing) logger.warn({ err: outcome.error }, 'the uptime and latency figures could not be saved; they are kept in memory and saved again in a few seconds');
+      if (closed)
+        logger.warn(
+          { err: outcome.error },
+          'the uptime and latency figures of the last few seconds could not be saved before stopping (the results themselves are kept)',
+        );
+      else if (!flushFailing)
+        logger.warn(
+          { err: outcome.error },
+          'the uptime and latency figures could not be saved; they are kept in memory and saved again in a few seconds',
+        );
       flushFailing = true;
       return outcome;
     }
@@ -141,7 +165,10 @@ export function createCheckInsight(deps: CheckInsightDeps, tunables: Partial<typ
       rollups.prune(deps.clock.now());
       prunedAt = deps.clock.now();
     } catch (error) {
-      logger.warn({ err: error }, 'old uptime and latency figures could not be dropped; trying again with the next save');
+      logger.warn(
+        { err: error },
+        'old uptime and latency figures could not be dropped; trying again with the next save',
+      );
     }
   }
   let agentKey = '';
@@ -191,16 +218,26 @@ export function createCheckInsight(deps: CheckInsightDeps, tunables: Partial<typ
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    window: (guid, range) => checkWindow({ rollups, events: log, lastRun: (g) => lastRuns.get(g) }, guid, range, deps.clock.now()),
+    window: (guid, range) =>
+      checkWindow({ rollups, events: log, lastRun: (g) => lastRuns.get(g) }, guid, range, deps.clock.now()),
     events: (options) => log.list(options),
     async testRun(guid) {
       const check = deps.checkSet.runnable().runnable.get(guid);
-      if (check === undefined) return { ok: false, error: 'this check is not run by this agent (disabled, deleted, or without its local definition), so it cannot be run now' };
+      if (check === undefined)
+        return {
+          ok: false,
+          error:
+            'this check is not run by this agent (disabled, deleted, or without its local definition), so it cannot be run now',
+        };
       const ranAt = now();
       const outcome = await runProbe(check.definition, { ...deps.probeContext?.(), sampleChars: check.maxChars });
       const run = explainRun(outcome, ranAt, shownError(outcome.error, check.privateSecrets), true);
       const verdict = run.success ? 'passed' : `failed: ${run.error}`;
-      log.note({ kind: 'test-run', guid, name: check.name }, ranAt, `test run from the window ${verdict} (not uploaded)`);
+      log.note(
+        { kind: 'test-run', guid, name: check.name },
+        ranAt,
+        `test run from the window ${verdict} (not uploaded)`,
+      );
       return { ok: true, run };
     },
     forget(guid) {

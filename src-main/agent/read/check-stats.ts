@@ -44,7 +44,19 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
     record(entry) {
       let ring = rings.get(entry.check_guid);
       if (ring === undefined) {
-        ring = { last: entry, verdicts: new Uint8Array(slots), next: 0, passes: 0, counted: 0, latency: new Float64Array(sparkPoints), latencyNext: 0, latencyCount: 0, beats: new Uint8Array(beatCount), beatCount: 0, beatNext: 0 };
+        ring = {
+          last: entry,
+          verdicts: new Uint8Array(slots),
+          next: 0,
+          passes: 0,
+          counted: 0,
+          latency: new Float64Array(sparkPoints),
+          latencyNext: 0,
+          latencyCount: 0,
+          beats: new Uint8Array(beatCount),
+          beatCount: 0,
+          beatNext: 0,
+        };
         rings.set(entry.check_guid, ring);
       }
       ring.last = entry;
@@ -68,9 +80,11 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
       const ring = rings.get(guid);
       if (ring === undefined) return { latency: [] };
       const latency: number[] = [];
-      for (let i = ring.latencyCount; i > 0; i--) latency.push(ring.latency[(ring.latencyNext - i + sparkPoints) % sparkPoints] ?? 0);
+      for (let i = ring.latencyCount; i > 0; i--)
+        latency.push(ring.latency[(ring.latencyNext - i + sparkPoints) % sparkPoints] ?? 0);
       let beats = '';
-      for (let i = ring.beatCount; i > 0; i--) beats += beatLetters[ring.beats[(ring.beatNext - i + beatCount) % beatCount] ?? 0] ?? '';
+      for (let i = ring.beatCount; i > 0; i--)
+        beats += beatLetters[ring.beats[(ring.beatNext - i + beatCount) % beatCount] ?? 0] ?? '';
       return {
         last: ring.last,
         beats,

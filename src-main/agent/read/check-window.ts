@@ -34,12 +34,19 @@ export interface CheckWindowSources {
   lastRun(guid: string): RunExplanation | undefined;
 }
 
-export function checkWindow(sources: CheckWindowSources, guid: string, range: WindowRange, nowMs: number, eventLimit = 20): CheckWindow {
+export function checkWindow(
+  sources: CheckWindowSources,
+  guid: string,
+  range: WindowRange,
+  nowMs: number,
+  eventLimit = 20,
+): CheckWindow {
   const span = spans[range];
   // The bucket in progress counts: the window ends just after now.
   const toMs = nowMs + 1;
   const fromMs = toMs - span.ms;
-  const counts = (r: WindowRange): WindowCounts => sources.rollups.counts(guid, spans[r].resolution, toMs - spans[r].ms, toMs);
+  const counts = (r: WindowRange): WindowCounts =>
+    sources.rollups.counts(guid, spans[r].resolution, toMs - spans[r].ms, toMs);
   const lastRun = sources.lastRun(guid);
   return {
     range,

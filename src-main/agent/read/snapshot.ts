@@ -11,7 +11,13 @@ import { describeNotRun, notRunReason } from '../checks/runnable-checks.ts';
 import { sharedBy } from '../schedule/grid.ts';
 import { describeOverload } from '../schedule/load.ts';
 import type { SchedulerStats } from '../schedule/scheduler.ts';
-import { clockSkewLimitSec, type AgentState, type AuthState, type LoopState, type UploadProgress } from '../live/state.ts';
+import {
+  clockSkewLimitSec,
+  type AgentState,
+  type AuthState,
+  type LoopState,
+  type UploadProgress,
+} from '../live/state.ts';
 import type { StoredCheck } from '../store/checks.ts';
 import type { HistoryEntry } from '../store/history.ts';
 import type { AsideResults, Outbox, RejectedResult } from '../store/outbox.ts';
@@ -49,7 +55,19 @@ export interface CheckView {
   downSince?: string;
 }
 
-export type ProblemKind = 'key-rejected' | 'monitor-disabled' | 'key-damaged' | 'clock-skew' | 'server-connection' | 'private-missing' | 'private-file' | 'rejected-results' | 'results-dropped' | 'store-problem' | 'results-aside' | 'overloaded';
+export type ProblemKind =
+  | 'key-rejected'
+  | 'monitor-disabled'
+  | 'key-damaged'
+  | 'clock-skew'
+  | 'server-connection'
+  | 'private-missing'
+  | 'private-file'
+  | 'rejected-results'
+  | 'results-dropped'
+  | 'store-problem'
+  | 'results-aside'
+  | 'overloaded';
 
 /** Something that needs the user, with what fixes it. */
 export interface Problem {
@@ -171,7 +189,9 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     enrolled: input.identity !== undefined,
     ...(input.identity === undefined
       ? {}
-      : { identity: { monitorId: input.identity.monitorId, server: input.identity.server, ...input.identity.details } }),
+      : {
+          identity: { monitorId: input.identity.monitorId, server: input.identity.server, ...input.identity.details },
+        }),
     keyProtection: input.keyProtection,
     paused: state.paused,
     auth: state.auth,
@@ -202,7 +222,12 @@ const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text
 function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: PrivateDefinitionsSummary): Problem[] {
   const problems: Problem[] = [];
   if (state.storeProblem !== undefined) {
-    problems.push({ kind: 'store-problem', message: `${state.storeProblem.charAt(0).toUpperCase()}${state.storeProblem.slice(1)}.`, action: 'none', actionLabel: '' });
+    problems.push({
+      kind: 'store-problem',
+      message: `${state.storeProblem.charAt(0).toUpperCase()}${state.storeProblem.slice(1)}.`,
+      action: 'none',
+      actionLabel: '',
+    });
   }
   if (state.auth === 'key-rejected') {
     problems.push({
@@ -215,7 +240,8 @@ function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: Pr
   if (state.auth === 'monitor-disabled') {
     problems.push({
       kind: 'monitor-disabled',
-      message: 'The server has disabled this monitor, so checks are paused. Ask an administrator to enable it; the agent resumes by itself.',
+      message:
+        'The server has disabled this monitor, so checks are paused. Ask an administrator to enable it; the agent resumes by itself.',
       action: 'none',
       actionLabel: '',
     });
@@ -223,7 +249,8 @@ function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: Pr
   if (state.auth === 'key-damaged') {
     problems.push({
       kind: 'key-damaged',
-      message: 'The stored API key is damaged and cannot be sent. Enroll again, or reclaim this monitor with its id; results are kept here.',
+      message:
+        'The stored API key is damaged and cannot be sent. Enroll again, or reclaim this monitor with its id; results are kept here.',
       action: 'enroll',
       actionLabel: 'Enroll again',
     });
@@ -247,7 +274,12 @@ function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: Pr
     });
   }
   if (priv.fileError !== undefined) {
-    problems.push({ kind: 'private-file', message: priv.fileError, action: 'private-definitions', actionLabel: 'Open private definitions' });
+    problems.push({
+      kind: 'private-file',
+      message: priv.fileError,
+      action: 'private-definitions',
+      actionLabel: 'Open private definitions',
+    });
   }
   if (priv.missing.length > 0) {
     const n = priv.missing.length;

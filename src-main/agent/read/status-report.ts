@@ -8,7 +8,14 @@ import type { RunState } from '../live/run-state-file.ts';
 import { currentSchemaVersion, schemaVersion, type Database } from '../store/database.ts';
 import { listChecks } from '../store/checks.ts';
 import { getMeta } from '../store/meta.ts';
-import { lastResults, outageHistory, unsentCount, unsentPerMonitor, type LastResult, type OutageRecord } from '../store/results-view.ts';
+import {
+  lastResults,
+  outageHistory,
+  unsentCount,
+  unsentPerMonitor,
+  type LastResult,
+  type OutageRecord,
+} from '../store/results-view.ts';
 import { noPrivateDefinitions, type PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import { notRunReason } from '../checks/runnable-checks.ts';
 
@@ -78,7 +85,13 @@ export interface StatusReport {
 /** A recorded load older than this belongs to an agent that is gone: a few missed samples. */
 const loadFreshMs = 3 * agentDefaults.loadSampleMs;
 
-export function statusReport(db: Database, identity: StoredIdentity | undefined, keyPresent: boolean, live?: RunState, nowMs = Date.now()): StatusReport {
+export function statusReport(
+  db: Database,
+  identity: StoredIdentity | undefined,
+  keyPresent: boolean,
+  live?: RunState,
+  nowMs = Date.now(),
+): StatusReport {
   const load = readLoad(db, nowMs, loadFreshMs);
   const raw = getMeta(db, 'private_definitions');
   const privateDefinitions = raw === undefined ? noPrivateDefinitions : (JSON.parse(raw) as PrivateDefinitionsSummary);
@@ -125,11 +138,17 @@ export function statusReport(db: Database, identity: StoredIdentity | undefined,
 }
 
 /** A store not yet migrated by a newer agent has no per-row monitor: all of it is this monitor's. */
-function unsentByMonitor(db: Database, monitorId: string | undefined): Pick<StatusReport, 'unsent_results' | 'aside_results'> {
-  if (monitorId === undefined || schemaVersion(db) < currentSchemaVersion) return { unsent_results: unsentCount(db), aside_results: [] };
+function unsentByMonitor(
+  db: Database,
+  monitorId: string | undefined,
+): Pick<StatusReport, 'unsent_results' | 'aside_results'> {
+  if (monitorId === undefined || schemaVersion(db) < currentSchemaVersion)
+    return { unsent_results: unsentCount(db), aside_results: [] };
   const rows = unsentPerMonitor(db);
   return {
     unsent_results: rows.find((r) => r.monitor_id === monitorId)?.n ?? 0,
-    aside_results: rows.filter((r) => r.monitor_id !== monitorId).map((r) => ({ monitor_id: r.monitor_id, count: r.n })),
+    aside_results: rows
+      .filter((r) => r.monitor_id !== monitorId)
+      .map((r) => ({ monitor_id: r.monitor_id, count: r.n })),
   };
 }

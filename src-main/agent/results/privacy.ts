@@ -9,7 +9,8 @@ import type { CheckDefinition } from '../wire/schemas.ts';
 export const privateMask = '[private]';
 
 /** Sent instead of an error that still holds a value too short to mask without wrecking it. */
-export const privateWithheldError = 'the check failed; its reason names part of the private definition, so it is kept on the monitor machine';
+export const privateWithheldError =
+  'the check failed; its reason names part of the private definition, so it is kept on the monitor machine';
 
 /** Values shorter than this are not masked inside text ("OK" would hit every "LOOKUP"). */
 const maskableLength = 3;
@@ -60,10 +61,17 @@ export function redactPrivate(text: string, secrets: readonly string[]): string 
 }
 
 /** Samples of these kinds describe the target itself: never sent for a private check. */
-const targetDescribing: ReadonlySet<SampleKind | undefined> = new Set<SampleKind | undefined>(['banner', 'certificate', undefined]);
+const targetDescribing: ReadonlySet<SampleKind | undefined> = new Set<SampleKind | undefined>([
+  'banner',
+  'certificate',
+  undefined,
+]);
 
 /** What of a run may be sent to the server: everything for a normal check, masked for a private one. */
-export function sentDetail(outcome: Pick<ProbeOutcome, 'error' | 'responseSample' | 'sampleKind'>, secrets: readonly string[] | undefined): { error: string; sample: string } {
+export function sentDetail(
+  outcome: Pick<ProbeOutcome, 'error' | 'responseSample' | 'sampleKind'>,
+  secrets: readonly string[] | undefined,
+): { error: string; sample: string } {
   if (secrets === undefined) return { error: outcome.error, sample: outcome.responseSample };
   const error = outcome.error === '' ? '' : (redactPrivate(outcome.error, secrets) ?? privateWithheldError);
   const sample = targetDescribing.has(outcome.sampleKind) ? '' : (redactPrivate(outcome.responseSample, secrets) ?? '');

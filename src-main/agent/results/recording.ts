@@ -45,11 +45,13 @@ export function createRecording(deps: RecordingDeps): ResultSink {
       deps.onBatchWaiting();
       live.update((s) => s);
     },
-    onCallbackError: (error) => log.error({ err: error }, 'a result was saved, but updating the window and the event log from it failed'),
+    onCallbackError: (error) =>
+      log.error({ err: error }, 'a result was saved, but updating the window and the event log from it failed'),
     onProblem: (problem, error) => {
       const message = describeStoreProblem(problem, deps.dataDir);
       // Once per problem in the log (the retry runs every second); the state follows the counts.
-      if (live.get().storeProblem === undefined) log.error({ detail: problem.detail, code: (error as { errcode?: number }).errcode }, message);
+      if (live.get().storeProblem === undefined)
+        log.error({ detail: problem.detail, code: (error as { errcode?: number }).errcode }, message);
       runState.write({ store_problem: message, unsaved_results: problem.waiting });
       live.update((s) => ({ ...s, storeProblem: message }));
     },

@@ -27,7 +27,8 @@ export interface ProbePlacement {
 
 /** What the log says when the probes move (bench/agent reads them to label its rows). */
 export const placementMessages = {
-  toThread: 'checks are probed in a thread of their own from now on: the main thread alone would fall behind at this many runs a second',
+  toThread:
+    'checks are probed in a thread of their own from now on: the main thread alone would fall behind at this many runs a second',
   toMain: 'checks are probed in the main thread again: they ask for fewer runs a second',
 } as const;
 
@@ -44,7 +45,10 @@ export function createProbePlacement(deps: ProbePlacementDeps): ProbePlacement {
       onLost: (reason) => {
         lost = true;
         thread = undefined;
-        deps.log.error({ err: reason }, 'the probe thread stopped unexpectedly; its runs were started again and checks are probed in the main thread from now on');
+        deps.log.error(
+          { err: reason },
+          'the probe thread stopped unexpectedly; its runs were started again and checks are probed in the main thread from now on',
+        );
       },
       ...(deps.threadEntry === undefined ? {} : { entry: deps.threadEntry }),
     };

@@ -20,7 +20,20 @@ import type { CheckTransition, TransitionTracker } from './transitions.ts';
 export interface ProbingDeps {
   clock: Clock;
   log: Logger;
-  tunables: Pick<AgentTunables, 'concurrency' | 'startupSpreadMs' | 'stopGraceMs' | 'clockJumpThresholdMs' | 'clockWatchMs' | 'wakeGraceMs' | 'loadWindowMs' | 'loadSampleMs' | 'overlapShare' | 'runBatchMs' | 'probeThreadFromRunsPerSec'>;
+  tunables: Pick<
+    AgentTunables,
+    | 'concurrency'
+    | 'startupSpreadMs'
+    | 'stopGraceMs'
+    | 'clockJumpThresholdMs'
+    | 'clockWatchMs'
+    | 'wakeGraceMs'
+    | 'loadWindowMs'
+    | 'loadSampleMs'
+    | 'overlapShare'
+    | 'runBatchMs'
+    | 'probeThreadFromRunsPerSec'
+  >;
   checkSet: CheckSet;
   sink: ResultSink;
   monitorId: () => string;
@@ -100,7 +113,13 @@ export function createProbing(deps: ProbingDeps): Probing {
           skipsRun: deps.skipsRun,
           // The log and the window see the error as the UI may show it: a private target masked.
           onOutcome: (check, outcome, skipped, ranAt) =>
-            announce(transitions.observe({ guid: check.guid, name: check.name, skipped, error: shownError(outcome.error, check.privateSecrets) }, outcome, ranAt)),
+            announce(
+              transitions.observe(
+                { guid: check.guid, name: check.name, skipped, error: shownError(outcome.error, check.privateSecrets) },
+                outcome,
+                ranAt,
+              ),
+            ),
           ...(deps.probeContext === undefined ? {} : { probeContext: deps.probeContext }),
         }),
       });
@@ -110,7 +129,10 @@ export function createProbing(deps: ProbingDeps): Probing {
         graceMs: deps.tunables.wakeGraceMs,
         checkEveryMs: deps.tunables.clockWatchMs,
         onJump: (jump) => {
-          deps.log.info({ jump }, `${describeJump(jump)}; checks continue on their schedule from now, missed runs are not made up`);
+          deps.log.info(
+            { jump },
+            `${describeJump(jump)}; checks continue on their schedule from now, missed runs are not made up`,
+          );
           scheduler?.clockJumped();
         },
       });

@@ -39,7 +39,14 @@ export interface TransitionTracker {
   forget(guid: string): void;
 }
 
-const agentKinds: readonly AgentEventKind[] = ['offline', 'server-unavailable', 'key-rejected', 'monitor-disabled', 'clock-skew', 'store-full'];
+const agentKinds: readonly AgentEventKind[] = [
+  'offline',
+  'server-unavailable',
+  'key-rejected',
+  'monitor-disabled',
+  'clock-skew',
+  'store-full',
+];
 
 export function createTransitionTracker(log: EventLog, now: () => Date): TransitionTracker {
   // Open down episodes by guid, read once: every snapshot asks for each check.
@@ -53,12 +60,16 @@ export function createTransitionTracker(log: EventLog, now: () => Date): Transit
       if (!outcome.success) {
         const { event, opened } = log.begin(subject, at, run.error === '' ? 'the check failed' : run.error);
         down.set(run.guid, event.startedAt);
-        return opened ? { guid: run.guid, name: run.name, kind: 'down', error: run.error, at: at.toISOString() } : undefined;
+        return opened
+          ? { guid: run.guid, name: run.name, kind: 'down', error: run.error, at: at.toISOString() }
+          : undefined;
       }
       if (!down.has(run.guid)) return undefined;
       down.delete(run.guid);
       const ended = log.end(subject, at, outcome.httpStatus > 0 ? `status ${outcome.httpStatus}` : 'the check passed');
-      return ended === undefined ? undefined : { guid: run.guid, name: run.name, kind: 'recovered', at: at.toISOString(), downSince: ended.startedAt };
+      return ended === undefined
+        ? undefined
+        : { guid: run.guid, name: run.name, kind: 'recovered', at: at.toISOString(), downSince: ended.startedAt };
     },
     agentState(conditions, at) {
       const changed: AgentEvent[] = [];

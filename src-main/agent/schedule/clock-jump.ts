@@ -16,7 +16,12 @@ export type ClockJump =
 /** Wall minus monotonic: constant while neither clock jumps. */
 export const clockOffset = (clock: Clock): number => clock.now() - clock.monotonic();
 
-export function detectJump(input: { offsetBefore: number; offsetNow: number; lateMs: number; thresholdMs: number }): ClockJump | undefined {
+export function detectJump(input: {
+  offsetBefore: number;
+  offsetNow: number;
+  lateMs: number;
+  thresholdMs: number;
+}): ClockJump | undefined {
   const step = input.offsetNow - input.offsetBefore;
   if (Math.abs(step) > input.thresholdMs) return { kind: 'wall-step', ms: step };
   if (input.lateMs > input.thresholdMs) return { kind: 'stalled', ms: input.lateMs };

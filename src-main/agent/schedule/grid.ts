@@ -64,5 +64,8 @@ export interface GridSlot {
 export function gridSlot(guid: string, intervalMs: number, sharing: Sharing): GridSlot {
   const count = sharedBy(sharing);
   const rank = Math.floor(sharing.monitorRank ?? 0);
-  return { periodMs: intervalMs * count, phase: phaseMs(guid, intervalMs) + (((rank % count) + count) % count) * intervalMs };
+  return {
+    periodMs: intervalMs * count,
+    phase: phaseMs(guid, intervalMs) + (((rank % count) + count) % count) * intervalMs,
+  };
 }

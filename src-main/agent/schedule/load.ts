@@ -71,7 +71,12 @@ export function createLoadWatch(options: LoadOptions): LoadWatch {
     record(at, counts) {
       const lag = counts.lag === undefined ? undefined : (spare.pop() ?? newLagCounts());
       if (lag !== undefined && counts.lag !== undefined) lag.set(counts.lag);
-      const copy = { executed: counts.executed, skippedOverlap: counts.skippedOverlap, skippedBacklog: counts.skippedBacklog, ...(lag === undefined ? {} : { lag }) };
+      const copy = {
+        executed: counts.executed,
+        skippedOverlap: counts.skippedOverlap,
+        skippedBacklog: counts.skippedBacklog,
+        ...(lag === undefined ? {} : { lag }),
+      };
       samples.push({ at, counts: copy });
       const start = at - options.windowMs;
       let base = 0;

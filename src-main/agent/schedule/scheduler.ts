@@ -136,7 +136,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     batching = true;
     for (const entry of entries.values()) {
       entry.lastDue = undefined;
-      if (entry.firstPending) schedule(entry, firstRunAt(t, entry.job.guid, entry.job.intervalMs, options.startupSpreadMs), true);
+      if (entry.firstPending)
+        schedule(entry, firstRunAt(t, entry.job.guid, entry.job.intervalMs, options.startupSpreadMs), true);
       else schedule(entry, nextGridPoint(t, entry.slot.periodMs, entry.slot.phase));
     }
     batching = false;
@@ -175,7 +176,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const late = now() - armedFor;
     timer = undefined;
     armedFor = Infinity;
-    if (detectJump({ offsetBefore: anchor, offsetNow: clockOffset(clock), lateMs: late, thresholdMs: jumpThresholdMs }) !== undefined) {
+    if (
+      detectJump({
+        offsetBefore: anchor,
+        offsetNow: clockOffset(clock),
+        lateMs: late,
+        thresholdMs: jumpThresholdMs,
+      }) !== undefined
+    ) {
       rebase();
       return;
     }
@@ -235,7 +243,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
    */
   function move(entry: Entry, job: Job): void {
     const slot = gridSlot(job.guid, job.intervalMs, job);
-    const same = entry.job.intervalMs === job.intervalMs && entry.slot.periodMs === slot.periodMs && entry.slot.phase === slot.phase;
+    const same =
+      entry.job.intervalMs === job.intervalMs &&
+      entry.slot.periodMs === slot.periodMs &&
+      entry.slot.phase === slot.phase;
     entry.job = job;
     if (same) return;
     entry.slot = slot;

@@ -32,7 +32,11 @@ export function openAgentStore(
   now: Date = new Date(),
 ): AgentStore {
   const { tightened } = prepareDataDir(dataDir);
-  if (tightened.length > 0) log.warn({ paths: tightened }, `the data folder ${dataDir} was readable by other users; it is now 0700 and its files 0600`);
+  if (tightened.length > 0)
+    log.warn(
+      { paths: tightened },
+      `the data folder ${dataDir} was readable by other users; it is now 0700 and its files 0600`,
+    );
   const { db, setAside } = openStore(storeFile(dataDir), now);
   if (setAside !== undefined) {
     log.warn(

@@ -24,7 +24,8 @@ export interface DeltaSummary {
 export const isActive = (check: WireCheck): boolean => check.enabled && !check.deleted;
 
 /** An unusable check is not "private" even when its url is missing: it is invalid. */
-export const isPrivateDefinition = (check: WireCheck): boolean => check.invalid_definition === undefined && check.url.trim() === '';
+export const isPrivateDefinition = (check: WireCheck): boolean =>
+  check.invalid_definition === undefined && check.url.trim() === '';
 
 interface CheckRow {
   wire: string;

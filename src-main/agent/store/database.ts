@@ -48,7 +48,8 @@ export function openDatabaseReadOnly(file: string): Database {
 }
 
 /** The schema version a store has; a reader of an older store avoids newer columns. */
-export const schemaVersion = (db: Database): number => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+export const schemaVersion = (db: Database): number =>
+  (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
 
 export const currentSchemaVersion = migrations.length;
 

@@ -8,7 +8,14 @@ import type { Database } from './database.ts';
 /** Episodes of a check ('test-run': a "Run now" from the window, kept here, never uploaded). */
 export type CheckEventKind = 'down' | 'test-run';
 /** Episodes of the agent (the guid is empty). */
-export type AgentEventKind = 'offline' | 'server-unavailable' | 'key-rejected' | 'monitor-disabled' | 'clock-skew' | 'results-dropped' | 'store-full';
+export type AgentEventKind =
+  | 'offline'
+  | 'server-unavailable'
+  | 'key-rejected'
+  | 'monitor-disabled'
+  | 'clock-skew'
+  | 'results-dropped'
+  | 'store-full';
 export type EventKind = CheckEventKind | AgentEventKind;
 
 export interface AgentEvent {
@@ -72,15 +79,21 @@ const fromRow = (r: EventRow): AgentEvent => ({
 });
 
 export function createEventLog(db: Database, maxRows = 20_000): EventLog {
-  const findOpen = db.prepare(`SELECT ${columns} FROM events WHERE kind = ? AND check_guid = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1`);
-  const insert = db.prepare('INSERT INTO events (kind, check_guid, check_name, started_at, ended_at, reason, end_reason) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const findOpen = db.prepare(
+    `SELECT ${columns} FROM events WHERE kind = ? AND check_guid = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1`,
+  );
+  const insert = db.prepare(
+    'INSERT INTO events (kind, check_guid, check_name, started_at, ended_at, reason, end_reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const close = db.prepare('UPDATE events SET ended_at = ?, end_reason = ? WHERE id = ?');
   const byId = db.prepare(`SELECT ${columns} FROM events WHERE id = ?`);
   const prune = db.prepare('DELETE FROM events WHERE ended_at IS NOT NULL AND id <= (SELECT MAX(id) FROM events) - ?');
   let inserts = 0;
 
   const add = (subject: EventSubject, startedAt: string, endedAt: string | null, reason: string): AgentEvent => {
-    const id = Number(insert.run(subject.kind, subject.guid ?? '', subject.name ?? '', startedAt, endedAt, reason, '').lastInsertRowid);
+    const id = Number(
+      insert.run(subject.kind, subject.guid ?? '', subject.name ?? '', startedAt, endedAt, reason, '').lastInsertRowid,
+    );
     // Pruning every few hundred inserts keeps the bound without a query per event.
     if (++inserts % 256 === 0) prune.run(maxRows);
     return fromRow(byId.get(id) as unknown as EventRow);
@@ -116,11 +129,15 @@ export function createEventLog(db: Database, maxRows = 20_000): EventLog {
         args.push(beforeId);
       }
       const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-      const rows = db.prepare(`SELECT ${columns} FROM events ${clause} ORDER BY id DESC LIMIT ?`).all(...args, limit) as unknown as EventRow[];
+      const rows = db
+        .prepare(`SELECT ${columns} FROM events ${clause} ORDER BY id DESC LIMIT ?`)
+        .all(...args, limit) as unknown as EventRow[];
       return rows.map(fromRow);
     },
     openEvents() {
-      return (db.prepare(`SELECT ${columns} FROM events WHERE ended_at IS NULL ORDER BY id`).all() as unknown as EventRow[]).map(fromRow);
+      return (
+        db.prepare(`SELECT ${columns} FROM events WHERE ended_at IS NULL ORDER BY id`).all() as unknown as EventRow[]
+      ).map(fromRow);
     },
     forget(guid) {
       if (guid !== '') db.prepare('DELETE FROM events WHERE check_guid = ?').run(guid);

@@ -14,7 +14,11 @@ export interface HistoryEntry {
 type HistoryRow = Omit<HistoryEntry, 'success' | 'skipped'> & { success: number; skipped: number };
 
 /** SQLite keeps booleans as 0/1. */
-export const fromHistoryRow = (r: HistoryRow): HistoryEntry => ({ ...r, success: r.success === 1, skipped: r.skipped === 1 });
+export const fromHistoryRow = (r: HistoryRow): HistoryEntry => ({
+  ...r,
+  success: r.success === 1,
+  skipped: r.skipped === 1,
+});
 
 export interface History {
   /** Writes entries; call inside the caller's transaction. */
@@ -46,7 +50,17 @@ export function createHistory(db: Database, slotsPerCheck: number): History {
     insert(entries) {
       for (const e of entries) {
         const seq = seqFor(e.check_guid);
-        upsert.run(e.check_guid, seq % slotsPerCheck, seq, e.ran_at, e.success ? 1 : 0, e.skipped ? 1 : 0, e.http_status, e.latency_ms, e.error);
+        upsert.run(
+          e.check_guid,
+          seq % slotsPerCheck,
+          seq,
+          e.ran_at,
+          e.success ? 1 : 0,
+          e.skipped ? 1 : 0,
+          e.http_status,
+          e.latency_ms,
+          e.error,
+        );
       }
     },
     recent(guid, limit) {
@@ -67,7 +81,9 @@ export function createHistory(db: Database, slotsPerCheck: number): History {
  */
 export function* allHistory(db: Database): Generator<HistoryEntry> {
   const rows = db
-    .prepare('SELECT check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error FROM history ORDER BY check_guid, slot')
+    .prepare(
+      'SELECT check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error FROM history ORDER BY check_guid, slot',
+    )
     .iterate() as Iterable<HistoryRow & { seq: number }>;
   let check: (HistoryRow & { seq: number })[] = [];
   const inRunOrder = function* (): Generator<HistoryEntry> {

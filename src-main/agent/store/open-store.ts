@@ -43,17 +43,23 @@ export function openStore(file: string, now: Date): OpenedStore {
     reason = problem;
   } catch (error) {
     if (isReadOnly(error)) {
-      throw new DataDirError(`the store ${file} is read-only; make it and its folder writable for this user, or choose another --data-dir`, 'read-only');
+      throw new DataDirError(
+        `the store ${file} is read-only; make it and its folder writable for this user, or choose another --data-dir`,
+        'read-only',
+      );
     }
     if (!isDamaged(error)) throw error;
     reason = error instanceof Error ? error.message : String(error);
   }
   const aside = `${file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
-  for (const suffix of ['', '-wal', '-shm']) if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${aside}${suffix}`);
+  for (const suffix of ['', '-wal', '-shm'])
+    if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${aside}${suffix}`);
   const salvage = salvageFrom(aside);
   const db = openDatabase(file);
   transaction(db, () => {
-    const insert = db.prepare('INSERT INTO outbox (check_guid, ran_at, payload, bytes, monitor_id) VALUES (?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'INSERT INTO outbox (check_guid, ran_at, payload, bytes, monitor_id) VALUES (?, ?, ?, ?, ?)',
+    );
     for (const row of salvage.outbox) insert.run(row.check_guid, row.ran_at, row.payload, row.bytes, row.monitor_id);
     for (const [key, value] of salvage.meta) setMeta(db, key, value);
   });
@@ -98,7 +104,13 @@ function salvageFrom(file: string): { outbox: OutboxCopy[]; meta: [MetaKey, stri
     }
     const hasMonitorColumn = (() => {
       try {
-        return (db.prepare("SELECT COUNT(*) AS n FROM pragma_table_info('outbox') WHERE name = 'monitor_id'").get() as { n: number }).n > 0;
+        return (
+          (
+            db.prepare("SELECT COUNT(*) AS n FROM pragma_table_info('outbox') WHERE name = 'monitor_id'").get() as {
+              n: number;
+            }
+          ).n > 0
+        );
       } catch {
         return false;
       }

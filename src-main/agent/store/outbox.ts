@@ -70,17 +70,22 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
   // Kept in memory so that a commit does not scan the table; the outbox has one writer.
   let perMonitor = new Map<string, Tally>();
   let owner: string | undefined;
-  const insert = db.prepare('INSERT INTO outbox (check_guid, ran_at, payload, bytes, monitor_id) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO outbox (check_guid, ran_at, payload, bytes, monitor_id) VALUES (?, ?, ?, ?, ?)',
+  );
   const chunkAfter = db.prepare('SELECT id, bytes FROM outbox WHERE id > ? ORDER BY id LIMIT 1000');
   const deleteUpTo = db.prepare('DELETE FROM outbox WHERE id <= ?');
   const selectIds = db.prepare('SELECT monitor_id, bytes FROM outbox WHERE id IN (SELECT value FROM json_each(?))');
   const deleteIds = db.prepare('DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))');
   const peekAll = db.prepare('SELECT id, check_guid, ran_at, payload, bytes FROM outbox ORDER BY id LIMIT ?');
-  const peekOwner = db.prepare('SELECT id, check_guid, ran_at, payload, bytes FROM outbox WHERE monitor_id = ? ORDER BY id LIMIT ?');
+  const peekOwner = db.prepare(
+    'SELECT id, check_guid, ran_at, payload, bytes FROM outbox WHERE monitor_id = ? ORDER BY id LIMIT ?',
+  );
 
   function recount(): void {
-    const rows = db.prepare('SELECT monitor_id, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM outbox GROUP BY monitor_id').all() as unknown as
-      { monitor_id: string; n: number; b: number }[];
+    const rows = db
+      .prepare('SELECT monitor_id, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM outbox GROUP BY monitor_id')
+      .all() as unknown as { monitor_id: string; n: number; b: number }[];
     perMonitor = new Map(rows.map((r) => [r.monitor_id, { n: r.n, b: r.b }]));
   }
   recount();
@@ -133,7 +138,9 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
       owner = monitorId;
     },
     peek(maxCount, maxBytes) {
-      const rows = (owner === undefined ? peekAll.all(maxCount) : peekOwner.all(owner, maxCount)) as unknown as OutboxRow[];
+      const rows = (owner === undefined
+        ? peekAll.all(maxCount)
+        : peekOwner.all(owner, maxCount)) as unknown as OutboxRow[];
       const out: OutboxRow[] = [];
       let size = 0;
       for (const row of rows) {
@@ -152,7 +159,8 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
       const rows = transaction(db, () => {
         const found = selectIds.all(list) as unknown as { monitor_id: string; bytes: number }[];
         const { changes } = deleteIds.run(list);
-        if (Number(changes) !== found.length) throw new Error(`the store removed ${String(changes)} of ${found.length} delivered results`);
+        if (Number(changes) !== found.length)
+          throw new Error(`the store removed ${String(changes)} of ${found.length} delivered results`);
         return found;
       });
       for (const row of rows) adjust(row.monitor_id, -1, -row.bytes);
@@ -160,13 +168,9 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
     },
     reject(row, reason, at) {
       transaction(db, () => {
-        db.prepare('INSERT INTO rejected (check_guid, ran_at, payload, reason, rejected_at) VALUES (?, ?, ?, ?, ?)').run(
-          row.check_guid,
-          row.ran_at,
-          row.payload,
-          reason,
-          at.toISOString(),
-        );
+        db.prepare(
+          'INSERT INTO rejected (check_guid, ran_at, payload, reason, rejected_at) VALUES (?, ?, ?, ?, ?)',
+        ).run(row.check_guid, row.ran_at, row.payload, reason, at.toISOString());
         this.remove([row.id]);
       });
     },
@@ -174,19 +178,30 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
     total: () => sum((t) => t.n),
     bytes: () => sum((t) => t.b),
     oldestRanAt: () =>
-      (db.prepare(`SELECT ran_at FROM outbox${ownerFilter()} ORDER BY id LIMIT 1`).get(...ownerArgs()) as { ran_at: string } | undefined)?.ran_at,
+      (
+        db.prepare(`SELECT ran_at FROM outbox${ownerFilter()} ORDER BY id LIMIT 1`).get(...ownerArgs()) as
+          { ran_at: string } | undefined
+      )?.ran_at,
     aside: () =>
-      owner === undefined ? [] : [...perMonitor].filter(([id]) => id !== owner).map(([monitorId, t]) => ({ monitorId, count: t.n })),
+      owner === undefined
+        ? []
+        : [...perMonitor].filter(([id]) => id !== owner).map(([monitorId, t]) => ({ monitorId, count: t.n })),
     dropped: () => Number(getMeta(db, 'dropped_results') ?? '0'),
     rejected: (limit = 100) =>
-      db.prepare('SELECT check_guid, ran_at, reason, rejected_at FROM rejected ORDER BY id DESC LIMIT ?').all(limit) as unknown as RejectedResult[],
+      db
+        .prepare('SELECT check_guid, ran_at, reason, rejected_at FROM rejected ORDER BY id DESC LIMIT ?')
+        .all(limit) as unknown as RejectedResult[],
     rejectedCount: () => (db.prepare('SELECT COUNT(*) AS n FROM rejected').get() as { n: number }).n,
     perCheck: () =>
       new Map(
-        (db.prepare(`SELECT check_guid, COUNT(*) AS n FROM outbox${ownerFilter()} GROUP BY check_guid`).all(...ownerArgs()) as unknown as {
-          check_guid: string;
-          n: number;
-        }[]).map((r) => [r.check_guid, r.n]),
+        (
+          db
+            .prepare(`SELECT check_guid, COUNT(*) AS n FROM outbox${ownerFilter()} GROUP BY check_guid`)
+            .all(...ownerArgs()) as unknown as {
+            check_guid: string;
+            n: number;
+          }[]
+        ).map((r) => [r.check_guid, r.n]),
       ),
   };
 }

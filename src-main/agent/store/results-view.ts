@@ -32,17 +32,23 @@ export function unsentCount(db: Database): number {
 
 /** Unsent results per monitor id (schema 2 and later). */
 export function unsentPerMonitor(db: Database): { monitor_id: string; n: number }[] {
-  return db.prepare('SELECT monitor_id, COUNT(*) AS n FROM outbox GROUP BY monitor_id').all() as unknown as { monitor_id: string; n: number }[];
+  return db.prepare('SELECT monitor_id, COUNT(*) AS n FROM outbox GROUP BY monitor_id').all() as unknown as {
+    monitor_id: string;
+    n: number;
+  }[];
 }
 
 export function outageHistory(db: Database, limit = 100): OutageRecord[] {
-  const rows = db.prepare('SELECT started_at, ended_at FROM outages ORDER BY id DESC LIMIT ?').all(limit) as unknown as {
+  const rows = db
+    .prepare('SELECT started_at, ended_at FROM outages ORDER BY id DESC LIMIT ?')
+    .all(limit) as unknown as {
     started_at: string;
     ended_at: string | null;
   }[];
   return rows.map((r) => ({
     started_at: r.started_at,
     ended_at: r.ended_at,
-    duration_sec: r.ended_at === null ? null : Math.max(0, Math.round((Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000)),
+    duration_sec:
+      r.ended_at === null ? null : Math.max(0, Math.round((Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000)),
   }));
 }

@@ -32,12 +32,22 @@ export interface Row {
   lat_count: number;
 }
 
-export const emptyRow = (): Row => ({ runs: 0, failures: 0, skipped: 0, lat_min: null, lat_median: null, lat_p95: null, lat_max: null, lat_count: 0 });
+export const emptyRow = (): Row => ({
+  runs: 0,
+  failures: 0,
+  skipped: 0,
+  lat_min: null,
+  lat_median: null,
+  lat_p95: null,
+  lat_max: null,
+  lat_count: 0,
+});
 
 /** Two stretches of one bucket as one row (the rule in the header comment). */
 export function combine(a: Row, b: Row): Row {
   const percentiles = b.lat_count > 0 && b.lat_count >= a.lat_count ? b : a;
-  const extreme = (x: number | null, y: number | null, pick: (x: number, y: number) => number): number | null => (x === null ? y : y === null ? x : pick(x, y));
+  const extreme = (x: number | null, y: number | null, pick: (x: number, y: number) => number): number | null =>
+    x === null ? y : y === null ? x : pick(x, y);
   return {
     runs: a.runs + b.runs,
     failures: a.failures + b.failures,
@@ -115,12 +125,19 @@ export function createOpenBuckets(maxLeftBehind: number): OpenBuckets {
   const open: Record<Resolution, Map<string, Open>> = { minute: new Map(), hour: new Map() };
   /** Keyed resolution:guid:bucket, oldest first. */
   const leftBehind = new Map<string, LeftBehind>();
-  const keyOf = (b: { resolution: Resolution; guid: string; bucket: number }): string => `${b.resolution}:${b.guid}:${b.bucket}`;
+  const keyOf = (b: { resolution: Resolution; guid: string; bucket: number }): string =>
+    `${b.resolution}:${b.guid}:${b.bucket}`;
 
   /** The check's runs go to another bucket now; the old one's unwritten runs wait to be written. */
   function moveOn(o: Open, bucket: number): void {
     if (o.dirty) {
-      leftBehind.set(keyOf(o), { guid: o.guid, resolution: o.resolution, bucket: o.bucket, base: o.base, row: ownRow(o) });
+      leftBehind.set(keyOf(o), {
+        guid: o.guid,
+        resolution: o.resolution,
+        bucket: o.bucket,
+        base: o.base,
+        row: ownRow(o),
+      });
       if (leftBehind.size > maxLeftBehind) leftBehind.delete(leftBehind.keys().next().value ?? '');
     }
     const later = bucket > o.newest;
@@ -145,7 +162,19 @@ export function createOpenBuckets(maxLeftBehind: number): OpenBuckets {
           const bucket = Math.floor(run.ranAtMs / bucketMs[r]);
           let o = open[r].get(run.guid);
           if (o === undefined) {
-            o = { guid: run.guid, resolution: r, bucket, newest: bucket, base: undefined, earlier: undefined, runs: 0, failures: 0, skipped: 0, latency: undefined, dirty: false };
+            o = {
+              guid: run.guid,
+              resolution: r,
+              bucket,
+              newest: bucket,
+              base: undefined,
+              earlier: undefined,
+              runs: 0,
+              failures: 0,
+              skipped: 0,
+              latency: undefined,
+              dirty: false,
+            };
             open[r].set(run.guid, o);
           } else if (o.bucket !== bucket) moveOn(o, bucket);
           o.runs += 1;

@@ -18,7 +18,17 @@
 // Precision: counts, min and max are exact; median and p95 are exact up to 127 ms and within
 // 1.6 % above (latency-histogram.ts); how stretches of one bucket combine: rollup-buckets.ts.
 import { transaction, type Database } from './database.ts';
-import { bucketMs, combine, createOpenBuckets, emptyRow, resolutions, type Resolution, type RollupRun, type Row, type Unwritten } from './rollup-buckets.ts';
+import {
+  bucketMs,
+  combine,
+  createOpenBuckets,
+  emptyRow,
+  resolutions,
+  type Resolution,
+  type RollupRun,
+  type Row,
+  type Unwritten,
+} from './rollup-buckets.ts';
 
 export type { Resolution, RollupRun } from './rollup-buckets.ts';
 
@@ -101,7 +111,14 @@ const bucketOf = (row: Row & { bucket: number }, resolution: Resolution): Rollup
   skipped: row.skipped,
   ...(row.lat_min === null || row.lat_max === null
     ? {}
-    : { latency: { min: row.lat_min, median: row.lat_median ?? row.lat_min, p95: row.lat_p95 ?? row.lat_max, max: row.lat_max } }),
+    : {
+        latency: {
+          min: row.lat_min,
+          median: row.lat_median ?? row.lat_min,
+          p95: row.lat_p95 ?? row.lat_max,
+          max: row.lat_max,
+        },
+      }),
 });
 
 export function createRollups(db: Database, options: Partial<typeof rollupDefaults> = {}): Rollups {
@@ -115,8 +132,12 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
   const figures = 'runs, failures, skipped, lat_min, lat_median, lat_p95, lat_max, lat_count';
   const sql = (r: Resolution) => ({
     read: db.prepare(`SELECT ${figures} FROM ${tableOf[r]} WHERE check_id = ? AND bucket = ?`),
-    write: db.prepare(`INSERT OR REPLACE INTO ${tableOf[r]} (check_id, bucket, ${figures}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    range: db.prepare(`SELECT bucket, ${figures} FROM ${tableOf[r]} WHERE check_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`),
+    write: db.prepare(
+      `INSERT OR REPLACE INTO ${tableOf[r]} (check_id, bucket, ${figures}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    range: db.prepare(
+      `SELECT bucket, ${figures} FROM ${tableOf[r]} WHERE check_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
+    ),
     sum: db.prepare(`SELECT COALESCE(SUM(runs), 0) AS runs, COALESCE(SUM(failures), 0) AS failures, COALESCE(SUM(skipped), 0) AS skipped
       FROM ${tableOf[r]} WHERE check_id = ? AND bucket >= ? AND bucket < ?`),
     sumAll: db.prepare(`SELECT k.guid AS guid, SUM(runs) AS runs, SUM(failures) AS failures, SUM(skipped) AS skipped
@@ -132,7 +153,10 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
     if (id !== undefined) ids.set(guid, id);
     return id;
   };
-  const range = (r: Resolution, fromMs: number, toMs: number): [number, number] => [Math.ceil(fromMs / bucketMs[r]), Math.ceil(toMs / bucketMs[r])];
+  const range = (r: Resolution, fromMs: number, toMs: number): [number, number] => [
+    Math.ceil(fromMs / bucketMs[r]),
+    Math.ceil(toMs / bucketMs[r]),
+  ];
 
   /**
    * Writes the buckets whole, then runs `inside` in the same transaction (a read there sees them
@@ -155,7 +179,18 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
           // Read before this process's first write, so what a rolled-back write put there is never read.
           u.base ??= (st.read.get(id, u.bucket) as Row | undefined) ?? emptyRow();
           const row = combine(u.base, buckets.own(u));
-          st.write.run(id, u.bucket, row.runs, row.failures, row.skipped, row.lat_min, row.lat_median, row.lat_p95, row.lat_max, row.lat_count);
+          st.write.run(
+            id,
+            u.bucket,
+            row.runs,
+            row.failures,
+            row.skipped,
+            row.lat_min,
+            row.lat_median,
+            row.lat_p95,
+            row.lat_max,
+            row.lat_count,
+          );
         }
         inside?.();
       });
@@ -188,7 +223,9 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
       return exact(buckets.unwritten(guid), () => {
         const id = knownId(guid);
         if (id === undefined) return [];
-        const rows = statements[resolution].range.all(id, ...range(resolution, fromMs, toMs)) as unknown as (Row & { bucket: number })[];
+        const rows = statements[resolution].range.all(id, ...range(resolution, fromMs, toMs)) as unknown as (Row & {
+          bucket: number;
+        })[];
         return rows.map((row) => bucketOf(row, resolution));
       });
     },
@@ -196,12 +233,16 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
       return exact(buckets.unwritten(guid), () => {
         const id = knownId(guid);
         if (id === undefined) return { runs: 0, failures: 0, skipped: 0 };
-        return { ...(statements[resolution].sum.get(id, ...range(resolution, fromMs, toMs)) as unknown as WindowCounts) };
+        return {
+          ...(statements[resolution].sum.get(id, ...range(resolution, fromMs, toMs)) as unknown as WindowCounts),
+        };
       });
     },
     countsAll(resolution, fromMs, toMs) {
       return exact(buckets.unwritten(), () => {
-        const rows = statements[resolution].sumAll.all(...range(resolution, fromMs, toMs)) as unknown as (WindowCounts & { guid: string })[];
+        const rows = statements[resolution].sumAll.all(
+          ...range(resolution, fromMs, toMs),
+        ) as unknown as (WindowCounts & { guid: string })[];
         return new Map(rows.map(({ guid, ...c }) => [guid, c]));
       });
     },

@@ -77,17 +77,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     serverHost: new URL(base).host,
     ...(options.proxy === undefined ? {} : { proxy: maskProxy(options.proxy.url) }),
   };
-  const dispatcher: Dispatcher = options.proxy === undefined
-    ? new Agent({ connections: 4, pipelining: 1, connect: verifyingConnector({ ca }) })
-    : new ProxyAgent({
-      uri: options.proxy.url.href,
-      connections: 4,
-      pipelining: 1,
-      // Always a CONNECT tunnel, also to an http server: then a proxy's 403 or 502 can never
-      // pass for the server's own answer (a 403 would read as "monitor disabled").
-      proxyTunnel: true,
-      ...(ca === undefined ? {} : { requestTls: { ca }, proxyTls: { ca } }),
-    });
+  const dispatcher: Dispatcher =
+    options.proxy === undefined
+      ? new Agent({ connections: 4, pipelining: 1, connect: verifyingConnector({ ca }) })
+      : new ProxyAgent({
+          uri: options.proxy.url.href,
+          connections: 4,
+          pipelining: 1,
+          // Always a CONNECT tunnel, also to an http server: then a proxy's 403 or 502 can never
+          // pass for the server's own answer (a 403 would read as "monitor disabled").
+          proxyTunnel: true,
+          ...(ca === undefined ? {} : { requestTls: { ca }, proxyTls: { ca } }),
+        });
   let skewSec: number | undefined;
 
   function noteDate(header: string | string[] | undefined): void {
@@ -110,14 +111,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const target = `${method} ${new URL(base).origin}${path.split('?')[0] ?? ''}`;
     if (!isSendableCredential(bearer)) {
       return path === '/api/enroll'
-        ? fail({ kind: 'rejected', message: 'the enrollment token holds characters that cannot be sent; paste it again as one piece' })
-        : fail({ kind: 'damaged-key', message: 'the stored key is damaged', action: 'enroll this agent again, or reclaim its monitor id' });
+        ? fail({
+            kind: 'rejected',
+            message: 'the enrollment token holds characters that cannot be sent; paste it again as one piece',
+          })
+        : fail({
+            kind: 'damaged-key',
+            message: 'the stored key is damaged',
+            action: 'enroll this agent again, or reclaim its monitor id',
+          });
     }
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
     let timer: NodeJS.Timeout | undefined;
     const givenUp = new Promise<ApiOutcome<never>>((resolve) => {
-      timer = setTimeout(() => resolve(fail({ kind: 'timeout', message: `no answer from ${target} in time` })), timeoutMs + deadlineGraceMs);
+      timer = setTimeout(
+        () => resolve(fail({ kind: 'timeout', message: `no answer from ${target} in time` })),
+        timeoutMs + deadlineGraceMs,
+      );
     });
     try {
       return await Promise.race([send(method, path, target, bearer, body, schema, combined, timeout, signal), givenUp]);
@@ -162,7 +173,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       text = await readBounded(answer.body, maxAnswerBytes);
     } catch (error) {
       if (error instanceof AnswerTooLarge) {
-        return fail({ kind: 'invalid-answer', status: answer.statusCode, message: `${target}: answer larger than ${maxAnswerBytes} bytes` });
+        return fail({
+          kind: 'invalid-answer',
+          status: answer.statusCode,
+          message: `${target}: answer larger than ${maxAnswerBytes} bytes`,
+        });
       }
       return { ok: false, error: networkError(error, target, timeout.aborted, signal?.aborted === true, route) };
     }
@@ -171,11 +186,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return {
-    enroll: (token, body, signal) => call('POST', '/api/enroll', token, JSON.stringify(body), enrollResponseSchema, signal),
+    enroll: (token, body, signal) =>
+      call('POST', '/api/enroll', token, JSON.stringify(body), enrollResponseSchema, signal),
     checks: (apiKey, since, signal) =>
-      call('GET', since === undefined ? '/api/checks' : `/api/checks?since=${encodeURIComponent(since)}`, apiKey, undefined, checksResponseSchema, signal),
+      call(
+        'GET',
+        since === undefined ? '/api/checks' : `/api/checks?since=${encodeURIComponent(since)}`,
+        apiKey,
+        undefined,
+        checksResponseSchema,
+        signal,
+      ),
     results: (apiKey, body, signal) => call('POST', '/api/results', apiKey, body, resultsResponseSchema, signal),
-    status: (apiKey, body, signal) => call('POST', '/api/status', apiKey, JSON.stringify(body), okResponseSchema, signal),
+    status: (apiKey, body, signal) =>
+      call('POST', '/api/status', apiKey, JSON.stringify(body), okResponseSchema, signal),
     ping: (apiKey, signal) => call('GET', '/api/ping', apiKey, undefined, okResponseSchema, signal),
     clockSkewSec: () => skewSec,
     // close() waits for calls in flight; destroy() after a moment, so a stuck call cannot hold it.
@@ -186,7 +210,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 async function closeWithin(dispatcher: Dispatcher, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  const closing = dispatcher.close().then(() => 'closed' as const, () => 'closed' as const);
+  const closing = dispatcher.close().then(
+    () => 'closed' as const,
+    () => 'closed' as const,
+  );
   if ((await Promise.race([closing, late])) === 'late') await dispatcher.destroy().catch(() => undefined);
   clearTimeout(timer);
 }
@@ -245,7 +272,11 @@ function parseAnswer<S extends z.ZodType>(text: string, schema: S, target: strin
   try {
     json = JSON.parse(text);
   } catch {
-    return fail({ kind: 'invalid-answer', status: 200, message: `${target} answered 200 with a body that is not JSON` });
+    return fail({
+      kind: 'invalid-answer',
+      status: 200,
+      message: `${target} answered 200 with a body that is not JSON`,
+    });
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

@@ -8,15 +8,7 @@
 import { UntrustedCertificate } from './tls-trust.ts';
 
 export type ApiErrorKind =
-  | 'network'
-  | 'timeout'
-  | 'server'
-  | 'rejected'
-  | 'auth'
-  | 'disabled'
-  | 'invalid-answer'
-  | 'damaged-key'
-  | 'cancelled';
+  'network' | 'timeout' | 'server' | 'rejected' | 'auth' | 'disabled' | 'invalid-answer' | 'damaged-key' | 'cancelled';
 
 export interface ApiError {
   kind: ApiErrorKind;
@@ -95,31 +87,65 @@ function proxyError(error: unknown, route: Route & { proxy: string }): ApiError 
     const status = Number(tunnel[1]);
     const base = `the proxy ${route.proxy} refused to connect to ${route.serverHost} (${status})`;
     if (status === 407) {
-      return { kind: 'network', message: `the proxy ${route.proxy} asks for a user name and password (407)`, action: 'put the proxy credentials in the proxy address in Settings (http://user:password@host:port), or fix them' };
+      return {
+        kind: 'network',
+        message: `the proxy ${route.proxy} asks for a user name and password (407)`,
+        action:
+          'put the proxy credentials in the proxy address in Settings (http://user:password@host:port), or fix them',
+      };
     }
-    if (status === 403) return { kind: 'network', message: base, action: 'ask your network administrator to allow the uptime server through the proxy' };
-    return { kind: 'network', message: `${base}: the proxy could not reach the server`, action: 'check the server URL, or let the server bypass the proxy (NO_PROXY)' };
+    if (status === 403)
+      return {
+        kind: 'network',
+        message: base,
+        action: 'ask your network administrator to allow the uptime server through the proxy',
+      };
+    return {
+      kind: 'network',
+      message: `${base}: the proxy could not reach the server`,
+      action: 'check the server URL, or let the server bypass the proxy (NO_PROXY)',
+    };
   }
   const code = errorCode(error);
-  if (code === undefined || code.startsWith('CERT') || trustCodes.has(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID') return undefined;
-  return { kind: 'network', message: `could not reach the proxy ${route.proxy}: ${codeMessages[code]}`, action: 'check the proxy address in Settings' };
+  if (code === undefined || code.startsWith('CERT') || trustCodes.has(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return undefined;
+  return {
+    kind: 'network',
+    message: `could not reach the proxy ${route.proxy}: ${codeMessages[code]}`,
+    action: 'check the proxy address in Settings',
+  };
 }
 
 /** Turns a thrown network error into a classified ApiError naming what was tried. */
-export function networkError(error: unknown, target: string, timedOut: boolean, cancelled: boolean, route?: Route): ApiError {
+export function networkError(
+  error: unknown,
+  target: string,
+  timedOut: boolean,
+  cancelled: boolean,
+  route?: Route,
+): ApiError {
   if (cancelled) return { kind: 'cancelled', message: `request to ${target} cancelled` };
   if (timedOut) {
     const via = route?.proxy === undefined ? '' : ` through the proxy ${route.proxy}`;
     return { kind: 'timeout', message: `no answer from ${target}${via} in time` };
   }
   if (error instanceof UntrustedCertificate && trustCodes.has(error.code)) {
-    return { kind: 'network', message: `the server's certificate is not trusted: signed by ${error.issuer}`, action: 'add your CA in Settings' };
+    return {
+      kind: 'network',
+      message: `the server's certificate is not trusted: signed by ${error.issuer}`,
+      action: 'add your CA in Settings',
+    };
   }
   if (route?.proxy !== undefined) {
     const viaProxy = proxyError(error, { ...route, proxy: route.proxy });
     if (viaProxy !== undefined) return viaProxy;
   }
   const code = error instanceof UntrustedCertificate ? error.code : errorCode(error);
-  const what = code !== undefined && code in codeMessages ? codeMessages[code] : error instanceof Error ? error.message : String(error);
+  const what =
+    code !== undefined && code in codeMessages
+      ? codeMessages[code]
+      : error instanceof Error
+        ? error.message
+        : String(error);
   return { kind: 'network', message: `could not reach ${target}: ${what}` };
 }

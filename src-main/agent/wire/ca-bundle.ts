@@ -16,16 +16,28 @@ export function readCaBundle(file: string, what: string): CaBundleOutcome {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : `cannot be read (${code ?? 'error'})`;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'cannot be read (permission denied)'
+          : `cannot be read (${code ?? 'error'})`;
     return { ok: false, message: `the ${what} file ${file} ${why}; choose a PEM file with your CA certificates` };
   }
   const pems = text.match(pemBlock) ?? [];
-  if (pems.length === 0) return { ok: false, message: `the ${what} file ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----); export your CA as PEM` };
+  if (pems.length === 0)
+    return {
+      ok: false,
+      message: `the ${what} file ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----); export your CA as PEM`,
+    };
   for (const [index, pem] of pems.entries()) {
     try {
       new X509Certificate(pem);
     } catch {
-      return { ok: false, message: `certificate ${index + 1} in the ${what} file ${file} is damaged; export your CA as PEM again` };
+      return {
+        ok: false,
+        message: `certificate ${index + 1} in the ${what} file ${file} is damaged; export your CA as PEM again`,
+      };
     }
   }
   return { ok: true, pems };

@@ -34,10 +34,15 @@ export interface ServerRoute {
 
 export type Resolved<T> = { ok: true; value: T } | { ok: false; message: string; action: string };
 
-const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
+const nonEmpty = (v: string | undefined): string | undefined =>
+  v === undefined || v.trim() === '' ? undefined : v.trim();
 
 /** The proxy and CAs for the agent's own traffic to serverUrl. */
-export function serverRoute(serverUrl: string, settings: NetworkSettings, env: NodeJS.ProcessEnv): Resolved<ServerRoute> {
+export function serverRoute(
+  serverUrl: string,
+  settings: NetworkSettings,
+  env: NodeJS.ProcessEnv,
+): Resolved<ServerRoute> {
   const proxy = proxyFor(serverUrl, nonEmpty(settings.proxyUrl), env);
   if (!proxy.ok) return { ok: false, message: proxy.message, action: 'correct the proxy address in Settings' };
   const caFile = nonEmpty(settings.serverCaFile);
@@ -61,18 +66,36 @@ export function serverClient(
 ): ApiClient {
   const route = serverRoute(serverUrl, settings, env);
   if (!route.ok) return failingApiClient({ kind: 'network', message: route.message, action: route.action });
-  return createApiClient({ baseUrl: serverUrl, userAgent, proxy: route.value.proxy, ca: route.value.ca, ...(now === undefined ? {} : { now }) });
+  return createApiClient({
+    baseUrl: serverUrl,
+    userAgent,
+    proxy: route.value.proxy,
+    ca: route.value.ca,
+    ...(now === undefined ? {} : { now }),
+  });
 }
 
 /** What the checks run with; an unreadable checks CA is reported and the checks run without it. */
-export function probeNetwork(settings: NetworkSettings, env: NodeJS.ProcessEnv): { value: ProbeNetwork; problems: string[] } {
+export function probeNetwork(
+  settings: NetworkSettings,
+  env: NodeJS.ProcessEnv,
+): { value: ProbeNetwork; problems: string[] } {
   const problems: string[] = [];
   const value: ProbeNetwork = { egressPolicy: settings.egressPolicy ?? 'open' };
   if (settings.checksUseProxy === true) {
     const explicit = nonEmpty(settings.proxyUrl);
-    const chosen = explicit ?? nonEmpty(env.https_proxy) ?? nonEmpty(env.HTTPS_PROXY) ?? nonEmpty(env.http_proxy) ?? nonEmpty(env.HTTP_PROXY);
-    const parsed = chosen === undefined ? undefined : parseProxyUrl(chosen, explicit === undefined ? 'the environment' : 'the proxy setting');
-    if (parsed === undefined) problems.push('checks are set to use the proxy, but no proxy is set; they dial their targets directly');
+    const chosen =
+      explicit ??
+      nonEmpty(env.https_proxy) ??
+      nonEmpty(env.HTTPS_PROXY) ??
+      nonEmpty(env.http_proxy) ??
+      nonEmpty(env.HTTP_PROXY);
+    const parsed =
+      chosen === undefined
+        ? undefined
+        : parseProxyUrl(chosen, explicit === undefined ? 'the environment' : 'the proxy setting');
+    if (parsed === undefined)
+      problems.push('checks are set to use the proxy, but no proxy is set; they dial their targets directly');
     else if (!parsed.ok) problems.push(parsed.message);
     else value.proxy = { url: parsed.proxy.url.href, noProxy: nonEmpty(env.no_proxy) ?? nonEmpty(env.NO_PROXY) ?? '' };
   }
@@ -86,4 +109,5 @@ export function probeNetwork(settings: NetworkSettings, env: NodeJS.ProcessEnv):
 }
 
 /** How the proxy for the server is shown (credentials masked), or undefined without one. */
-export const shownProxy = (route: ServerRoute): string | undefined => (route.proxy === undefined ? undefined : maskProxy(route.proxy.url));
+export const shownProxy = (route: ServerRoute): string | undefined =>
+  route.proxy === undefined ? undefined : maskProxy(route.proxy.url);

@@ -19,7 +19,10 @@ export function maskProxy(url: URL): string {
 }
 
 /** A proxy address as a user or a variable gives it; "host:port" alone means http://. */
-export function parseProxyUrl(text: string, source: string): { ok: true; proxy: ProxyChoice } | { ok: false; message: string } {
+export function parseProxyUrl(
+  text: string,
+  source: string,
+): { ok: true; proxy: ProxyChoice } | { ok: false; message: string } {
   const trimmed = text.trim();
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
   let url: URL;
@@ -27,15 +30,28 @@ export function parseProxyUrl(text: string, source: string): { ok: true; proxy: 
     url = new URL(withScheme);
   } catch {
     // The text may hold a password: say which setting is wrong, not what it holds.
-    return { ok: false, message: `the proxy address in ${source} is not a valid URL; give one like http://proxy.example:3128` };
+    return {
+      ok: false,
+      message: `the proxy address in ${source} is not a valid URL; give one like http://proxy.example:3128`,
+    };
   }
   const shown = maskProxy(url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, message: `the proxy ${shown} (${source}) uses ${url.protocol.slice(0, -1)}, which is not supported; use an http:// or https:// proxy` };
+    return {
+      ok: false,
+      message: `the proxy ${shown} (${source}) uses ${url.protocol.slice(0, -1)}, which is not supported; use an http:// or https:// proxy`,
+    };
   }
-  if (url.hostname === '') return { ok: false, message: `the proxy address in ${source} has no host name; give one like http://proxy.example:3128` };
+  if (url.hostname === '')
+    return {
+      ok: false,
+      message: `the proxy address in ${source} has no host name; give one like http://proxy.example:3128`,
+    };
   if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
-    return { ok: false, message: `the proxy ${shown} (${source}) must be only scheme, host and port, without a path or query` };
+    return {
+      ok: false,
+      message: `the proxy ${shown} (${source}) must be only scheme, host and port, without a path or query`,
+    };
   }
   return { ok: true, proxy: { url, source } };
 }
@@ -55,7 +71,10 @@ function fromEnv(env: NodeJS.ProcessEnv, names: readonly string[]): { name: stri
  * ("example.com" also itself); "host:port" only that port; IPv6 literals may be bracketed.
  */
 export function bypassesProxy(hostname: string, port: number, noProxy: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   for (const raw of noProxy.split(/[,\s]+/)) {
     const entry = raw.trim().toLowerCase();
     if (entry === '') continue;
@@ -72,7 +91,8 @@ export function bypassesProxy(hostname: string, port: number, noProxy: string): 
   return false;
 }
 
-export const defaultPort = (url: URL): number => (url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port));
+export const defaultPort = (url: URL): number =>
+  url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 
 /**
  * The proxy for requests to targetUrl, or none. explicit is the proxy setting ('' or undefined =
@@ -80,8 +100,14 @@ export const defaultPort = (url: URL): number => (url.port === '' ? (url.protoco
  */
 export function proxyFor(targetUrl: string, explicit: string | undefined, env: NodeJS.ProcessEnv): ProxyOutcome {
   const target = new URL(targetUrl);
-  const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-  const chosen = explicit !== undefined && explicit.trim() !== '' ? { name: 'the proxy setting', value: explicit } : fromEnv(env, names);
+  const names =
+    target.protocol === 'https:'
+      ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
+      : ['http_proxy', 'HTTP_PROXY'];
+  const chosen =
+    explicit !== undefined && explicit.trim() !== ''
+      ? { name: 'the proxy setting', value: explicit }
+      : fromEnv(env, names);
   if (chosen === undefined) return { ok: true, proxy: undefined };
   const parsed = parseProxyUrl(chosen.value, chosen.name);
   if (!parsed.ok) return parsed;

@@ -13,7 +13,14 @@ function daysInMonth(year: number, month: number): number {
 export function isRfc3339(text: string): boolean {
   const m = grammar.exec(text);
   if (m === null) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
   if (hour > 23 || minute > 59 || second > 60) return false;
   if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) return false;

@@ -7,7 +7,6 @@ import { isRfc3339 } from './rfc3339.ts';
 /** An optional field that some servers send as null; null is read as absent. */
 const opt = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
-
 /**
  * The fields that say what a check does, with their wire names. A wire Check carries them, and a
  * private-definition entry supplies them locally for a check whose definition the server wiped.
@@ -57,8 +56,14 @@ export const checkSchema = z.object({
   interval_sec: z.number().int(),
   result_detail_max_chars: z.number().int().min(0),
   // Absent on a private-definition check: the server wipes url and match_string.
-  url: z.string().nullish().transform((v) => v ?? ''),
-  match_string: z.string().nullish().transform((v) => v ?? ''),
+  url: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
+  match_string: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   // Received and ignored (server-side alerting), or informational: never a reason to refuse.
   down_interval_sec: lenient(z.number()),
   updated_at: z.string().catch(''),
@@ -119,4 +124,3 @@ export interface MonitorStatus {
 
 export const okResponseSchema = z.object({ status: opt(z.string()) });
 export type OkResponse = z.infer<typeof okResponseSchema>;
-

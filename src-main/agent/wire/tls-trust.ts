@@ -16,7 +16,8 @@ export class UntrustedCertificate extends Error {
   }
 }
 
-const isTls = (socket: unknown): socket is TLSSocket => typeof (socket as Partial<TLSSocket>).getPeerCertificate === 'function';
+const isTls = (socket: unknown): socket is TLSSocket =>
+  typeof (socket as Partial<TLSSocket>).getPeerCertificate === 'function';
 
 /** "CN=Office CA, O=Example" style, from the parts a user recognises. */
 function issuerName(socket: TLSSocket): string {
@@ -25,7 +26,10 @@ function issuerName(socket: TLSSocket): string {
     const v = issuer?.[key];
     return Array.isArray(v) ? v.join(' ') : v;
   };
-  const parts = [['CN', part('CN')], ['O', part('O')]].filter((p): p is [string, string] => p[1] !== undefined);
+  const parts = [
+    ['CN', part('CN')],
+    ['O', part('O')],
+  ].filter((p): p is [string, string] => p[1] !== undefined);
   return parts.length === 0 ? 'an unknown issuer' : parts.map(([k, v]) => `${k}=${v}`).join(', ');
 }
 

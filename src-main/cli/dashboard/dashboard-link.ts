@@ -24,7 +24,8 @@ export function parseDashboardUrl(text: string): DashboardLink | undefined {
   }
   const port = Number(url.port);
   const token = url.searchParams.get(tokenQueryParam);
-  if (url.protocol !== 'http:' || url.hostname !== '127.0.0.1' || !Number.isInteger(port) || port <= 0) return undefined;
+  if (url.protocol !== 'http:' || url.hostname !== '127.0.0.1' || !Number.isInteger(port) || port <= 0)
+    return undefined;
   if (token === null || !/^[A-Za-z0-9_-]{32,}$/.test(token)) return undefined;
   return { url: url.href, port, token };
 }

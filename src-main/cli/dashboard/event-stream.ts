@@ -13,7 +13,11 @@ export function sseFrame(event: EventName, payload: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
 }
 
-export function openEventStream(res: ServerResponse, hub: EventHub, first: EventPayloads['agent:state-changed']): () => void {
+export function openEventStream(
+  res: ServerResponse,
+  hub: EventHub,
+  first: EventPayloads['agent:state-changed'],
+): () => void {
   res.writeHead(200, {
     ...commonHeaders,
     'content-type': 'text/event-stream; charset=utf-8',

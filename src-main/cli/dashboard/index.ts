@@ -30,7 +30,8 @@ export interface ServeOptions {
  */
 export async function serveDashboard(options: ServeOptions): Promise<Dashboard> {
   const root = rendererDir();
-  if (root === undefined) options.log.warn('the dashboard page is not built (dist/renderer is missing): run "npm run build:renderer"');
+  if (root === undefined)
+    options.log.warn('the dashboard page is not built (dist/renderer is missing): run "npm run build:renderer"');
   const last = readDashboardLink(options.dataDir);
   const start = (port: number): Promise<Dashboard> =>
     startDashboard({

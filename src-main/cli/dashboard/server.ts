@@ -37,14 +37,24 @@ export interface Dashboard {
 const maxBodyBytes = 256 * 1024;
 
 function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { ...commonHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(`${text}\n`);
+  res
+    .writeHead(status, { ...commonHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+    .end(`${text}\n`);
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { ...commonHeaders, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(value));
+  res
+    .writeHead(status, {
+      ...commonHeaders,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+    })
+    .end(JSON.stringify(value));
 }
 
-async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
+async function readJson(
+  req: IncomingMessage,
+): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -72,7 +82,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   async function api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const given = req.headers[tokenHeader];
     if (!tokenMatches(typeof given === 'string' ? given : undefined, token)) {
-      sendText(res, 401, 'missing or wrong dashboard token: open the URL that uptime-agent printed (it ends in ?token=...)');
+      sendText(
+        res,
+        401,
+        'missing or wrong dashboard token: open the URL that uptime-agent printed (it ends in ?token=...)',
+      );
       return;
     }
     if (path === eventsPath && req.method === 'GET') {
@@ -121,7 +135,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       return;
     }
     if (options.rendererRoot === undefined) {
-      sendText(res, 503, 'the dashboard page is not built: run "npm run build:renderer" in the uptime-agent folder, then reload');
+      sendText(
+        res,
+        503,
+        'the dashboard page is not built: run "npm run build:renderer" in the uptime-agent folder, then reload',
+      );
       return;
     }
     await serveStatic(req, res, options.rendererRoot, path);

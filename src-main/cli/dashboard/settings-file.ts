@@ -16,7 +16,10 @@ export function readSettingsFile(dataDir: string, onWarning: (message: string) =
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') onWarning(`settings file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); using the defaults`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      onWarning(
+        `settings file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); using the defaults`,
+      );
     return settingsSchema.parse({});
   }
   let raw: unknown;
@@ -29,7 +32,9 @@ export function readSettingsFile(dataDir: string, onWarning: (message: string) =
   const parsed = settingsSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  onWarning(`settings file ${file}: ${issue === undefined ? 'invalid' : `${issue.path.join('.') || 'file'}: ${issue.message}`}; using the defaults until settings are saved again`);
+  onWarning(
+    `settings file ${file}: ${issue === undefined ? 'invalid' : `${issue.path.join('.') || 'file'}: ${issue.message}`}; using the defaults until settings are saved again`,
+  );
   return settingsSchema.parse({});
 }
 

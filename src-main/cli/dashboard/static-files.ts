@@ -8,7 +8,12 @@ export { fileInside } from '../../serve/renderer-files.ts';
 /** Every dashboard answer carries these (the API's too). */
 export const commonHeaders = securityHeaders;
 
-export async function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, urlPath: string): Promise<void> {
+export async function serveStatic(
+  req: IncomingMessage,
+  res: ServerResponse,
+  root: string,
+  urlPath: string,
+): Promise<void> {
   const answer = await rendererFile(root, req.method, urlPath);
   res.writeHead(answer.status, answer.headers).end(answer.body);
 }

@@ -26,6 +26,7 @@ export function webHostActions(dataDir: string, log: Logger, commandLine?: Comma
       log.info('the dashboard asked for the logs folder: a headless agent logs to standard error');
       return Promise.resolve();
     },
-    openExternal: () => Promise.reject(new Error('the web dashboard does not open links for the page; open the link in your browser')),
+    openExternal: () =>
+      Promise.reject(new Error('the web dashboard does not open links for the page; open the link in your browser')),
   };
 }

@@ -33,7 +33,7 @@ function nodeLikeTimers(fake: FakeClock) {
 /** Counts the timers a clock user sets and how often they fire. */
 function counting(clock: Clock) {
   const seen = { fired: 0 };
-  const wrapped: Clock = { ...clock, setTimer: (delayMs, fn) => clock.setTimer(delayMs, () => ((seen.fired++), fn())) };
+  const wrapped: Clock = { ...clock, setTimer: (delayMs, fn) => clock.setTimer(delayMs, () => (seen.fired++, fn())) };
   return { clock: wrapped, seen };
 }
 
@@ -83,7 +83,13 @@ describe('timer delays beyond 24.8 days', () => {
     process.on('warning', onWarning);
     const { clock, seen } = counting(systemClock);
     let runs = 0;
-    const scheduler = createScheduler({ clock, concurrency: 4, startupSpreadMs: 1, onRunError: () => undefined, run: () => Promise.resolve((runs++, undefined)) });
+    const scheduler = createScheduler({
+      clock,
+      concurrency: 4,
+      startupSpreadMs: 1,
+      onRunError: () => undefined,
+      run: () => Promise.resolve((runs++, undefined)),
+    });
     scheduler.upsert({ guid: 'monthly', intervalMs: 30 * day });
     await realPause(200);
     expect(warnings.map((w) => w.name)).not.toContain('TimeoutOverflowWarning');
@@ -96,7 +102,12 @@ describe('timer delays beyond 24.8 days', () => {
   it('a loop asking for a 30-day wait: no TimeoutOverflowWarning and no second run', async () => {
     process.on('warning', onWarning);
     let runs = 0;
-    const loop = startLoop({ clock: systemClock, onError: () => undefined, fallbackDelayMs: 1000, run: () => Promise.resolve((runs++, 30 * day)) });
+    const loop = startLoop({
+      clock: systemClock,
+      onError: () => undefined,
+      fallbackDelayMs: 1000,
+      run: () => Promise.resolve((runs++, 30 * day)),
+    });
     await realPause(200);
     expect(warnings.map((w) => w.name)).not.toContain('TimeoutOverflowWarning');
     expect(runs).toBe(1);

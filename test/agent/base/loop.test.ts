@@ -24,7 +24,12 @@ describe('startLoop', () => {
   it('trigger cuts the wait short', async () => {
     const clock = createFakeClock();
     let runs = 0;
-    const loop = startLoop({ clock, onError: () => undefined, fallbackDelayMs: 1000, run: () => Promise.resolve((runs++, 60_000)) });
+    const loop = startLoop({
+      clock,
+      onError: () => undefined,
+      fallbackDelayMs: 1000,
+      run: () => Promise.resolve((runs++, 60_000)),
+    });
     await clock.advance(0);
     expect(runs).toBe(1);
     loop.trigger();

@@ -13,7 +13,11 @@ describe('printable', () => {
     { name: 'ESC sequences become visible', input: '\u001b[2J', output: '\\x1b[2J' },
     { name: 'BEL, CR, LF, TAB', input: 'a\u0007b\rc\nd\te', output: 'a\\x07b\\rc\\nd\\te' },
     { name: 'DEL and C1 CSI', input: '\u007f\u009b31m', output: '\\x7f\\x9b31m' },
-    { name: 'a whole hostile sample', input: hostile, output: 'ok\\x1b]0;owned\\x07\\x1b[2J\\x9b31mred\\r\\nfake log line\\x7f' },
+    {
+      name: 'a whole hostile sample',
+      input: hostile,
+      output: 'ok\\x1b]0;owned\\x07\\x1b[2J\\x9b31mred\\r\\nfake log line\\x7f',
+    },
   ])('$name', ({ input, output }) => {
     expect(printable(input)).toBe(output);
     expect(printable(input)).not.toMatch(/\p{Cc}/u);
@@ -28,7 +32,12 @@ describe('printable', () => {
 
   it('is applied to every log line', () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk: Buffer, _enc, done) => { lines.push(chunk.toString()); done(); } });
+    const sink = new Writable({
+      write: (chunk: Buffer, _enc, done) => {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const log = createLogger(sink, 'info');
     log.warn({ error: hostile }, `check failed: ${hostile}`);
     expect(lines).toHaveLength(1);
@@ -37,7 +46,15 @@ describe('printable', () => {
   });
 
   it('is applied to the readable lines a terminal gets', () => {
-    const json = printableJsonLine(JSON.stringify({ level: 40, time: Date.now(), msg: `check failed: ${hostile}`, error: hostile, word: '\u001b[2J' }));
+    const json = printableJsonLine(
+      JSON.stringify({
+        level: 40,
+        time: Date.now(),
+        msg: `check failed: ${hostile}`,
+        error: hostile,
+        word: '\u001b[2J',
+      }),
+    );
     const line = humanLine(json);
     expect(line.endsWith('\n')).toBe(true);
     expect(line.slice(0, -1)).not.toMatch(/\p{Cc}/u);

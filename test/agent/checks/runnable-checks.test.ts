@@ -4,7 +4,11 @@ import { isActive, isPrivateDefinition, type StoredCheck } from '../../../src-ma
 import type { CheckDefinition, WireCheck } from '../../../src-main/agent/wire/schemas.ts';
 import { wireCheck } from '../../support/wire-fixtures.ts';
 
-const stored = (check: WireCheck): StoredCheck => ({ check, privateDefinition: isPrivateDefinition(check), active: isActive(check) });
+const stored = (check: WireCheck): StoredCheck => ({
+  check,
+  privateDefinition: isPrivateDefinition(check),
+  active: isActive(check),
+});
 
 describe('runnableChecks', () => {
   const checks = [
@@ -19,12 +23,15 @@ describe('runnableChecks', () => {
     ['stray', { url: 'https://x.example/', match_string: '' }],
   ]);
 
-  it('carries monitor_count and monitor_rank to the scheduler, also for a private check (scheduling is the server\'s)', () => {
-    const set = runnableChecks([
-      stored(wireCheck({ guid: 'shared', url: 'http://127.0.0.1:1/', monitor_count: 3, monitor_rank: 2 })),
-      stored(wireCheck({ guid: 'priv', url: '', match_string: '', monitor_count: 2, monitor_rank: 1 })),
-      stored(wireCheck({ guid: 'alone', url: 'http://127.0.0.1:1/' })),
-    ], local);
+  it("carries monitor_count and monitor_rank to the scheduler, also for a private check (scheduling is the server's)", () => {
+    const set = runnableChecks(
+      [
+        stored(wireCheck({ guid: 'shared', url: 'http://127.0.0.1:1/', monitor_count: 3, monitor_rank: 2 })),
+        stored(wireCheck({ guid: 'priv', url: '', match_string: '', monitor_count: 2, monitor_rank: 1 })),
+        stored(wireCheck({ guid: 'alone', url: 'http://127.0.0.1:1/' })),
+      ],
+      local,
+    );
     expect(set.runnable.get('shared')?.sharing).toEqual({ monitorCount: 3, monitorRank: 2 });
     expect(set.runnable.get('priv')?.sharing).toEqual({ monitorCount: 2, monitorRank: 1 });
     expect(set.runnable.get('alone')?.sharing).toEqual({ monitorCount: undefined, monitorRank: undefined });
@@ -33,10 +40,17 @@ describe('runnableChecks', () => {
   it('runs plain checks with the server definition and private ones with the local entry', () => {
     const set = runnableChecks(checks, local);
     expect([...set.runnable.keys()].sort()).toEqual(['plain', 'priv']);
-    expect(set.runnable.get('plain')).toMatchObject({ intervalMs: 30_000, maxChars: 50, definition: { url: 'http://127.0.0.1:1/' } });
+    expect(set.runnable.get('plain')).toMatchObject({
+      intervalMs: 30_000,
+      maxChars: 50,
+      definition: { url: 'http://127.0.0.1:1/' },
+    });
     const priv = set.runnable.get('priv');
     // Definition from the file, scheduling from the server.
-    expect(priv).toMatchObject({ intervalMs: 15_000, definition: { url: 'https://intranet.example/health', timeout_sec: 3 } });
+    expect(priv).toMatchObject({
+      intervalMs: 15_000,
+      definition: { url: 'https://intranet.example/health', timeout_sec: 3 },
+    });
     expect(priv?.privateSecrets).toContain('intranet.example');
   });
 

@@ -24,10 +24,15 @@ describe('RFC 3339 forms', () => {
     '2026-11-21T10:00:00.000000000+05:30',
     '2026-11-21T10:00:00-00:00',
   ])('accepts %s', (text) => expect(isRfc3339(text)).toBe(true));
-  it.each(['2026-11-21 10:00:00Z', '2026-02-30T10:00:00Z', '2026-11-21T24:00:00Z', '2026-11-21T10:00:61Z', '2026-11-21T10:00:00', '2026-11-21T10:00:00.Z', '2026-11-21T10:00:00+25:00'])(
-    'refuses %s',
-    (text) => expect(isRfc3339(text)).toBe(false),
-  );
+  it.each([
+    '2026-11-21 10:00:00Z',
+    '2026-02-30T10:00:00Z',
+    '2026-11-21T24:00:00Z',
+    '2026-11-21T10:00:61Z',
+    '2026-11-21T10:00:00',
+    '2026-11-21T10:00:00.Z',
+    '2026-11-21T10:00:00+25:00',
+  ])('refuses %s', (text) => expect(isRfc3339(text)).toBe(false));
 });
 
 describe('sync of odd deltas against a scripted loopback server', () => {
@@ -47,25 +52,46 @@ describe('sync of odd deltas against a scripted loopback server', () => {
   const sync = () => syncOnce({ db, client, apiKey: 'k', log: silentLogger });
 
   it('applies the rest of a delta around one odd check and advances the cursor byte for byte', async () => {
-    server.handle(json(200, { checks: [wireCheck({ guid: 'gone' }), wireCheck({ guid: 'keep' })], server_time: '2026-11-21T10:00:00.000001Z' }));
+    server.handle(
+      json(200, {
+        checks: [wireCheck({ guid: 'gone' }), wireCheck({ guid: 'keep' })],
+        server_time: '2026-11-21T10:00:00.000001Z',
+      }),
+    );
     expect((await sync()).ok).toBe(true);
 
     // Nanoseconds, lowercase separators: stored and echoed exactly, never reformatted.
     const serverTime = '2026-11-21t10:00:01.123456789z';
-    server.handle(json(200, {
-      checks: [
-        { ...wireCheck({ guid: 'odd' }), down_interval_sec: 90.5, monitor_count: 3, monitor_rank: 1, updated_at: '2026-11-21T10:00:00.5+01:00', extra: { x: 1 } },
-        { ...wireCheck({ guid: 'gone' }), deleted: true },
-        { ...wireCheck({ guid: 'broken' }), timeout_sec: 'ten', headers: { Authorization: 'Bearer s3cret' } },
-        { guid: '', deleted: true, name: 'withdrawn shared check' },
-        { ...wireCheck({ guid: 'scale' }), monitor_count: -1, monitor_rank: 1.5 },
-      ],
-      server_time: serverTime,
-    }));
+    server.handle(
+      json(200, {
+        checks: [
+          {
+            ...wireCheck({ guid: 'odd' }),
+            down_interval_sec: 90.5,
+            monitor_count: 3,
+            monitor_rank: 1,
+            updated_at: '2026-11-21T10:00:00.5+01:00',
+            extra: { x: 1 },
+          },
+          { ...wireCheck({ guid: 'gone' }), deleted: true },
+          { ...wireCheck({ guid: 'broken' }), timeout_sec: 'ten', headers: { Authorization: 'Bearer s3cret' } },
+          { guid: '', deleted: true, name: 'withdrawn shared check' },
+          { ...wireCheck({ guid: 'scale' }), monitor_count: -1, monitor_rank: 1.5 },
+        ],
+        server_time: serverTime,
+      }),
+    );
     const outcome = await sync();
-    expect(outcome).toMatchObject({ ok: true, cursor: serverTime, summary: { received: 4, stopped: 1, invalid: 1, skipped: 0 } });
+    expect(outcome).toMatchObject({
+      ok: true,
+      cursor: serverTime,
+      summary: { received: 4, stopped: 1, invalid: 1, skipped: 0 },
+    });
     expect(getMeta(db, 'sync_cursor')).toBe(serverTime);
-    expect(getCheck(db, 'odd')).toMatchObject({ active: true, check: { down_interval_sec: 90.5, monitor_count: 3, monitor_rank: 1 } });
+    expect(getCheck(db, 'odd')).toMatchObject({
+      active: true,
+      check: { down_interval_sec: 90.5, monitor_count: 3, monitor_rank: 1 },
+    });
     expect(getCheck(db, 'gone')?.active).toBe(false);
     // Odd scale-out values are read as absent, not as a reason to refuse the check.
     expect(getCheck(db, 'scale')?.check).not.toHaveProperty('monitor_count');
@@ -83,9 +109,17 @@ describe('sync of odd deltas against a scripted loopback server', () => {
 
   it.each([
     { name: 'not JSON', handler: text(200, '<html>login</html>'), says: 'not JSON' },
-    { name: 'no checks array', handler: json(200, { checks: { a: 1 }, server_time: '2026-11-21T10:00:00Z' }), says: 'checks' },
+    {
+      name: 'no checks array',
+      handler: json(200, { checks: { a: 1 }, server_time: '2026-11-21T10:00:00Z' }),
+      says: 'checks',
+    },
     { name: 'no server_time', handler: json(200, { checks: [] }), says: 'server_time' },
-    { name: 'a server_time that is not RFC 3339', handler: json(200, { checks: [], server_time: 'yesterday' }), says: 'server_time' },
+    {
+      name: 'a server_time that is not RFC 3339',
+      handler: json(200, { checks: [], server_time: 'yesterday' }),
+      says: 'server_time',
+    },
   ])('refuses a broken envelope ($name) and keeps the cursor', async ({ handler, says }) => {
     server.handle(json(200, { checks: [wireCheck({ guid: 'a' })], server_time: '2026-11-21T10:00:00Z' }));
     await sync();

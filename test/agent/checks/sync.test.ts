@@ -4,7 +4,12 @@ import { getMeta, setMeta } from '../../../src-main/agent/store/meta.ts';
 import { enrolledAgent, type Harness } from '../../support/agent-harness.ts';
 
 /** Sync is driven by hand here: the loops run on a long interval. */
-const manual = { syncIntervalMs: 3_600_000, uploadIntervalMs: 3_600_000, statusIntervalMs: 3_600_000, pingIntervalMs: 3_600_000 };
+const manual = {
+  syncIntervalMs: 3_600_000,
+  uploadIntervalMs: 3_600_000,
+  statusIntervalMs: 3_600_000,
+  pingIntervalMs: 3_600_000,
+};
 
 describe('check sync against the reference server', () => {
   let h: Harness;
@@ -63,7 +68,12 @@ describe('check sync against the reference server', () => {
 
   it('keeps a private-definition check, flagged, and does not run it without a local entry', async () => {
     h = await enrolledAgent({ tunables: manual });
-    const c = h.server.admin.createCheck({ name: 'Secret', url: 'https://intranet.example/', match_string: 'ok', orgId: h.orgId });
+    const c = h.server.admin.createCheck({
+      name: 'Secret',
+      url: 'https://intranet.example/',
+      match_string: 'ok',
+      orgId: h.orgId,
+    });
     h.server.admin.assign(c.guid, h.monitorId);
     h.server.admin.makePrivateDefinition(c.guid);
     await sync();
@@ -72,10 +82,26 @@ describe('check sync against the reference server', () => {
   });
 
   it.each([
-    { name: 'not JSON', inject: (h: Harness) => h.server.faults.invalidJson({ endpoint: 'checks', times: 1 }), says: 'not JSON' },
-    { name: 'a wrong schema', inject: (h: Harness) => h.server.faults.schemaViolation({ endpoint: 'checks', times: 1 }), says: 'unexpected body' },
-    { name: 'a 503', inject: (h: Harness) => h.server.faults.respond(503, { endpoint: 'checks', times: 1 }), says: '503' },
-    { name: 'a huge answer', inject: (h: Harness) => h.server.faults.hugeBody({ endpoint: 'checks', times: 1, bytes: 40 * 1024 * 1024 }), says: 'larger than' },
+    {
+      name: 'not JSON',
+      inject: (h: Harness) => h.server.faults.invalidJson({ endpoint: 'checks', times: 1 }),
+      says: 'not JSON',
+    },
+    {
+      name: 'a wrong schema',
+      inject: (h: Harness) => h.server.faults.schemaViolation({ endpoint: 'checks', times: 1 }),
+      says: 'unexpected body',
+    },
+    {
+      name: 'a 503',
+      inject: (h: Harness) => h.server.faults.respond(503, { endpoint: 'checks', times: 1 }),
+      says: '503',
+    },
+    {
+      name: 'a huge answer',
+      inject: (h: Harness) => h.server.faults.hugeBody({ endpoint: 'checks', times: 1, bytes: 40 * 1024 * 1024 }),
+      says: 'larger than',
+    },
   ])('keeps the check set and cursor when the answer is $name', async ({ inject, says }) => {
     h = await enrolledAgent({ tunables: manual });
     const c = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/c', orgId: h.orgId });
@@ -103,7 +129,10 @@ describe('check sync against the reference server', () => {
     const outcome = await sync();
     expect(outcome.cursorWasReset).toBe(true);
     expect(outcome.summary.received).toBe(1);
-    const queries = h.server.requests({ endpoint: 'checks' }).slice(-2).map((r) => r.query);
+    const queries = h.server
+      .requests({ endpoint: 'checks' })
+      .slice(-2)
+      .map((r) => r.query);
     expect(queries[0]).toContain('since=garbage');
     expect(queries[1]).not.toContain('since');
   });
@@ -114,7 +143,15 @@ describe('check sync against the reference server', () => {
     h.server.admin.assign(c.guid, h.monitorId);
     await sync();
     h.server.admin.resetEnrollment(h.monitorId);
-    const again = await h.agent.enroll({ server: h.server.url, token: h.token, name: 'n', region: 'r', country: 'c', city: 'x', reclaimId: h.monitorId });
+    const again = await h.agent.enroll({
+      server: h.server.url,
+      token: h.token,
+      name: 'n',
+      region: 'r',
+      country: 'c',
+      city: 'x',
+      reclaimId: h.monitorId,
+    });
     expect(again.ok).toBe(true);
     expect(getMeta(h.store.db, 'sync_cursor')).toBeUndefined();
     expect((await sync()).summary.received).toBe(1);

@@ -37,7 +37,10 @@ describe('a rejected monitor rechecks lightly and resumes quickly', () => {
 
   /** The pings the server received after seq, with the gaps between them. */
   const trafficAfter = (seq: number) => {
-    const pings = h.server.requests().filter((r) => r.seq > seq && r.endpoint === 'ping').map((r) => Date.parse(r.at));
+    const pings = h.server
+      .requests()
+      .filter((r) => r.seq > seq && r.endpoint === 'ping')
+      .map((r) => Date.parse(r.at));
     return { pings, gaps: pings.slice(1).map((t, i) => t - (pings[i] ?? t)) };
   };
 

@@ -36,7 +36,7 @@ describe('clock skew against the server', () => {
     expect(skew).toBeLessThanOrEqual(-299);
     expect(skew).toBeGreaterThanOrEqual(-301);
     expect(h.agent.snapshot().problems.find((p) => p.kind === 'clock-skew')?.message).toContain('5 minutes ahead of');
-    expect(lines.filter((l) => l.includes("clock is") && l.includes('ahead of'))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('clock is') && l.includes('ahead of'))).toHaveLength(1);
     // ran_at stays this machine's wall clock (5 minutes ahead of the server's).
     const ranAt = Date.parse(h.server.results(h.monitorId)[0]?.ranAt ?? '');
     expect(ranAt - Date.now()).toBeGreaterThan(aheadMs - 60_000);

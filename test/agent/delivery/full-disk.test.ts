@@ -56,7 +56,13 @@ describe.skipIf(!canMountTmpfs)(`upload with a full disk (${canMountTmpfs ? 'tmp
 
     const client = createApiClient({ baseUrl: server.url, userAgent: 'test' });
     try {
-      const stalled = await drainOutbox({ outbox, client, apiKey, now: () => new Date(), signal: AbortSignal.timeout(5000) });
+      const stalled = await drainOutbox({
+        outbox,
+        client,
+        apiKey,
+        now: () => new Date(),
+        signal: AbortSignal.timeout(5000),
+      });
       expect(stalled).toMatchObject({ ok: false, error: { kind: 'cancelled' }, report: { calls: 1 } });
       if (!stalled.ok) expect(stalled.error.message).toContain('database or disk is full');
       expect(server.requests({ endpoint: 'results' })).toHaveLength(1);

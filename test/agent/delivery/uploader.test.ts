@@ -4,7 +4,12 @@ import type { WireResult } from '../../../src-main/agent/wire/schemas.ts';
 import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
 
 /** Upload is driven by hand here, except where a test says otherwise. */
-const manual = { syncIntervalMs: 3_600_000, uploadIntervalMs: 3_600_000, statusIntervalMs: 3_600_000, pingIntervalMs: 3_600_000 };
+const manual = {
+  syncIntervalMs: 3_600_000,
+  uploadIntervalMs: 3_600_000,
+  statusIntervalMs: 3_600_000,
+  pingIntervalMs: 3_600_000,
+};
 
 /** Results belong to the monitor that produced them: the harness's, once it is enrolled. */
 let owner = 'm';
@@ -28,7 +33,12 @@ describe('uploader against the reference server', () => {
   async function withCheck(tunables: Partial<AgentTunables> = manual): Promise<string> {
     h = await enrolledAgent({ tunables });
     owner = h.monitorId;
-    const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 3600, orgId: h.orgId });
+    const check = h.server.admin.createCheck({
+      name: 'C',
+      url: 'http://127.0.0.1:9/',
+      interval_sec: 3600,
+      orgId: h.orgId,
+    });
     h.server.admin.assign(check.guid, h.monitorId);
     h.agent.pause();
     await h.agent.syncNow();
@@ -128,7 +138,12 @@ describe('uploader against the reference server', () => {
   it('on 403 pauses probing and uploading, and resumes by itself when the monitor is enabled again', async () => {
     h = await enrolledAgent({ tunables: { ...manual, uploadIntervalMs: 50, pingIntervalMs: 50, authRetryMs: 300 } });
     owner = h.monitorId;
-    const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 1, orgId: h.orgId });
+    const check = h.server.admin.createCheck({
+      name: 'C',
+      url: 'http://127.0.0.1:9/',
+      interval_sec: 1,
+      orgId: h.orgId,
+    });
     h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
     h.server.admin.disableMonitor(h.monitorId);
@@ -148,7 +163,11 @@ describe('uploader against the reference server', () => {
     // Nothing was delivered (and so nothing deleted) while disabled.
     expect(h.store.outbox.count()).toBeGreaterThanOrEqual(unsent);
     h.server.admin.enableMonitor(h.monitorId);
-    await eventually(() => h.agent.state().auth === 'ok' && h.store.outbox.count() === 0, 10_000, 'resumed and drained');
+    await eventually(
+      () => h.agent.state().auth === 'ok' && h.store.outbox.count() === 0,
+      10_000,
+      'resumed and drained',
+    );
     expect(h.server.results(h.monitorId).length).toBeGreaterThanOrEqual(unsent);
     await eventually(() => h.agent.checkHistory(check.guid, 1000).length > runsBefore, 10_000, 'probing resumed');
     expect(h.agent.snapshot().checks[0]?.health).not.toBe('paused');
@@ -161,13 +180,27 @@ describe('uploader against broken answers', () => {
 
   it.each([
     { name: 'not JSON', inject: (s: Harness['server']) => s.faults.invalidJson({ endpoint: 'results', times: 2 }) },
-    { name: 'a wrong schema', inject: (s: Harness['server']) => s.faults.schemaViolation({ endpoint: 'results', times: 2 }) },
-    { name: 'huge', inject: (s: Harness['server']) => s.faults.hugeBody({ endpoint: 'results', times: 1, bytes: 40 * 1024 * 1024 }) },
-    { name: 'a dropped connection', inject: (s: Harness['server']) => s.faults.reset({ endpoint: 'results', times: 2 }) },
+    {
+      name: 'a wrong schema',
+      inject: (s: Harness['server']) => s.faults.schemaViolation({ endpoint: 'results', times: 2 }),
+    },
+    {
+      name: 'huge',
+      inject: (s: Harness['server']) => s.faults.hugeBody({ endpoint: 'results', times: 1, bytes: 40 * 1024 * 1024 }),
+    },
+    {
+      name: 'a dropped connection',
+      inject: (s: Harness['server']) => s.faults.reset({ endpoint: 'results', times: 2 }),
+    },
   ])('keeps the results when the answer is $name, and delivers them later', async ({ inject }) => {
     h = await enrolledAgent({ tunables: { syncIntervalMs: 3_600_000, uploadIntervalMs: 100 } });
     owner = h.monitorId;
-    const check = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/', interval_sec: 3600, orgId: h.orgId });
+    const check = h.server.admin.createCheck({
+      name: 'C',
+      url: 'http://127.0.0.1:9/',
+      interval_sec: 3600,
+      orgId: h.orgId,
+    });
     h.server.admin.assign(check.guid, h.monitorId);
     h.agent.pause();
     await h.agent.syncNow();

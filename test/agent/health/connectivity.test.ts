@@ -24,7 +24,11 @@ describe('connectivity targets', () => {
 
   it.each([
     { name: 'a listener answers', target: listening, answers: true },
-    { name: 'a refusal is an answer: the network works', target: async () => ({ host: loopback, port: await closedPort() }), answers: true },
+    {
+      name: 'a refusal is an answer: the network works',
+      target: async () => ({ host: loopback, port: await closedPort() }),
+      answers: true,
+    },
     { name: 'a full accept queue is no answer', target: silent, answers: false },
   ])('$name', async ({ target, answers }) => {
     expect(await tcpAnswers(await target(), 300)).toBe(answers);

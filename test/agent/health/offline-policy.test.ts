@@ -45,17 +45,63 @@ describe('offline policy: what a failed run becomes', () => {
   }
 
   it.each([
-    { name: 'a 503 while no target answers: a real failure, no outage', outcome: failed({ httpStatus: 503, latencyMs: 3, answered: true, error: 'status 503' }), network: 'silent', skipped: false, offline: false },
-    { name: 'a refused target while no target answers: a real failure', outcome: failed({ answered: true, error: 'connection refused' }), network: 'silent', skipped: false, offline: false },
-    { name: 'no answer while no target answers: skipped, an outage starts', outcome: failed({}), network: 'silent', skipped: true, offline: true },
-    { name: 'no answer while the server refuses: a real failure (server unavailable, not offline)', outcome: failed({}), network: 'refusing', skipped: false, offline: false },
-    { name: 'no answer while a target answers: a real failure', outcome: failed({}), network: 'listening', skipped: false, offline: false },
-    { name: 'an unusable definition: a real failure whatever the network', outcome: failed({ invalidDefinition: true, error: 'check has no URL' }), network: 'silent', skipped: false, offline: false },
+    {
+      name: 'a 503 while no target answers: a real failure, no outage',
+      outcome: failed({ httpStatus: 503, latencyMs: 3, answered: true, error: 'status 503' }),
+      network: 'silent',
+      skipped: false,
+      offline: false,
+    },
+    {
+      name: 'a refused target while no target answers: a real failure',
+      outcome: failed({ answered: true, error: 'connection refused' }),
+      network: 'silent',
+      skipped: false,
+      offline: false,
+    },
+    {
+      name: 'no answer while no target answers: skipped, an outage starts',
+      outcome: failed({}),
+      network: 'silent',
+      skipped: true,
+      offline: true,
+    },
+    {
+      name: 'no answer while the server refuses: a real failure (server unavailable, not offline)',
+      outcome: failed({}),
+      network: 'refusing',
+      skipped: false,
+      offline: false,
+    },
+    {
+      name: 'no answer while a target answers: a real failure',
+      outcome: failed({}),
+      network: 'listening',
+      skipped: false,
+      offline: false,
+    },
+    {
+      name: 'an unusable definition: a real failure whatever the network',
+      outcome: failed({ invalidDefinition: true, error: 'check has no URL' }),
+      network: 'silent',
+      skipped: false,
+      offline: false,
+    },
   ] as const)('$name', async ({ outcome, network, skipped, offline }) => {
     const db = openDatabase(storeFile(await tempDataDir()));
     const live = createLiveState(initialState(new Date(), 0));
     const endpoint = await target(network);
-    const policy = createOfflinePolicy({ db, clock: systemClock, log: silentLogger, live, targets: () => [endpoint], timeoutMs: 300, offlineProbeMs: 50, onOffline: () => undefined, onOnline: () => undefined });
+    const policy = createOfflinePolicy({
+      db,
+      clock: systemClock,
+      log: silentLogger,
+      live,
+      targets: () => [endpoint],
+      timeoutMs: 300,
+      offlineProbeMs: 50,
+      onOffline: () => undefined,
+      onOnline: () => undefined,
+    });
     expect(await policy.skipsRun(outcome)).toBe(skipped);
     expect(policy.offline).toBe(offline);
     expect(live.get().skippedOffline).toBe(skipped ? 1 : 0);

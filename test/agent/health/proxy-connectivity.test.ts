@@ -34,19 +34,31 @@ describe('connectivity through the proxy', () => {
     const serverUrl = `http://127.0.0.1:${silent.port}`;
     proxy = await startForwardProxy({ upstreams: { [`127.0.0.1:${silent.port}`]: new URL(server.url).host } });
     const dataDir = await tempDataDir();
-    agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), tunables: fastTunables, network: { proxyUrl: proxy.url }, env: {} });
+    agent = createAgent({
+      dataDir,
+      vault: fileKeyVault(dataDir),
+      tunables: fastTunables,
+      network: { proxyUrl: proxy.url },
+      env: {},
+    });
     await agent.start();
     const enrolled = await agent.enroll({ server: serverUrl, token, name: 'n', region: 'r', country: 'c', city: 'x' });
     expect(enrolled.ok).toBe(true);
     await eventually(() => agent.state().loops.sync.lastOkAt, 10_000, 'a sync through the proxy');
 
     await server.stop();
-    await eventually(() => agent.state().loops.sync.lastError?.includes('(502)'), 10_000, 'the proxy saying the server is unreachable');
+    await eventually(
+      () => agent.state().loops.sync.lastError?.includes('(502)'),
+      10_000,
+      'the proxy saying the server is unreachable',
+    );
     // Several connectivity rounds (500 ms connect timeout in these tunables) have had their chance.
     await new Promise((r) => setTimeout(r, 1_500));
     expect(agent.state().online).toBe(true);
     expect(agent.outages()).toEqual([]);
-    expect(agent.snapshot().problems.find((p) => p.kind === 'server-connection')?.message).toContain(`proxy ${proxy.url} refused to connect`);
+    expect(agent.snapshot().problems.find((p) => p.kind === 'server-connection')?.message).toContain(
+      `proxy ${proxy.url} refused to connect`,
+    );
   });
 });
 

@@ -21,7 +21,8 @@ describe.skipIf(process.platform === 'win32')('data folder modes', () => {
     expect(mode(dir)).toBe(0o700);
     const db = openDatabase(join(dir, 'agent.db'));
     db.exec('CREATE TABLE t (a); INSERT INTO t VALUES (1)');
-    for (const name of ['agent.db', 'agent.db-wal', 'agent.db-shm']) expect([name, mode(join(dir, name))]).toEqual([name, 0o600]);
+    for (const name of ['agent.db', 'agent.db-wal', 'agent.db-shm'])
+      expect([name, mode(join(dir, name))]).toEqual([name, 0o600]);
     db.close();
   });
 

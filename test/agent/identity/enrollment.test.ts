@@ -22,37 +22,52 @@ describe('enroll and the key file', () => {
     const { token } = withOrg(server);
     const dataDir = await tempDataDir();
     const vault = fileKeyVault(dataDir);
-    const outcome = await enroll({ server: server.url, token, ...place }, { dataDir, vault, client: (url) => createApiClient({ baseUrl: url, userAgent: 'test' }) });
+    const outcome = await enroll(
+      { server: server.url, token, ...place },
+      { dataDir, vault, client: (url) => createApiClient({ baseUrl: url, userAgent: 'test' }) },
+    );
     if (!outcome.ok) throw new Error(outcome.message);
-    expect(await vault.load()).toMatchObject({ identity: { monitorId: outcome.monitorId, server: server.url, details: place } });
+    expect(await vault.load()).toMatchObject({
+      identity: { monitorId: outcome.monitorId, server: server.url, details: place },
+    });
     expect(readdirSync(dataDir)).toEqual(['api-key']);
   });
 
-  it.skipIf(!canMountTmpfs)(`a key that cannot be saved after the answer: the monitor id and the way back (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, async () => {
-    const { token } = withOrg(server);
-    const disk = mountSmallDisk(256);
-    try {
-      // The real client; the disk fills while the server answers (the folder was checked before).
-      const client = (url: string): ApiClient => {
-        const real = createApiClient({ baseUrl: url, userAgent: 'test' });
-        return {
-          ...real,
-          enroll: async (...args: Parameters<ApiClient['enroll']>) => {
-            const answer = await real.enroll(...args);
-            disk.fill();
-            return answer;
-          },
+  it.skipIf(!canMountTmpfs)(
+    `a key that cannot be saved after the answer: the monitor id and the way back (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`,
+    async () => {
+      const { token } = withOrg(server);
+      const disk = mountSmallDisk(256);
+      try {
+        // The real client; the disk fills while the server answers (the folder was checked before).
+        const client = (url: string): ApiClient => {
+          const real = createApiClient({ baseUrl: url, userAgent: 'test' });
+          return {
+            ...real,
+            enroll: async (...args: Parameters<ApiClient['enroll']>) => {
+              const answer = await real.enroll(...args);
+              disk.fill();
+              return answer;
+            },
+          };
         };
-      };
-      const outcome = await enroll({ server: server.url, token, ...place }, { dataDir: disk.dir, vault: fileKeyVault(disk.dir), client });
-      expect(outcome).toMatchObject({ ok: false, kind: 'not-saved' });
-      if (outcome.ok || outcome.monitorId === undefined) throw new Error('expected a monitor id');
-      expect(server.admin.monitors().map((m) => m.id)).toContain(outcome.monitorId);
-      expect(outcome.message).toContain(`the server enrolled monitor ${outcome.monitorId}, but its key could not be saved (the disk is full)`);
-      expect(outcome.message).toContain(`reset monitor ${outcome.monitorId}'s enrollment on the server's Monitors page, then reclaim monitor ${outcome.monitorId}`);
-      expect(readdirSync(disk.dir).filter((n) => n !== '.filler')).toEqual([]);
-    } finally {
-      disk.unmount();
-    }
-  });
+        const outcome = await enroll(
+          { server: server.url, token, ...place },
+          { dataDir: disk.dir, vault: fileKeyVault(disk.dir), client },
+        );
+        expect(outcome).toMatchObject({ ok: false, kind: 'not-saved' });
+        if (outcome.ok || outcome.monitorId === undefined) throw new Error('expected a monitor id');
+        expect(server.admin.monitors().map((m) => m.id)).toContain(outcome.monitorId);
+        expect(outcome.message).toContain(
+          `the server enrolled monitor ${outcome.monitorId}, but its key could not be saved (the disk is full)`,
+        );
+        expect(outcome.message).toContain(
+          `reset monitor ${outcome.monitorId}'s enrollment on the server's Monitors page, then reclaim monitor ${outcome.monitorId}`,
+        );
+        expect(readdirSync(disk.dir).filter((n) => n !== '.filler')).toEqual([]);
+      } finally {
+        disk.unmount();
+      }
+    },
+  );
 });

@@ -15,7 +15,11 @@ describe('watching the key file', () => {
     const vault = fileKeyVault(dir);
     await vault.save({ apiKey: 'first', identity });
     let changes = 0;
-    const watch = watchIdentityFile(vault.file ?? '', () => changes++, { clock: systemClock, settleMs: 50, pollMs: 60_000 });
+    const watch = watchIdentityFile(vault.file ?? '', () => changes++, {
+      clock: systemClock,
+      settleMs: 50,
+      pollMs: 60_000,
+    });
     try {
       await vault.save({ apiKey: 'second', identity: { ...identity, monitorId: 'zzzzzzzzzzzz' } });
       await eventually(() => changes === 1, 5_000, 'the change');

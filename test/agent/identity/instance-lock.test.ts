@@ -36,14 +36,17 @@ describe('instance lock', () => {
     if (again.ok) again.release();
   });
 
-  it.skipIf(!onLinux)('takes over a lock whose pid now belongs to an unrelated process (old pid-only lock)', async () => {
-    const dir = await tempDataDir();
-    const pid = unrelatedProcess();
-    writeFileSync(lockFile(dir), String(pid));
-    const outcome = takeInstanceLock(dir);
-    expect(outcome).toMatchObject({ ok: true, tookOver: { pid } });
-    if (outcome.ok) outcome.release();
-  });
+  it.skipIf(!onLinux)(
+    'takes over a lock whose pid now belongs to an unrelated process (old pid-only lock)',
+    async () => {
+      const dir = await tempDataDir();
+      const pid = unrelatedProcess();
+      writeFileSync(lockFile(dir), String(pid));
+      const outcome = takeInstanceLock(dir);
+      expect(outcome).toMatchObject({ ok: true, tookOver: { pid } });
+      if (outcome.ok) outcome.release();
+    },
+  );
 
   it.skipIf(!onLinux)('takes over a lock naming a live pid whose process started at another time', async () => {
     const dir = await tempDataDir();

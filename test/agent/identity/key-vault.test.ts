@@ -17,7 +17,10 @@ describe('fileKeyVault', () => {
     expect(await vault.load()).toEqual({ apiKey: 'secret-key', identity });
     const details = { name: 'pc', region: 'r', country: 'DE', city: 'Berlin', enrolled_at: '2026-11-21T10:00:00.000Z' };
     await vault.save({ apiKey: 'second-key', identity: { ...identity, monitorId: 'zzzzzzzzzzzz', details } });
-    expect(await vault.load()).toEqual({ apiKey: 'second-key', identity: { ...identity, monitorId: 'zzzzzzzzzzzz', details } });
+    expect(await vault.load()).toEqual({
+      apiKey: 'second-key',
+      identity: { ...identity, monitorId: 'zzzzzzzzzzzz', details },
+    });
     expect(await mode(join(dir, 'api-key'))).toBe(0o600);
   });
 

@@ -11,37 +11,56 @@ import type { LoadReport } from '../../../src-main/agent/schedule/load.ts';
 import { createLiveState, initialState } from '../../../src-main/agent/live/state.ts';
 import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason, type SmallDisk } from '../../support/tmpfs.ts';
 
-const keepingUp: LoadReport = { overloaded: false, executed: 10, skippedOverlap: 0, skippedBacklog: 0, recentDue: 10, recentSkipped: 0, lagP99Ms: 2 };
-const overloaded: LoadReport = { overloaded: true, executed: 6, skippedOverlap: 3, skippedBacklog: 1, recentDue: 10, recentSkipped: 4, lagP99Ms: 40 };
+const keepingUp: LoadReport = {
+  overloaded: false,
+  executed: 10,
+  skippedOverlap: 0,
+  skippedBacklog: 0,
+  recentDue: 10,
+  recentSkipped: 0,
+  lagP99Ms: 2,
+};
+const overloaded: LoadReport = {
+  overloaded: true,
+  executed: 6,
+  skippedOverlap: 3,
+  skippedBacklog: 1,
+  recentDue: 10,
+  recentSkipped: 4,
+  lagP99Ms: 40,
+};
 
-describe.skipIf(!canMountTmpfs)(`the load reporter on a full disk (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`, () => {
-  let disk: SmallDisk | undefined;
-  let store: AgentStore | undefined;
-  afterEach(() => {
-    store?.close();
-    disk?.unmount();
-    store = undefined;
-    disk = undefined;
-  });
+describe.skipIf(!canMountTmpfs)(
+  `the load reporter on a full disk (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`,
+  () => {
+    let disk: SmallDisk | undefined;
+    let store: AgentStore | undefined;
+    afterEach(() => {
+      store?.close();
+      disk?.unmount();
+      store = undefined;
+      disk = undefined;
+    });
 
-  it('keeps reporting to the window while the store cannot take the sample, and stores it again once space is free', () => {
-    disk = mountSmallDisk(1024);
-    store = openAgentStore(disk.dir, agentDefaults);
-    const live = createLiveState(initialState(new Date(), 0));
-    const reporter = createLoadReporter({ db: store.db, clock: systemClock, log: silentLogger, live });
-    reporter.report(keepingUp);
-    // An empty write-ahead log: the next write needs new space on the disk.
-    store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    disk.fill();
+    it('keeps reporting to the window while the store cannot take the sample, and stores it again once space is free', () => {
+      disk = mountSmallDisk(1024);
+      store = openAgentStore(disk.dir, agentDefaults);
+      const live = createLiveState(initialState(new Date(), 0));
+      const reporter = createLoadReporter({ db: store.db, clock: systemClock, log: silentLogger, live });
+      reporter.report(keepingUp);
+      // An empty write-ahead log: the next write needs new space on the disk.
+      store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      disk.fill();
 
-    expect(() => reporter.report(overloaded)).not.toThrow();
-    expect(live.get().load).toEqual(overloaded);
-    // The stop clears the stored figure: a throw there skipped the rest of the stop.
-    expect(() => reporter.clear()).not.toThrow();
-    expect(live.get().load).toBeUndefined();
+      expect(() => reporter.report(overloaded)).not.toThrow();
+      expect(live.get().load).toEqual(overloaded);
+      // The stop clears the stored figure: a throw there skipped the rest of the stop.
+      expect(() => reporter.clear()).not.toThrow();
+      expect(live.get().load).toBeUndefined();
 
-    disk.free();
-    reporter.report(overloaded);
-    expect(readLoad(store.db, systemClock.now(), agentDefaults.loadSampleMs)).toMatchObject(overloaded);
-  });
-});
+      disk.free();
+      reporter.report(overloaded);
+      expect(readLoad(store.db, systemClock.now(), agentDefaults.loadSampleMs)).toMatchObject(overloaded);
+    });
+  },
+);

@@ -80,7 +80,12 @@ describe('answered: anything back from the target, a refusal included', () => {
 
   it.each([
     { name: 'no such name is an answer', code: 'ENOTFOUND', answered: true, error: 'DNS lookup failed for shop.test' },
-    { name: 'a lookup with no answer is not', code: 'EAI_AGAIN', answered: false, error: 'DNS lookup failed for shop.test (temporary DNS failure)' },
+    {
+      name: 'a lookup with no answer is not',
+      code: 'EAI_AGAIN',
+      answered: false,
+      error: 'DNS lookup failed for shop.test (temporary DNS failure)',
+    },
   ])('DNS: $name', async ({ code, answered, error }) => {
     const ctx: ProbeContext = { resolve: () => Promise.reject(Object.assign(new Error('lookup failed'), { code })) };
     for (const scheme of ['tcp', 'tls', 'http', 'https']) {
@@ -90,6 +95,9 @@ describe('answered: anything back from the target, a refusal included', () => {
   });
 
   it('a definition that cannot run never answered', async () => {
-    expect(await runProbe(definition({ url: 'tcp://127.0.0.1' }))).toMatchObject({ answered: false, decidedBy: 'definition' });
+    expect(await runProbe(definition({ url: 'tcp://127.0.0.1' }))).toMatchObject({
+      answered: false,
+      decidedBy: 'definition',
+    });
   });
 });

@@ -4,7 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { egressRefusal, runProbe } from '../../../src-main/agent/probes/index.ts';
 import type { ProbeContext, ResolvedAddress } from '../../../src-main/agent/probes/types.ts';
-import { startForwardProxy, startHttpTarget, startTcpTarget, type ForwardProxy, type HttpTarget, type SocketTarget } from '../../targets/index.ts';
+import {
+  startForwardProxy,
+  startHttpTarget,
+  startTcpTarget,
+  type ForwardProxy,
+  type HttpTarget,
+  type SocketTarget,
+} from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 describe('egressRefusal', () => {
@@ -65,7 +72,10 @@ afterAll(async () => {
 });
 
 /** A resolver from a table, counting lookups per name. */
-function tableResolver(table: Record<string, string[]>): { resolve: ProbeContext['resolve'] & object; lookups: string[] } {
+function tableResolver(table: Record<string, string[]>): {
+  resolve: ProbeContext['resolve'] & object;
+  lookups: string[];
+} {
   const lookups: string[] = [];
   return {
     lookups,
@@ -73,7 +83,9 @@ function tableResolver(table: Record<string, string[]>): { resolve: ProbeContext
       lookups.push(hostname);
       const found = table[hostname];
       if (found === undefined) return Promise.reject(Object.assign(new Error('no such name'), { code: 'ENOTFOUND' }));
-      return Promise.resolve(found.map((address): ResolvedAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
+      return Promise.resolve(
+        found.map((address): ResolvedAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+      );
     },
   };
 }
@@ -82,11 +94,31 @@ describe('strict egress policy in the probes', () => {
   it.each([
     { name: 'http to a loopback literal', url: () => `${web.url}/`, reason: '127.0.0.1 is a loopback address' },
     { name: 'tcp to a loopback literal', url: () => ssh.url, reason: '127.0.0.1 is a loopback address' },
-    { name: 'tls to an IPv4-mapped loopback literal', url: () => `tls://[::ffff:127.0.0.1]:${ssh.port}`, reason: '::ffff:7f00:1 is a loopback address' },
-    { name: 'https to a name resolving to loopback', url: () => `https://app.test:${web.port}/`, reason: 'app.test resolves to 127.0.0.1, a loopback address' },
-    { name: 'tcp to a name resolving to a private address', url: () => 'tcp://intranet.test:22', reason: 'intranet.test resolves to 10.0.0.5, a private address' },
-    { name: 'http to the metadata address by name', url: () => 'http://metadata.test/latest/', reason: 'metadata.test resolves to 169.254.169.254, a link-local address' },
-    { name: 'a name with one public and one private address', url: () => 'https://mixed.test/', reason: 'mixed.test resolves to 192.168.0.10, a private address' },
+    {
+      name: 'tls to an IPv4-mapped loopback literal',
+      url: () => `tls://[::ffff:127.0.0.1]:${ssh.port}`,
+      reason: '::ffff:7f00:1 is a loopback address',
+    },
+    {
+      name: 'https to a name resolving to loopback',
+      url: () => `https://app.test:${web.port}/`,
+      reason: 'app.test resolves to 127.0.0.1, a loopback address',
+    },
+    {
+      name: 'tcp to a name resolving to a private address',
+      url: () => 'tcp://intranet.test:22',
+      reason: 'intranet.test resolves to 10.0.0.5, a private address',
+    },
+    {
+      name: 'http to the metadata address by name',
+      url: () => 'http://metadata.test/latest/',
+      reason: 'metadata.test resolves to 169.254.169.254, a link-local address',
+    },
+    {
+      name: 'a name with one public and one private address',
+      url: () => 'https://mixed.test/',
+      reason: 'mixed.test resolves to 192.168.0.10, a private address',
+    },
   ])('refuses $name before any connection', async ({ url, reason }) => {
     const { resolve } = tableResolver({
       'app.test': ['127.0.0.1'],
@@ -108,7 +140,9 @@ describe('strict egress policy in the probes', () => {
 
   it('the open policy reaches the same loopback targets', async () => {
     const { resolve } = tableResolver({ 'app.test': ['127.0.0.1'] });
-    expect(await runProbe(definition({ url: `http://app.test:${web.port}/` }), { egressPolicy: 'open', resolve })).toMatchObject({ success: true });
+    expect(
+      await runProbe(definition({ url: `http://app.test:${web.port}/` }), { egressPolicy: 'open', resolve }),
+    ).toMatchObject({ success: true });
     expect(await runProbe(definition({ url: ssh.url, match_string: 'SSH-' }), {})).toMatchObject({ success: true });
   });
 
@@ -141,7 +175,11 @@ describe('strict egress policy in the probes', () => {
 
   it('a redirect to a loopback literal is refused too', async () => {
     const { resolve } = tableResolver({ 'site.test': ['198.51.100.7'] });
-    const out = await runProbe(definition({ url: 'http://site.test/to-loopback' }), { egressPolicy: 'strict', resolve, proxy: { url: proxy.url } });
+    const out = await runProbe(definition({ url: 'http://site.test/to-loopback' }), {
+      egressPolicy: 'strict',
+      resolve,
+      proxy: { url: proxy.url },
+    });
     expect(out).toMatchObject({ success: false, error: 'blocked by egress policy: 127.0.0.1 is a loopback address' });
   });
 });

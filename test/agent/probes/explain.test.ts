@@ -20,7 +20,12 @@ const base: ProbeOutcome = {
 
 describe('explain', () => {
   it('a pass lists every rule it satisfied, the timings and the certificate', () => {
-    const def = definition({ url: 'https://user:pw@shop.test/', match_string: 'Welcome', max_response_time_ms: 500, cert_expiry_warn_days: 7 });
+    const def = definition({
+      url: 'https://user:pw@shop.test/',
+      match_string: 'Welcome',
+      max_response_time_ms: 500,
+      cert_expiry_warn_days: 7,
+    });
     expect(explain(base, def)).toEqual([
       'PASS  https://user:***@shop.test/',
       'verdict: pass — every rule passed (status below 400; contains "Welcome"; response within 500 ms; certificate valid for more than 7 days)',
@@ -33,13 +38,41 @@ describe('explain', () => {
   });
 
   it.each([
-    { decidedBy: 'status', error: 'status 503, expected less than 400', line: 'verdict: fail — decided by the status rule: status 503, expected less than 400' },
-    { decidedBy: 'match', error: 'body does not contain "Welcome"', line: 'verdict: fail — decided by the match rule: body does not contain "Welcome"' },
-    { decidedBy: 'response-time', error: 'response took 900 ms, limit 500 ms', line: 'verdict: fail — decided by the response time limit: response took 900 ms, limit 500 ms' },
-    { decidedBy: 'certificate', error: 'TLS certificate expires in 3 days (2027-01-04), warning at 7', line: 'verdict: fail — decided by the certificate: TLS certificate expires in 3 days (2027-01-04), warning at 7' },
-    { decidedBy: 'inverted', error: 'inverted: target answered successfully', line: 'verdict: fail — decided by the inverted result: inverted: target answered successfully' },
-    { decidedBy: 'timeout', error: 'timed out after 10 s', line: 'verdict: fail — decided by the timeout: timed out after 10 s' },
-    { decidedBy: 'egress-policy', error: 'blocked by egress policy: 10.0.0.5 is a private address', line: 'verdict: fail — decided by the egress policy: blocked by egress policy: 10.0.0.5 is a private address' },
+    {
+      decidedBy: 'status',
+      error: 'status 503, expected less than 400',
+      line: 'verdict: fail — decided by the status rule: status 503, expected less than 400',
+    },
+    {
+      decidedBy: 'match',
+      error: 'body does not contain "Welcome"',
+      line: 'verdict: fail — decided by the match rule: body does not contain "Welcome"',
+    },
+    {
+      decidedBy: 'response-time',
+      error: 'response took 900 ms, limit 500 ms',
+      line: 'verdict: fail — decided by the response time limit: response took 900 ms, limit 500 ms',
+    },
+    {
+      decidedBy: 'certificate',
+      error: 'TLS certificate expires in 3 days (2027-01-04), warning at 7',
+      line: 'verdict: fail — decided by the certificate: TLS certificate expires in 3 days (2027-01-04), warning at 7',
+    },
+    {
+      decidedBy: 'inverted',
+      error: 'inverted: target answered successfully',
+      line: 'verdict: fail — decided by the inverted result: inverted: target answered successfully',
+    },
+    {
+      decidedBy: 'timeout',
+      error: 'timed out after 10 s',
+      line: 'verdict: fail — decided by the timeout: timed out after 10 s',
+    },
+    {
+      decidedBy: 'egress-policy',
+      error: 'blocked by egress policy: 10.0.0.5 is a private address',
+      line: 'verdict: fail — decided by the egress policy: blocked by egress policy: 10.0.0.5 is a private address',
+    },
   ] as const)('a failure names its rule: $decidedBy', ({ decidedBy, error, line }) => {
     const out = explain({ ...base, success: false, decidedBy, error }, definition({ url: 'https://shop.test/' }));
     expect(out[0]).toBe('FAIL  https://shop.test/');
@@ -47,7 +80,10 @@ describe('explain', () => {
   });
 
   it('an inverted pass says the failure was expected', () => {
-    const out = explain({ ...base, decidedBy: 'inverted', certificate: undefined }, definition({ url: 'https://shop.test/', invert_result: true }));
+    const out = explain(
+      { ...base, decidedBy: 'inverted', certificate: undefined },
+      definition({ url: 'https://shop.test/', invert_result: true }),
+    );
     expect(out[1]).toBe('verdict: pass — decided by the inverted result: the target failed, which this check expects');
   });
 
@@ -83,19 +119,32 @@ describe('explain a real https run', () => {
   let target: HttpTarget;
   beforeAll(async () => {
     ca = await makeCa('Office CA');
-    target = await startHttpTarget({ '/': { body: 'Welcome' } }, { tls: await makeLeaf({ ca, notAfter: daysFromNow(30.5) }) });
+    target = await startHttpTarget(
+      { '/': { body: 'Welcome' } },
+      { tls: await makeLeaf({ ca, notAfter: daysFromNow(30.5) }) },
+    );
   });
   afterAll(async () => {
     await target.close();
   });
 
   it('shows the deciding rule, every phase and the certificate', async () => {
-    const def = definition({ url: `https://localhost:${target.port}/`, match_string: 'Welcome', cert_expiry_warn_days: 45 });
+    const def = definition({
+      url: `https://localhost:${target.port}/`,
+      match_string: 'Welcome',
+      cert_expiry_warn_days: 45,
+    });
     const out = explain(await runProbe(def, { ca: [ca.cert] }), def);
     expect(out[0]).toBe(`FAIL  https://localhost:${target.port}/`);
-    expect(out[1]).toMatch(/^verdict: fail — decided by the certificate: TLS certificate expires in 30 days \(\d{4}-\d\d-\d\d\), warning at 45$/);
+    expect(out[1]).toMatch(
+      /^verdict: fail — decided by the certificate: TLS certificate expires in 30 days \(\d{4}-\d\d-\d\d\), warning at 45$/,
+    );
     expect(out).toContain('status: 200');
-    expect(out.find((l) => l.startsWith('timings:'))).toMatch(/^timings: DNS \d+ ms · connect \d+ ms · TLS \d+ ms · first byte \d+ ms · total \d+ ms$/);
-    expect(out.find((l) => l.startsWith('certificate:'))).toMatch(/^certificate: CN=localhost; issuer CN=Office CA; expires in 30 days \(/);
+    expect(out.find((l) => l.startsWith('timings:'))).toMatch(
+      /^timings: DNS \d+ ms · connect \d+ ms · TLS \d+ ms · first byte \d+ ms · total \d+ ms$/,
+    );
+    expect(out.find((l) => l.startsWith('certificate:'))).toMatch(
+      /^certificate: CN=localhost; issuer CN=Office CA; expires in 30 days \(/,
+    );
   });
 });

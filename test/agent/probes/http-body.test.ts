@@ -21,20 +21,38 @@ const routes: Record<string, RouteSpec> = {
   '/gzip-then-br': { headers: { ...html(), 'content-encoding': 'gzip, br' }, body: brotliCompressSync(gzipSync(page)) },
   '/latin1': { headers: html('ISO-8859-1'), body: Buffer.from('Caf\xe9 ouvert', 'latin1') },
   '/cp1252': { headers: html('"windows-1252"'), body: Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x80]) },
-  '/utf16le-bom': { headers: html(), body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Café ouvert', 'utf16le')]) },
+  '/utf16le-bom': {
+    headers: html(),
+    body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Café ouvert', 'utf16le')]),
+  },
   '/utf16be-header': { headers: html('utf-16be'), body: utf16be('Café ouvert') },
-  '/bom-wins': { headers: html('iso-8859-1'), body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Café ouvert')]) },
-  '/meta-charset': { headers: html(), body: Buffer.from('<html><head><meta charset="iso-8859-1"></head>Caf\xe9 ouvert', 'latin1') },
+  '/bom-wins': {
+    headers: html('iso-8859-1'),
+    body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Café ouvert')]),
+  },
+  '/meta-charset': {
+    headers: html(),
+    body: Buffer.from('<html><head><meta charset="iso-8859-1"></head>Caf\xe9 ouvert', 'latin1'),
+  },
   '/meta-http-equiv': {
     headers: html(),
-    body: Buffer.from('<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252">Caf\xe9 ouvert', 'latin1'),
+    body: Buffer.from(
+      '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252">Caf\xe9 ouvert',
+      'latin1',
+    ),
   },
   '/header-beats-meta': { headers: html('utf-8'), body: Buffer.from('<meta charset="iso-8859-1">Café ouvert') },
   '/unknown-charset': { headers: html('x-no-such-charset'), body: Buffer.from('Café ouvert') },
-  '/gzip-latin1': { headers: { ...html('iso-8859-1'), 'content-encoding': 'gzip' }, body: gzipSync(Buffer.from('Caf\xe9 ouvert', 'latin1')) },
+  '/gzip-latin1': {
+    headers: { ...html('iso-8859-1'), 'content-encoding': 'gzip' },
+    body: gzipSync(Buffer.from('Caf\xe9 ouvert', 'latin1')),
+  },
   // 24 MiB of text in 24 KiB: the probe must stop inflating at its 4 MiB limit.
   '/bomb': { headers: { ...html(), 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(24 * 1024 * 1024, 'a')) },
-  '/corrupt': { headers: { ...html(), 'content-encoding': 'gzip' }, body: Buffer.concat([gzipSync(page).subarray(0, 12), Buffer.alloc(40, 7)]) },
+  '/corrupt': {
+    headers: { ...html(), 'content-encoding': 'gzip' },
+    body: Buffer.concat([gzipSync(page).subarray(0, 12), Buffer.alloc(40, 7)]),
+  },
   '/zstd': { headers: { ...html(), 'content-encoding': 'zstd' }, body: Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0]) },
 };
 
@@ -50,16 +68,19 @@ const probe = (path: string, fields: Partial<CheckDefinition> = {}, sampleChars 
   runProbe(definition({ url: `${target.url}${path}`, ...fields }), { sampleChars });
 
 describe('Content-Encoding', () => {
-  it.each(['/gzip', '/deflate-zlib', '/deflate-raw', '/br', '/gzip-then-br'])('%s is decoded before matching and sampling', async (path) => {
-    const out = await probe(path, { match_string: 'Welcome' });
-    expect(out).toMatchObject({ success: true, error: '', decidedBy: 'all-rules' });
-    expect(await probe(path, { match_string: 'Welcome', match_mode: 'not_contains' })).toMatchObject({
-      success: false,
-      decidedBy: 'match',
-    });
-    const sampled = await probe(path);
-    expect(sampled.responseSample).toBe(page);
-  });
+  it.each(['/gzip', '/deflate-zlib', '/deflate-raw', '/br', '/gzip-then-br'])(
+    '%s is decoded before matching and sampling',
+    async (path) => {
+      const out = await probe(path, { match_string: 'Welcome' });
+      expect(out).toMatchObject({ success: true, error: '', decidedBy: 'all-rules' });
+      expect(await probe(path, { match_string: 'Welcome', match_mode: 'not_contains' })).toMatchObject({
+        success: false,
+        decidedBy: 'match',
+      });
+      const sampled = await probe(path);
+      expect(sampled.responseSample).toBe(page);
+    },
+  );
 
   it('a compression bomb stops at the 4 MiB limit with a clear reason', async () => {
     const out = await probe('/bomb', { match_string: 'Welcome' });
@@ -98,7 +119,10 @@ describe('charset', () => {
     { path: '/bom-wins', sample: 'Café ouvert' },
     { path: '/unknown-charset', sample: 'Café ouvert' },
     { path: '/meta-charset', sample: '<html><head><meta charset="iso-8859-1"></head>Café ouvert' },
-    { path: '/meta-http-equiv', sample: '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252">Café ouvert' },
+    {
+      path: '/meta-http-equiv',
+      sample: '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252">Café ouvert',
+    },
     { path: '/header-beats-meta', sample: '<meta charset="iso-8859-1">Café ouvert' },
     { path: '/gzip-latin1', sample: 'Café ouvert' },
   ])('$path: "Café" is found and sampled as written', async ({ path, sample }) => {

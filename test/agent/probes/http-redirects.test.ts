@@ -29,7 +29,12 @@ beforeAll(async () => {
     '/no-location': { status: 302 },
     // Node's parser keeps the first of several Location headers; two targets are no redirect.
     '/two-locations': (_req, res) => {
-      res.writeHead(302, [['Location', '/'], ['Location', '/echo']]).end();
+      res
+        .writeHead(302, [
+          ['Location', '/'],
+          ['Location', '/echo'],
+        ])
+        .end();
     },
     '/slow-1': { delayMs: 150, redirect: '/slow-2' },
     '/slow-2': { delayMs: 150, body: 'done' },
@@ -61,12 +66,18 @@ describe('redirects', () => {
   });
 
   it('the final response is evaluated', async () => {
-    expect(await probe('/to-down')).toMatchObject({ success: false, httpStatus: 503, error: 'status 503, expected less than 400' });
+    expect(await probe('/to-down')).toMatchObject({
+      success: false,
+      httpStatus: 503,
+      error: 'status 503, expected less than 400',
+    });
   });
 
   it('disable_redirects evaluates the first response', async () => {
     expect(await probe('/found', { disable_redirects: true })).toMatchObject({ success: true, httpStatus: 302 });
-    expect(await probe('/found', { disable_redirects: true, status_code_op: 'eq', status_code_value: 200 })).toMatchObject({
+    expect(
+      await probe('/found', { disable_redirects: true, status_code_op: 'eq', status_code_value: 200 }),
+    ).toMatchObject({
       success: false,
       error: 'status 302, expected 200',
     });
@@ -122,7 +133,12 @@ describe('redirected requests', () => {
   });
 
   it('same-origin redirect keeps credentials and headers', async () => {
-    await runProbe(definition({ url: `http://bob:pw@127.0.0.1:${a.port}/to-echo`, headers: { 'X-Api-Key': 'k', Accept: 'text/plain' } }));
+    await runProbe(
+      definition({
+        url: `http://bob:pw@127.0.0.1:${a.port}/to-echo`,
+        headers: { 'X-Api-Key': 'k', Accept: 'text/plain' },
+      }),
+    );
     const headers = last(a)?.headers ?? {};
     expect(headers.authorization).toBe(`Basic ${btoa('bob:pw')}`);
     expect(headers['x-api-key']).toBe('k');

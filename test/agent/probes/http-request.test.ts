@@ -9,7 +9,11 @@ const headers = (n: number): Record<string, string> =>
 
 describe('planRequest', () => {
   it('GET with a default User-Agent', () => {
-    expect(planRequest(definition({ url }))).toEqual({ method: 'GET', body: undefined, headers: { 'user-agent': 'uptime-agent' } });
+    expect(planRequest(definition({ url }))).toEqual({
+      method: 'GET',
+      body: undefined,
+      headers: { 'user-agent': 'uptime-agent' },
+    });
   });
 
   it('POST with post_data and a form Content-Type', () => {
@@ -21,8 +25,14 @@ describe('planRequest', () => {
   });
 
   it('keeps the user Content-Type and User-Agent whatever their case', () => {
-    const plan = planRequest(definition({ url, post_data: '{}', headers: { 'Content-Type': 'application/json', 'USER-AGENT': 'mine' } }));
-    expect(plan).toEqual({ method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', 'USER-AGENT': 'mine' } });
+    const plan = planRequest(
+      definition({ url, post_data: '{}', headers: { 'Content-Type': 'application/json', 'USER-AGENT': 'mine' } }),
+    );
+    expect(plan).toEqual({
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json', 'USER-AGENT': 'mine' },
+    });
   });
 
   it('empty post_data stays a GET', () => {
@@ -31,14 +41,42 @@ describe('planRequest', () => {
 
   it.each([
     { name: '10 headers allowed', fields: { headers: headers(10) }, problem: undefined },
-    { name: '11 headers refused', fields: { headers: headers(11) }, problem: 'check has 11 headers, at most 10 are allowed' },
-    { name: 'bad header name', fields: { headers: { 'bad name': 'v' } }, problem: 'header name "bad name" is not valid' },
-    { name: 'line break in value, value not shown', fields: { headers: { 'X-Token': 'se\r\ncret' } }, problem: 'header X-Token has a line break or NUL in its value' },
+    {
+      name: '11 headers refused',
+      fields: { headers: headers(11) },
+      problem: 'check has 11 headers, at most 10 are allowed',
+    },
+    {
+      name: 'bad header name',
+      fields: { headers: { 'bad name': 'v' } },
+      problem: 'header name "bad name" is not valid',
+    },
+    {
+      name: 'line break in value, value not shown',
+      fields: { headers: { 'X-Token': 'se\r\ncret' } },
+      problem: 'header X-Token has a line break or NUL in its value',
+    },
     { name: 'Latin-1 value allowed', fields: { headers: { 'X-Name': 'Café\tcrème' } }, problem: undefined },
-    { name: 'character beyond Latin-1, value not shown', fields: { headers: { 'X-Token': 'price €5' } }, problem: 'header X-Token has a character in its value that HTTP headers cannot carry' },
-    { name: 'control character, value not shown', fields: { headers: { 'X-Token': 'a\u0001b' } }, problem: 'header X-Token has a character in its value that HTTP headers cannot carry' },
-    { name: 'framing header refused', fields: { headers: { 'transfer-encoding': 'chunked' } }, problem: 'header transfer-encoding cannot be set: the agent frames each request itself' },
-    { name: 'Expect refused', fields: { headers: { Expect: '100-continue' } }, problem: 'header Expect cannot be set: the agent frames each request itself' },
+    {
+      name: 'character beyond Latin-1, value not shown',
+      fields: { headers: { 'X-Token': 'price €5' } },
+      problem: 'header X-Token has a character in its value that HTTP headers cannot carry',
+    },
+    {
+      name: 'control character, value not shown',
+      fields: { headers: { 'X-Token': 'a\u0001b' } },
+      problem: 'header X-Token has a character in its value that HTTP headers cannot carry',
+    },
+    {
+      name: 'framing header refused',
+      fields: { headers: { 'transfer-encoding': 'chunked' } },
+      problem: 'header transfer-encoding cannot be set: the agent frames each request itself',
+    },
+    {
+      name: 'Expect refused',
+      fields: { headers: { Expect: '100-continue' } },
+      problem: 'header Expect cannot be set: the agent frames each request itself',
+    },
     { name: 'Connection allowed', fields: { headers: { Connection: 'close' } }, problem: undefined },
   ])('$name', ({ fields, problem }) => {
     const plan = planRequest(definition({ url, ...fields }));
@@ -51,9 +89,17 @@ describe('withUrlCredentials', () => {
   const plan: RequestPlan = { method: 'GET', body: undefined, headers: {} };
   it.each([
     { name: 'user and password', url: 'http://bob:pw@h/', auth: `Basic ${btoa('bob:pw')}` },
-    { name: 'percent-encoding decoded', url: 'http://b%C3%B6b:p%40ss%3A@h/', auth: `Basic ${Buffer.from('böb:p@ss:').toString('base64')}` },
+    {
+      name: 'percent-encoding decoded',
+      url: 'http://b%C3%B6b:p%40ss%3A@h/',
+      auth: `Basic ${Buffer.from('böb:p@ss:').toString('base64')}`,
+    },
     { name: 'user only', url: 'http://bob@h/', auth: `Basic ${btoa('bob:')}` },
-    { name: 'invalid percent-encoding taken literally', url: 'http://bob:100%25x%ZZ@h/', auth: `Basic ${btoa('bob:100%25x%ZZ')}` },
+    {
+      name: 'invalid percent-encoding taken literally',
+      url: 'http://bob:100%25x%ZZ@h/',
+      auth: `Basic ${btoa('bob:100%25x%ZZ')}`,
+    },
   ])('$name', ({ url: raw, auth }) => {
     const out = withUrlCredentials(plan, new URL(raw));
     expect(out.url.href).toBe('http://h/');
@@ -83,8 +129,18 @@ describe('redirectTarget', () => {
     { name: 'absolute path', status: 302, location: '/root', out: { url: 'http://a.test/root' } },
     { name: 'other origin', status: 307, location: 'https://b.test/x#frag', out: { url: 'https://b.test/x' } },
     { name: 'protocol-relative', status: 308, location: '//c.test/y', out: { url: 'http://c.test/y' } },
-    { name: 'unsupported scheme', status: 302, location: 'ftp://files.test/', out: { problem: 'redirect to unsupported scheme ftp:' } },
-    { name: 'invalid Location', status: 302, location: 'http://[nope', out: { problem: 'redirect from http://a.test/dir/page?q=1 has an invalid Location' } },
+    {
+      name: 'unsupported scheme',
+      status: 302,
+      location: 'ftp://files.test/',
+      out: { problem: 'redirect to unsupported scheme ftp:' },
+    },
+    {
+      name: 'invalid Location',
+      status: 302,
+      location: 'http://[nope',
+      out: { problem: 'redirect from http://a.test/dir/page?q=1 has an invalid Location' },
+    },
   ])('$name', ({ status, location, out }) => {
     const step = redirectTarget(status, location, from);
     if (step === undefined || 'problem' in step) expect(step).toEqual(out);
@@ -96,7 +152,14 @@ describe('redirectedPlan', () => {
   const post: RequestPlan = {
     method: 'POST',
     body: 'a=1',
-    headers: { 'content-type': 'x', authorization: 'Basic x', Cookie: 'c', 'X-Api-Key': 'k', 'X-Auth-Token': 't', Accept: 'text/html' },
+    headers: {
+      'content-type': 'x',
+      authorization: 'Basic x',
+      Cookie: 'c',
+      'X-Api-Key': 'k',
+      'X-Auth-Token': 't',
+      Accept: 'text/html',
+    },
   };
   const a = new URL('http://a.test/1');
   const sameOrigin = new URL('http://a.test/2');

@@ -3,7 +3,13 @@ import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProbe } from '../../../src-main/agent/probes/index.ts';
 import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
-import { closedPort, startHttpTarget, startTcpTarget, type HttpTarget, type RecordedRequest } from '../../targets/index.ts';
+import {
+  closedPort,
+  startHttpTarget,
+  startTcpTarget,
+  type HttpTarget,
+  type RecordedRequest,
+} from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let target: HttpTarget;
@@ -30,7 +36,10 @@ afterAll(async () => {
 
 const probe = (fields: Partial<CheckDefinition> & { path?: string }, sampleChars?: number) => {
   const { path = '/', ...rest } = fields;
-  return runProbe(definition({ url: `${target.url}${path}`, ...rest }), sampleChars === undefined ? {} : { sampleChars });
+  return runProbe(
+    definition({ url: `${target.url}${path}`, ...rest }),
+    sampleChars === undefined ? {} : { sampleChars },
+  );
 };
 const lastRequest = (): RecordedRequest => {
   const last = target.requests.at(-1);
@@ -41,20 +50,98 @@ const lastRequest = (): RecordedRequest => {
 describe('http probe verdicts', () => {
   it.each([
     { name: '200 passes', fields: { path: '/' }, success: true, status: 200, error: '' },
-    { name: '503 fails the built-in rule', fields: { path: '/down' }, success: false, status: 503, error: 'status 503, expected less than 400' },
-    { name: 'eq 201 passes', fields: { path: '/created', status_code_op: 'eq', status_code_value: 201 }, success: true, status: 201, error: '' },
-    { name: 'eq 201 fails on 200', fields: { path: '/', status_code_op: 'eq', status_code_value: 201 }, success: false, status: 200, error: 'status 200, expected 201' },
-    { name: 'eq 404 replaces the built-in rule', fields: { path: '/missing', status_code_op: 'eq', status_code_value: 404 }, success: true, status: 404, error: '' },
-    { name: 'lt 500 passes a 404', fields: { path: '/missing', status_code_op: 'lt', status_code_value: 500 }, success: true, status: 404, error: '' },
-    { name: 'lt 400 fails a 503', fields: { path: '/down', status_code_op: 'lt', status_code_value: 400 }, success: false, status: 503, error: 'status 503, expected less than 400' },
-    { name: 'gt 300 fails a 200', fields: { path: '/', status_code_op: 'gt', status_code_value: 300 }, success: false, status: 200, error: 'status 200, expected greater than 300' },
+    {
+      name: '503 fails the built-in rule',
+      fields: { path: '/down' },
+      success: false,
+      status: 503,
+      error: 'status 503, expected less than 400',
+    },
+    {
+      name: 'eq 201 passes',
+      fields: { path: '/created', status_code_op: 'eq', status_code_value: 201 },
+      success: true,
+      status: 201,
+      error: '',
+    },
+    {
+      name: 'eq 201 fails on 200',
+      fields: { path: '/', status_code_op: 'eq', status_code_value: 201 },
+      success: false,
+      status: 200,
+      error: 'status 200, expected 201',
+    },
+    {
+      name: 'eq 404 replaces the built-in rule',
+      fields: { path: '/missing', status_code_op: 'eq', status_code_value: 404 },
+      success: true,
+      status: 404,
+      error: '',
+    },
+    {
+      name: 'lt 500 passes a 404',
+      fields: { path: '/missing', status_code_op: 'lt', status_code_value: 500 },
+      success: true,
+      status: 404,
+      error: '',
+    },
+    {
+      name: 'lt 400 fails a 503',
+      fields: { path: '/down', status_code_op: 'lt', status_code_value: 400 },
+      success: false,
+      status: 503,
+      error: 'status 503, expected less than 400',
+    },
+    {
+      name: 'gt 300 fails a 200',
+      fields: { path: '/', status_code_op: 'gt', status_code_value: 300 },
+      success: false,
+      status: 200,
+      error: 'status 200, expected greater than 300',
+    },
     { name: 'contains passes', fields: { match_string: 'world' }, success: true, status: 200, error: '' },
-    { name: 'contains fails', fields: { match_string: 'foo' }, success: false, status: 200, error: 'body does not contain "foo"' },
-    { name: 'not_contains passes', fields: { match_string: 'foo', match_mode: 'not_contains' }, success: true, status: 200, error: '' },
-    { name: 'not_contains fails', fields: { match_string: 'hello', match_mode: 'not_contains' }, success: false, status: 200, error: 'body contains "hello"' },
-    { name: 'match is case-sensitive', fields: { match_string: 'Hello' }, success: false, status: 200, error: 'body does not contain "Hello"' },
-    { name: 'status rule reported before match', fields: { path: '/down', match_string: 'foo' }, success: false, status: 503, error: 'status 503, expected less than 400' },
-    { name: 'match on an error page with eq', fields: { path: '/down', status_code_op: 'eq', status_code_value: 503, match_string: 'maintenance' }, success: true, status: 503, error: '' },
+    {
+      name: 'contains fails',
+      fields: { match_string: 'foo' },
+      success: false,
+      status: 200,
+      error: 'body does not contain "foo"',
+    },
+    {
+      name: 'not_contains passes',
+      fields: { match_string: 'foo', match_mode: 'not_contains' },
+      success: true,
+      status: 200,
+      error: '',
+    },
+    {
+      name: 'not_contains fails',
+      fields: { match_string: 'hello', match_mode: 'not_contains' },
+      success: false,
+      status: 200,
+      error: 'body contains "hello"',
+    },
+    {
+      name: 'match is case-sensitive',
+      fields: { match_string: 'Hello' },
+      success: false,
+      status: 200,
+      error: 'body does not contain "Hello"',
+    },
+    {
+      name: 'status rule reported before match',
+      fields: { path: '/down', match_string: 'foo' },
+      success: false,
+      status: 503,
+      error: 'status 503, expected less than 400',
+    },
+    {
+      name: 'match on an error page with eq',
+      fields: { path: '/down', status_code_op: 'eq', status_code_value: 503, match_string: 'maintenance' },
+      success: true,
+      status: 503,
+      error: '',
+    },
   ])('$name', async ({ fields, success, status, error }) => {
     const out = await probe(fields);
     expect(out).toMatchObject({ success, httpStatus: status, error });
@@ -62,9 +149,21 @@ describe('http probe verdicts', () => {
   });
 
   it.each([
-    { name: 'unknown status_code_op', fields: { status_code_op: 'ge', status_code_value: 200 }, error: 'unknown status_code_op "ge" (known: eq, lt, gt)' },
-    { name: 'unknown match_mode', fields: { match_string: 'x', match_mode: 'regex' }, error: 'unknown match_mode "regex" (known: contains, not_contains)' },
-    { name: 'more than 10 headers', fields: { headers: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`x-${i}`, 'v'])) }, error: 'check has 11 headers, at most 10 are allowed' },
+    {
+      name: 'unknown status_code_op',
+      fields: { status_code_op: 'ge', status_code_value: 200 },
+      error: 'unknown status_code_op "ge" (known: eq, lt, gt)',
+    },
+    {
+      name: 'unknown match_mode',
+      fields: { match_string: 'x', match_mode: 'regex' },
+      error: 'unknown match_mode "regex" (known: contains, not_contains)',
+    },
+    {
+      name: 'more than 10 headers',
+      fields: { headers: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`x-${i}`, 'v'])) },
+      error: 'check has 11 headers, at most 10 are allowed',
+    },
   ])('fails closed without a request: $name', async ({ fields, error }) => {
     const before = target.connections();
     const out = await probe(fields);
@@ -116,7 +215,11 @@ describe('http probe request', () => {
   });
 
   it('keeps a user Content-Type and sends user headers', async () => {
-    await probe({ path: '/echo', post_data: '{"a":1}', headers: { 'Content-Type': 'application/json', 'X-Test': 'v1' } });
+    await probe({
+      path: '/echo',
+      post_data: '{"a":1}',
+      headers: { 'Content-Type': 'application/json', 'X-Test': 'v1' },
+    });
     expect(lastRequest().headers['content-type']).toBe('application/json');
     expect(lastRequest().headers['x-test']).toBe('v1');
   });
@@ -129,7 +232,9 @@ describe('http probe request', () => {
   });
 
   it('never puts the password into an error or sample', async () => {
-    const out = await runProbe(definition({ url: `http://bob:s3cret@127.0.0.1:${target.port}/unauthorized`, match_string: 'x' }));
+    const out = await runProbe(
+      definition({ url: `http://bob:s3cret@127.0.0.1:${target.port}/unauthorized`, match_string: 'x' }),
+    );
     expect(out.error).toBe('status 401, expected less than 400');
     expect(JSON.stringify(out)).not.toContain('s3cret');
     const bad = await runProbe(definition({ url: 'http://bob:s3cret@exa mple.test/' }));
@@ -138,8 +243,9 @@ describe('http probe request', () => {
 
   it('never goes through the global undici dispatcher (where the API client lives)', async () => {
     const original = getGlobalDispatcher();
-    const leaky = new Agent().compose((dispatch) => (opts, handler) =>
-      dispatch({ ...opts, headers: { ...(opts.headers as Record<string, string>), 'x-leak': 'api-key' } }, handler),
+    const leaky = new Agent().compose(
+      (dispatch) => (opts, handler) =>
+        dispatch({ ...opts, headers: { ...(opts.headers as Record<string, string>), 'x-leak': 'api-key' } }, handler),
     );
     setGlobalDispatcher(leaky);
     try {
@@ -154,7 +260,11 @@ describe('http probe request', () => {
   it('a header that frames the request is refused before anything is sent', async () => {
     const before = target.requests.length;
     const out = await probe({ path: '/echo', headers: { 'Transfer-Encoding': 'chunked' } });
-    expect(out).toMatchObject({ success: false, invalidDefinition: true, error: 'header Transfer-Encoding cannot be set: the agent frames each request itself' });
+    expect(out).toMatchObject({
+      success: false,
+      invalidDefinition: true,
+      error: 'header Transfer-Encoding cannot be set: the agent frames each request itself',
+    });
     expect(target.requests.length).toBe(before);
   });
 
@@ -186,7 +296,11 @@ describe('http probe bodies', () => {
   it('an endless body is examined up to 4 MiB for a missing match, then the run ends', async () => {
     const sentBefore = target.endlessBytes();
     const out = await probe({ path: '/endless', match_string: 'needle' }, 10);
-    expect(out).toMatchObject({ success: false, httpStatus: 200, error: 'first 4 MiB of the body does not contain "needle"' });
+    expect(out).toMatchObject({
+      success: false,
+      httpStatus: 200,
+      error: 'first 4 MiB of the body does not contain "needle"',
+    });
     expect(out.responseSample).toBe('x'.repeat(10));
     // The target can only write what the probe reads plus socket buffers: reading was bounded.
     expect(target.endlessBytes() - sentBefore).toBeLessThan(16 * 1024 * 1024);
@@ -210,8 +324,20 @@ describe('http probe bodies', () => {
 
 describe('http probe failures', () => {
   it.each([
-    { name: 'headers later than timeout_sec', fields: { path: '/hang', timeout_sec: 1 }, status: 0, error: 'timed out after 1 s', answered: false },
-    { name: 'body later than timeout_sec while matching', fields: { path: '/slow-body', timeout_sec: 1, match_string: 'eventually' }, status: 200, error: 'timed out after 1 s while reading the body', answered: true },
+    {
+      name: 'headers later than timeout_sec',
+      fields: { path: '/hang', timeout_sec: 1 },
+      status: 0,
+      error: 'timed out after 1 s',
+      answered: false,
+    },
+    {
+      name: 'body later than timeout_sec while matching',
+      fields: { path: '/slow-body', timeout_sec: 1, match_string: 'eventually' },
+      status: 200,
+      error: 'timed out after 1 s while reading the body',
+      answered: true,
+    },
   ])('$name', async ({ fields, status, error, answered }) => {
     const out = await probe(fields);
     expect(out).toMatchObject({ success: false, httpStatus: status, error });
@@ -248,7 +374,11 @@ describe('http probe failures', () => {
     const rude = await startTcpTarget({ hangUp: true });
     try {
       const out = await runProbe(definition({ url: `http://127.0.0.1:${rude.port}/` }));
-      expect(out).toMatchObject({ success: false, latencyMs: 0, error: 'connection closed by the target before a complete response' });
+      expect(out).toMatchObject({
+        success: false,
+        latencyMs: 0,
+        error: 'connection closed by the target before a complete response',
+      });
     } finally {
       await rude.close();
     }
@@ -269,7 +399,9 @@ describe('http probe failures', () => {
   it('cancellation by ctx.signal is reported as cancelled, also when inverted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const out = await runProbe(definition({ url: `${target.url}/hang`, invert_result: true }), { signal: controller.signal });
+    const out = await runProbe(definition({ url: `${target.url}/hang`, invert_result: true }), {
+      signal: controller.signal,
+    });
     expect(out).toMatchObject({ success: false, cancelled: true, error: 'cancelled: the agent is stopping' });
   });
 });

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProbe } from '../../../src-main/agent/probes/index.ts';
 import type { ProbeContext } from '../../../src-main/agent/probes/types.ts';
 import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
-import { daysFromNow, makeCa, makeLeaf, startHttpTarget, startTcpTarget, type HttpTarget, type KeyPair } from '../../targets/index.ts';
+import {
+  daysFromNow,
+  makeCa,
+  makeLeaf,
+  startHttpTarget,
+  startTcpTarget,
+  type HttpTarget,
+  type KeyPair,
+} from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let ca: KeyPair;
@@ -88,8 +96,20 @@ describe('https probe', () => {
   });
 
   it.each([
-    { name: 'within the warning', warn: 7, error: `TLS certificate expires in 3 days (${daysFromNow(3 + 1 / 24).toISOString().slice(0, 10)}), warning at 7` },
-    { name: 'exactly the warning', warn: 3, error: `TLS certificate expires in 3 days (${daysFromNow(3 + 1 / 24).toISOString().slice(0, 10)}), warning at 3` },
+    {
+      name: 'within the warning',
+      warn: 7,
+      error: `TLS certificate expires in 3 days (${daysFromNow(3 + 1 / 24)
+        .toISOString()
+        .slice(0, 10)}), warning at 7`,
+    },
+    {
+      name: 'exactly the warning',
+      warn: 3,
+      error: `TLS certificate expires in 3 days (${daysFromNow(3 + 1 / 24)
+        .toISOString()
+        .slice(0, 10)}), warning at 3`,
+    },
     { name: 'outside the warning', warn: 2, error: '' },
     { name: 'rule off', warn: 0, error: '' },
   ])('cert_expiry_warn_days: $name', async ({ warn, error }) => {
@@ -109,7 +129,12 @@ describe('https probe', () => {
     const plain = await startHttpTarget();
     try {
       const out = await runProbe(definition({ url: `https://127.0.0.1:${plain.port}/` }));
-      expect(out).toMatchObject({ success: false, httpStatus: 0, answered: true, error: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)' });
+      expect(out).toMatchObject({
+        success: false,
+        httpStatus: 0,
+        answered: true,
+        error: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)',
+      });
       expect(out.latencyMs).toBeGreaterThanOrEqual(1); // the plain port answered
     } finally {
       await plain.close();
@@ -120,7 +145,11 @@ describe('https probe', () => {
     const rude = await startTcpTarget({ hangUp: true });
     try {
       const out = await runProbe(definition({ url: `https://127.0.0.1:${rude.port}/` }));
-      expect(out).toMatchObject({ success: false, latencyMs: 0, error: 'TLS handshake failed: the target closed the connection' });
+      expect(out).toMatchObject({
+        success: false,
+        latencyMs: 0,
+        error: 'TLS handshake failed: the target closed the connection',
+      });
     } finally {
       await rude.close();
     }
@@ -144,14 +173,25 @@ describe('cert_expiry_warn_days over a redirect chain', () => {
     { name: 'https (expiring) → http', first: 'expiring', second: 'plain', warn: 7, success: false },
     { name: 'https (good) → https (expiring)', first: 'good', second: 'expiring', warn: 7, success: false },
     { name: 'http → https (expiring)', first: 'plain', second: 'expiring', warn: 7, success: false },
-    { name: 'https (expiring) → http, warning not reached', first: 'expiring', second: 'plain', warn: 2, success: true },
+    {
+      name: 'https (expiring) → http, warning not reached',
+      first: 'expiring',
+      second: 'plain',
+      warn: 2,
+      success: true,
+    },
     { name: 'https (good) → http', first: 'good', second: 'plain', warn: 7, success: true },
   ])('$name', async ({ first, second, warn, success }) => {
     const leaf = async (kind: string): Promise<KeyPair | undefined> =>
-      kind === 'plain' ? undefined : makeLeaf({ ca, ...(kind === 'expiring' ? { notAfter: daysFromNow(3 + 1 / 24) } : {}) });
+      kind === 'plain'
+        ? undefined
+        : makeLeaf({ ca, ...(kind === 'expiring' ? { notAfter: daysFromNow(3 + 1 / 24) } : {}) });
     const [firstTls, secondTls] = await Promise.all([leaf(first), leaf(second)]);
     const end = await start({ '/end': { body: 'landed' } }, secondTls === undefined ? {} : { tls: secondTls });
-    const hop = await start({ '/': { status: 301, redirect: `${end.url}/end` } }, firstTls === undefined ? {} : { tls: firstTls });
+    const hop = await start(
+      { '/': { status: 301, redirect: `${end.url}/end` } },
+      firstTls === undefined ? {} : { tls: firstTls },
+    );
     const out = await runProbe(definition({ url: `${hop.url}/`, cert_expiry_warn_days: warn }), trusted());
     expect(out).toMatchObject({ success, httpStatus: 200, decidedBy: success ? 'all-rules' : 'certificate' });
     if (!success) {

@@ -4,7 +4,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runProbe } from '../../../src-main/agent/probes/index.ts';
 import { createProbeThread, portable, type ProbeThread } from '../../../src-main/agent/probes/probe-thread.ts';
 import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
-import { closedPort, makeCa, makeLeaf, startHttpTarget, startTcpTarget, startTlsTarget, type HttpTarget, type KeyPair, type SocketTarget } from '../../targets/index.ts';
+import {
+  closedPort,
+  makeCa,
+  makeLeaf,
+  startHttpTarget,
+  startTcpTarget,
+  startTlsTarget,
+  type HttpTarget,
+  type KeyPair,
+  type SocketTarget,
+} from '../../targets/index.ts';
 import { brokenProbeThreadEntry } from '../../support/broken-probe-thread.ts';
 import { definition } from './definition.ts';
 
@@ -14,7 +24,11 @@ let tls: SocketTarget;
 let ca: KeyPair;
 beforeAll(async () => {
   ca = await makeCa();
-  http = await startHttpTarget({ '/': { body: 'all systems up' }, '/down': { status: 503, body: 'maintenance' }, '/hang': { body: 'late', delayMs: 8000 } });
+  http = await startHttpTarget({
+    '/': { body: 'all systems up' },
+    '/down': { status: 503, body: 'maintenance' },
+    '/hang': { body: 'late', delayMs: 8000 },
+  });
   tcp = await startTcpTarget({ banner: 'SSH-2.0-test\r\n' });
   tls = await startTlsTarget(await makeLeaf({ ca }));
 });
@@ -30,12 +44,19 @@ afterEach(async () => {
 
 const lostReasons: Error[] = [];
 const openThread = (entry?: URL): ProbeThread => {
-  thread = createProbeThread({ onLost: (reason) => lostReasons.push(reason), ...(entry === undefined ? {} : { entry }) });
+  thread = createProbeThread({
+    onLost: (reason) => lostReasons.push(reason),
+    ...(entry === undefined ? {} : { entry }),
+  });
   return thread;
 };
 
 /** What must not depend on the thread: everything but the measured times. */
-const verdict = (o: ProbeOutcome) => ({ ...o, latencyMs: o.latencyMs > 0, timings: o.timings === undefined ? undefined : Object.keys(o.timings).sort() });
+const verdict = (o: ProbeOutcome) => ({
+  ...o,
+  latencyMs: o.latencyMs > 0,
+  timings: o.timings === undefined ? undefined : Object.keys(o.timings).sort(),
+});
 
 describe('probe thread', () => {
   it('gives the outcome the main thread gives, for http, tcp, tls and a refusal', async () => {
@@ -64,7 +85,12 @@ describe('probe thread', () => {
     const t = openThread();
     const def = definition({ url: tls.url });
     // Started in one turn, so they cross in one message: the change must not leak across runs.
-    const runs = [t.probe(def, { ca: [ca.cert] }), t.probe(def, {}), t.probe(def, { ca: [ca.cert], egressPolicy: 'strict' }), t.probe(def, { ca: [ca.cert] })];
+    const runs = [
+      t.probe(def, { ca: [ca.cert] }),
+      t.probe(def, {}),
+      t.probe(def, { ca: [ca.cert], egressPolicy: 'strict' }),
+      t.probe(def, { ca: [ca.cert] }),
+    ];
     const [trusted, untrusted, strict, trustedAgain] = await Promise.all(runs);
     expect(trusted).toMatchObject({ success: true });
     expect(untrusted).toMatchObject({ success: false, decidedBy: 'certificate' });
@@ -76,14 +102,19 @@ describe('probe thread', () => {
     const t = openThread();
     const stop = new AbortController();
     const before = http.requests.length;
-    const runs = [1, 2, 3].map(() => t.probe(definition({ url: `${http.url}/hang`, timeout_sec: 30 }), { signal: stop.signal }));
+    const runs = [1, 2, 3].map(() =>
+      t.probe(definition({ url: `${http.url}/hang`, timeout_sec: 30 }), { signal: stop.signal }),
+    );
     const other = t.probe(definition({ url: `${http.url}/` }), { signal: new AbortController().signal });
     await expect.poll(() => http.requests.length - before, { timeout: 5000 }).toBe(4);
     stop.abort();
-    for (const outcome of await Promise.all(runs)) expect(outcome).toMatchObject({ cancelled: true, decidedBy: 'cancelled' });
+    for (const outcome of await Promise.all(runs))
+      expect(outcome).toMatchObject({ cancelled: true, decidedBy: 'cancelled' });
     // Another signal's run is not touched.
     expect(await other).toMatchObject({ success: true });
-    expect(await t.probe(definition({ url: `${http.url}/` }), { signal: stop.signal })).toMatchObject({ cancelled: true });
+    expect(await t.probe(definition({ url: `${http.url}/` }), { signal: stop.signal })).toMatchObject({
+      cancelled: true,
+    });
   });
 
   it('gives back a run still in flight as cancelled when it is closed', async () => {
@@ -98,16 +129,24 @@ describe('probe thread', () => {
     lostReasons.length = 0;
     const t = openThread(brokenProbeThreadEntry);
     const before = http.requests.length;
-    const runs = await Promise.all([t.probe(definition({ url: `${http.url}/` }), {}), t.probe(definition({ url: tcp.url }), {})]);
+    const runs = await Promise.all([
+      t.probe(definition({ url: `${http.url}/` }), {}),
+      t.probe(definition({ url: tcp.url }), {}),
+    ]);
     expect(runs.map((o) => o.success)).toEqual([true, true]);
     expect(http.requests.length - before).toBe(1);
     expect(lostReasons.map((r) => r.message)).toEqual(['probe thread bug']);
-    expect(await t.probe(definition({ url: `${http.url}/down` }), {})).toMatchObject({ success: false, httpStatus: 503 });
+    expect(await t.probe(definition({ url: `${http.url}/down` }), {})).toMatchObject({
+      success: false,
+      httpStatus: 503,
+    });
     expect(lostReasons).toHaveLength(1);
   });
 
   it('takes only contexts without functions: injected clocks and resolvers stay in their thread', () => {
-    expect(portable({ ca: ['x'], egressPolicy: 'strict', sampleChars: 5, signal: new AbortController().signal })).toBe(true);
+    expect(portable({ ca: ['x'], egressPolicy: 'strict', sampleChars: 5, signal: new AbortController().signal })).toBe(
+      true,
+    );
     expect(portable({ now: () => 0 })).toBe(false);
     expect(portable({ wallClock: () => new Date() })).toBe(false);
     expect(portable({ resolve: () => Promise.resolve([]) })).toBe(false);

@@ -52,7 +52,12 @@ const via = (proxy: ForwardProxy, extra: Partial<ProbeContext> = {}, auth = ''):
 describe('checks through the proxy', () => {
   it.each([
     { scheme: 'http', url: () => `${web.url}/`, fields: { match_string: 'through' }, port: () => web.port },
-    { scheme: 'https', url: () => `${secure.url}/`, fields: { match_string: 'secure through' }, port: () => secure.port },
+    {
+      scheme: 'https',
+      url: () => `${secure.url}/`,
+      fields: { match_string: 'secure through' },
+      port: () => secure.port,
+    },
     { scheme: 'tcp', url: () => ssh.url, fields: { match_string: 'SSH-2.0' }, port: () => ssh.port },
     { scheme: 'tls', url: () => tls.url, fields: { match_string: 'issuer CN=Office CA' }, port: () => tls.port },
   ])('$scheme goes through a CONNECT tunnel and says so', async ({ url, fields, port }) => {
@@ -81,7 +86,8 @@ describe('checks through the proxy', () => {
     {
       name: 'missing credentials (407)',
       proxy: () => via(guarded),
-      error: () => `proxy ${guarded.url} refused the connection (status 407): it wants credentials: put user and password in the proxy URL`,
+      error: () =>
+        `proxy ${guarded.url} refused the connection (status 407): it wants credentials: put user and password in the proxy URL`,
     },
     {
       name: 'wrong credentials (407), password masked',

@@ -4,8 +4,16 @@ import { redactHeaders, redactUrl } from '../../../src-main/agent/probes/redact.
 describe('redactUrl', () => {
   it.each([
     { name: 'no userinfo unchanged', url: 'https://example.test/a?b=1', out: 'https://example.test/a?b=1' },
-    { name: 'password masked, user kept', url: 'https://bob:s3cret@example.test/x', out: 'https://bob:***@example.test/x' },
-    { name: 'percent-encoded password masked', url: 'http://bob:p%40ss@example.test/', out: 'http://bob:***@example.test/' },
+    {
+      name: 'password masked, user kept',
+      url: 'https://bob:s3cret@example.test/x',
+      out: 'https://bob:***@example.test/x',
+    },
+    {
+      name: 'percent-encoded password masked',
+      url: 'http://bob:p%40ss@example.test/',
+      out: 'http://bob:***@example.test/',
+    },
     { name: 'user only unchanged', url: 'http://bob@example.test/', out: 'http://bob@example.test/' },
     { name: 'tcp URL', url: 'tcp://u:pw@host:22', out: 'tcp://u:***@host:22' },
     { name: 'unparsable with password', url: 'http://bob:s3cret@exa mple/', out: 'http://bob:***@exa mple/' },
@@ -20,7 +28,10 @@ describe('redactUrl', () => {
 
 describe('redactHeaders', () => {
   it('keeps names and hides every value', () => {
-    expect(redactHeaders({ Authorization: 'Bearer abc', 'X-Test': '1' })).toEqual({ Authorization: '***', 'X-Test': '***' });
+    expect(redactHeaders({ Authorization: 'Bearer abc', 'X-Test': '1' })).toEqual({
+      Authorization: '***',
+      'X-Test': '***',
+    });
     expect(redactHeaders(undefined)).toEqual({});
   });
 });

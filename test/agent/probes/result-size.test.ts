@@ -20,7 +20,9 @@ describe('one result always fits the wire', () => {
 
   it('the sample and the error stay within their ceilings whatever the cap says', async () => {
     target = await startHttpTarget({ '/': { body: hugeBody } });
-    const out = await runProbe(definition({ url: `${target.url}/`, match_string: 'x'.repeat(1_000_000) }), { sampleChars: 2_000_000 });
+    const out = await runProbe(definition({ url: `${target.url}/`, match_string: 'x'.repeat(1_000_000) }), {
+      sampleChars: 2_000_000,
+    });
     expect(out.success).toBe(false);
     expect(codePoints(out.responseSample)).toBe(probeDefaults.maxSampleChars);
     expect(codePoints(out.error)).toBeLessThanOrEqual(probeDefaults.maxErrorChars);
@@ -39,7 +41,11 @@ describe('one result always fits the wire', () => {
     h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
     const server = h.server;
-    const stored = await eventually(() => server.results(h?.monitorId).find((r) => r.checkGuid === check.guid), 15_000, 'the result on the server');
+    const stored = await eventually(
+      () => server.results(h?.monitorId).find((r) => r.checkGuid === check.guid),
+      15_000,
+      'the result on the server',
+    );
     expect(stored.success).toBe(true);
     expect(codePoints(stored.responseSample ?? '')).toBe(probeDefaults.maxSampleChars);
     const store = h.store;

@@ -2,7 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { effectiveTimeoutSec, runProbe } from '../../../src-main/agent/probes/index.ts';
 import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
-import { closedPort, startHttpTarget, startTcpTarget, type HttpTarget, type SocketTarget } from '../../targets/index.ts';
+import {
+  closedPort,
+  startHttpTarget,
+  startTcpTarget,
+  type HttpTarget,
+  type SocketTarget,
+} from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let http: HttpTarget;
@@ -27,9 +33,21 @@ describe('runProbe dispatch', () => {
   it.each([
     { name: 'empty URL (private check without definition)', url: '', error: 'check has no URL' },
     { name: 'unparsable URL', url: 'not a url', error: 'invalid URL "not a url"' },
-    { name: 'unparsable URL with password', url: 'http://u:s3cret@bad host/', error: 'invalid URL "http://u:***@bad host/"' },
-    { name: 'unsupported scheme', url: 'ftp://example.test/', error: 'unsupported scheme ftp: (use http, https, tcp or tls)' },
-    { name: 'unsupported scheme udp', url: 'udp://example.test:53', error: 'unsupported scheme udp: (use http, https, tcp or tls)' },
+    {
+      name: 'unparsable URL with password',
+      url: 'http://u:s3cret@bad host/',
+      error: 'invalid URL "http://u:***@bad host/"',
+    },
+    {
+      name: 'unsupported scheme',
+      url: 'ftp://example.test/',
+      error: 'unsupported scheme ftp: (use http, https, tcp or tls)',
+    },
+    {
+      name: 'unsupported scheme udp',
+      url: 'udp://example.test:53',
+      error: 'unsupported scheme udp: (use http, https, tcp or tls)',
+    },
   ])('fails closed: $name', async ({ url, error }) => {
     const out = await runProbe(definition({ url }));
     expect(out).toEqual({
@@ -46,20 +64,40 @@ describe('runProbe dispatch', () => {
 });
 
 describe('invert_result', () => {
-  const inverted = (fields: Partial<CheckDefinition> & { url: string }) => runProbe(definition({ ...fields, invert_result: true }));
+  const inverted = (fields: Partial<CheckDefinition> & { url: string }) =>
+    runProbe(definition({ ...fields, invert_result: true }));
 
   it.each([
-    { name: 'a passing target fails', url: () => `${http.url}/`, success: false, error: 'inverted: target answered successfully' },
+    {
+      name: 'a passing target fails',
+      url: () => `${http.url}/`,
+      success: false,
+      error: 'inverted: target answered successfully',
+    },
     { name: 'a failing status passes with empty error', url: () => `${http.url}/down`, success: true, error: '' },
-    { name: 'a refused connection passes', url: async () => `http://127.0.0.1:${await closedPort()}/`, success: true, error: '' },
-    { name: 'a tcp connect fails', url: () => tcp.url, success: false, error: 'inverted: target answered successfully' },
+    {
+      name: 'a refused connection passes',
+      url: async () => `http://127.0.0.1:${await closedPort()}/`,
+      success: true,
+      error: '',
+    },
+    {
+      name: 'a tcp connect fails',
+      url: () => tcp.url,
+      success: false,
+      error: 'inverted: target answered successfully',
+    },
   ])('$name', async ({ url, success, error }) => {
     const out = await inverted({ url: await url() });
     expect(out).toMatchObject({ success, error });
   });
 
   it('inverts after every rule, including the match', async () => {
-    expect(await inverted({ url: `${http.url}/`, match_string: 'missing' })).toMatchObject({ success: true, error: '', responseSample: 'up' });
+    expect(await inverted({ url: `${http.url}/`, match_string: 'missing' })).toMatchObject({
+      success: true,
+      error: '',
+      responseSample: 'up',
+    });
   });
 
   it('keeps latency and status of what was observed', async () => {
@@ -81,7 +119,11 @@ describe('invert_result', () => {
   });
 
   it('an inverted timeout passes (the target did not answer in time)', async () => {
-    expect(await inverted({ url: `${http.url}/hang`, timeout_sec: 1 })).toMatchObject({ success: true, error: '', latencyMs: 0 });
+    expect(await inverted({ url: `${http.url}/hang`, timeout_sec: 1 })).toMatchObject({
+      success: true,
+      error: '',
+      latencyMs: 0,
+    });
   });
 });
 

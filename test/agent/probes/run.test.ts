@@ -6,7 +6,9 @@ import { definition } from './definition.ts';
 describe('startRun', () => {
   it('every run in flight follows one caller signal; finished runs no longer do', () => {
     const stop = new AbortController();
-    const runs = Array.from({ length: 3 }, () => startRun(definition({ url: 'http://127.0.0.1:9/' }), { signal: stop.signal }));
+    const runs = Array.from({ length: 3 }, () =>
+      startRun(definition({ url: 'http://127.0.0.1:9/' }), { signal: stop.signal }),
+    );
     const [finished, ...inFlight] = runs;
     finished?.finish();
     stop.abort(new Error('stopping'));

@@ -36,16 +36,86 @@ describe('tcp probe', () => {
   });
 
   it.each([
-    { name: 'banner contains', options: { banner: ssh }, fields: { match_string: 'SSH-2.0' }, success: true, error: '', sample: ssh },
-    { name: 'banner does not contain: read until the timeout, which the error names', options: { banner: ssh }, fields: { match_string: '220 ', timeout_sec: 1 }, success: false, error: 'banner does not contain "220 " (banner cut at the 1 s timeout after 21 bytes)', sample: ssh },
-    { name: 'banner does not contain, service hung up after it', options: { banner: ssh, hangUp: true }, fields: { match_string: '220 ' }, success: false, error: 'banner does not contain "220 "', sample: ssh },
-    { name: 'not_contains passes', options: { banner: ssh }, fields: { match_string: 'Dropbear', match_mode: 'not_contains' }, success: true, error: '', sample: ssh },
-    { name: 'not_contains fails', options: { banner: ssh }, fields: { match_string: 'OpenSSH', match_mode: 'not_contains' }, success: false, error: 'banner contains "OpenSSH"', sample: ssh },
-    { name: 'late banner is waited for', options: { banner: ssh, bannerDelayMs: 300 }, fields: { match_string: 'SSH-' }, success: true, error: '', sample: ssh },
-    { name: 'binary banner: NUL stripped, invalid UTF-8 replaced', options: { banner: Buffer.from([0x00, 0xff, 0x52, 0x46, 0x42, 0x20, 0x30, 0x30, 0x33]) }, fields: { match_string: 'RFB 003' }, success: true, error: '', sample: '\uFFFDRFB 003' },
-    { name: 'hang-up without banner', options: { hangUp: true }, fields: { match_string: 'SSH-' }, success: false, error: 'banner does not contain "SSH-" (the connection closed without a banner)', sample: '' },
-    { name: 'silent service until the deadline', options: {}, fields: { match_string: 'SSH-', timeout_sec: 1 }, success: false, error: 'banner does not contain "SSH-" (nothing received within 1 s)', sample: '' },
-    { name: 'silent service passes not_contains', options: {}, fields: { match_string: 'SSH-', match_mode: 'not_contains', timeout_sec: 1 }, success: true, error: '', sample: '' },
+    {
+      name: 'banner contains',
+      options: { banner: ssh },
+      fields: { match_string: 'SSH-2.0' },
+      success: true,
+      error: '',
+      sample: ssh,
+    },
+    {
+      name: 'banner does not contain: read until the timeout, which the error names',
+      options: { banner: ssh },
+      fields: { match_string: '220 ', timeout_sec: 1 },
+      success: false,
+      error: 'banner does not contain "220 " (banner cut at the 1 s timeout after 21 bytes)',
+      sample: ssh,
+    },
+    {
+      name: 'banner does not contain, service hung up after it',
+      options: { banner: ssh, hangUp: true },
+      fields: { match_string: '220 ' },
+      success: false,
+      error: 'banner does not contain "220 "',
+      sample: ssh,
+    },
+    {
+      name: 'not_contains passes',
+      options: { banner: ssh },
+      fields: { match_string: 'Dropbear', match_mode: 'not_contains' },
+      success: true,
+      error: '',
+      sample: ssh,
+    },
+    {
+      name: 'not_contains fails',
+      options: { banner: ssh },
+      fields: { match_string: 'OpenSSH', match_mode: 'not_contains' },
+      success: false,
+      error: 'banner contains "OpenSSH"',
+      sample: ssh,
+    },
+    {
+      name: 'late banner is waited for',
+      options: { banner: ssh, bannerDelayMs: 300 },
+      fields: { match_string: 'SSH-' },
+      success: true,
+      error: '',
+      sample: ssh,
+    },
+    {
+      name: 'binary banner: NUL stripped, invalid UTF-8 replaced',
+      options: { banner: Buffer.from([0x00, 0xff, 0x52, 0x46, 0x42, 0x20, 0x30, 0x30, 0x33]) },
+      fields: { match_string: 'RFB 003' },
+      success: true,
+      error: '',
+      sample: '\uFFFDRFB 003',
+    },
+    {
+      name: 'hang-up without banner',
+      options: { hangUp: true },
+      fields: { match_string: 'SSH-' },
+      success: false,
+      error: 'banner does not contain "SSH-" (the connection closed without a banner)',
+      sample: '',
+    },
+    {
+      name: 'silent service until the deadline',
+      options: {},
+      fields: { match_string: 'SSH-', timeout_sec: 1 },
+      success: false,
+      error: 'banner does not contain "SSH-" (nothing received within 1 s)',
+      sample: '',
+    },
+    {
+      name: 'silent service passes not_contains',
+      options: {},
+      fields: { match_string: 'SSH-', match_mode: 'not_contains', timeout_sec: 1 },
+      success: true,
+      error: '',
+      sample: '',
+    },
   ])('$name', async ({ options, fields, success, error, sample }) => {
     const out = await probe(options, fields);
     expect(out).toMatchObject({ success, error, responseSample: sample, httpStatus: 0 });
@@ -88,18 +158,34 @@ describe('tcp probe', () => {
     { name: 'port zero', url: 'tcp://127.0.0.1:0', error: 'tcp url port must be between 1 and 65535' },
     { name: 'missing host', url: 'tcp://:22', error: 'invalid URL "tcp://:22"' },
   ])('invalid: $name', async ({ url, error }) => {
-    expect(await runProbe(definition({ url }))).toMatchObject({ success: false, error, invalidDefinition: true, latencyMs: 0 });
+    expect(await runProbe(definition({ url }))).toMatchObject({
+      success: false,
+      error,
+      invalidDefinition: true,
+      latencyMs: 0,
+    });
   });
 
   // A refusal proves the network works (design.md "Connectivity"): answered, though no data.
   it('connection refused', async () => {
     const out = await runProbe(definition({ url: `tcp://127.0.0.1:${await closedPort()}` }));
-    expect(out).toMatchObject({ success: false, latencyMs: 0, answered: true, decidedBy: 'connection', error: 'connection refused' });
+    expect(out).toMatchObject({
+      success: false,
+      latencyMs: 0,
+      answered: true,
+      decidedBy: 'connection',
+      error: 'connection refused',
+    });
   });
 
   it('DNS "no such name" is an answer', async () => {
     const out = await runProbe(definition({ url: 'tcp://nosuch.invalid:22' }));
-    expect(out).toMatchObject({ success: false, latencyMs: 0, answered: true, error: 'DNS lookup failed for nosuch.invalid' });
+    expect(out).toMatchObject({
+      success: false,
+      latencyMs: 0,
+      answered: true,
+      error: 'DNS lookup failed for nosuch.invalid',
+    });
   });
 
   it('connects by host name and reports the lookup', async () => {

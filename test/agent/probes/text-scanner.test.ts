@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createTextScanner, type ScanOptions } from '../../../src-main/agent/probes/text-scanner.ts';
 
-const options = (o: Partial<ScanOptions>): ScanOptions => ({ matchString: '', matchMode: undefined, sampleChars: 0, maxBytes: 1000, ...o });
+const options = (o: Partial<ScanOptions>): ScanOptions => ({
+  matchString: '',
+  matchMode: undefined,
+  sampleChars: 0,
+  maxBytes: 1000,
+  ...o,
+});
 const feed = (o: Partial<ScanOptions>, chunks: (string | number[])[]) => {
   const scanner = createTextScanner(options(o));
   let pushed = 0;
@@ -14,13 +20,49 @@ const feed = (o: Partial<ScanOptions>, chunks: (string | number[])[]) => {
 
 describe('createTextScanner', () => {
   it.each([
-    { name: 'needle split across chunks', o: { matchString: 'hello' }, chunks: ['xxhel', 'lo yy'], found: true, pushed: 2 },
-    { name: 'needle split in three', o: { matchString: 'abcdef' }, chunks: ['ab', 'cd', 'ef', 'more'], found: true, pushed: 3 },
+    {
+      name: 'needle split across chunks',
+      o: { matchString: 'hello' },
+      chunks: ['xxhel', 'lo yy'],
+      found: true,
+      pushed: 2,
+    },
+    {
+      name: 'needle split in three',
+      o: { matchString: 'abcdef' },
+      chunks: ['ab', 'cd', 'ef', 'more'],
+      found: true,
+      pushed: 3,
+    },
     { name: 'stops at the first find', o: { matchString: 'x' }, chunks: ['x', 'never read'], found: true, pushed: 1 },
-    { name: 'not_contains stops on a find', o: { matchString: 'x', matchMode: 'not_contains' }, chunks: ['ax', 'b'], found: true, pushed: 1 },
-    { name: 'missing needle reads everything', o: { matchString: 'zz' }, chunks: ['a', 'b', 'c'], found: false, pushed: 3 },
-    { name: 'multi-byte character split across chunks', o: { matchString: '€' }, chunks: [[0xe2, 0x82], [0xac]], found: true, pushed: 2 },
-    { name: 'byte cap stops reading', o: { matchString: 'zz', maxBytes: 4 }, chunks: ['abc', 'defzz', 'zz'], found: false, pushed: 2 },
+    {
+      name: 'not_contains stops on a find',
+      o: { matchString: 'x', matchMode: 'not_contains' },
+      chunks: ['ax', 'b'],
+      found: true,
+      pushed: 1,
+    },
+    {
+      name: 'missing needle reads everything',
+      o: { matchString: 'zz' },
+      chunks: ['a', 'b', 'c'],
+      found: false,
+      pushed: 3,
+    },
+    {
+      name: 'multi-byte character split across chunks',
+      o: { matchString: '€' },
+      chunks: [[0xe2, 0x82], [0xac]],
+      found: true,
+      pushed: 2,
+    },
+    {
+      name: 'byte cap stops reading',
+      o: { matchString: 'zz', maxBytes: 4 },
+      chunks: ['abc', 'defzz', 'zz'],
+      found: false,
+      pushed: 2,
+    },
   ])('$name', ({ o, chunks, found, pushed }) => {
     const result = feed(o, chunks);
     expect(result.found).toBe(found);

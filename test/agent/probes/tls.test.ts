@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runProbe } from '../../../src-main/agent/probes/index.ts';
 import type { ProbeContext } from '../../../src-main/agent/probes/types.ts';
 import type { CheckDefinition } from '../../../src-main/agent/wire/schemas.ts';
-import { closedPort, daysFromNow, makeCa, makeLeaf, startTcpTarget, startTlsTarget, type KeyPair, type SocketTarget } from '../../targets/index.ts';
+import {
+  closedPort,
+  daysFromNow,
+  makeCa,
+  makeLeaf,
+  startTcpTarget,
+  startTlsTarget,
+  type KeyPair,
+  type SocketTarget,
+} from '../../targets/index.ts';
 import { definition } from './definition.ts';
 
 let ca: KeyPair;
@@ -30,14 +39,20 @@ afterAll(async () => {
 });
 
 const trusted = (): ProbeContext => ({ ca: [ca.cert] });
-const probe = (name: string, fields: Partial<CheckDefinition> = {}, ctx: ProbeContext = trusted(), host = '127.0.0.1') =>
-  runProbe(definition({ url: `tls://${host}:${port(name)}`, ...fields }), ctx);
+const probe = (
+  name: string,
+  fields: Partial<CheckDefinition> = {},
+  ctx: ProbeContext = trusted(),
+  host = '127.0.0.1',
+) => runProbe(definition({ url: `tls://${host}:${port(name)}`, ...fields }), ctx);
 
 describe('tls probe', () => {
   it('handshake passes with a certificate summary as sample', async () => {
     const out = await probe('good');
     expect(out).toMatchObject({ success: true, httpStatus: 0, error: '' });
-    expect(out.responseSample).toMatch(/^subject CN=localhost; issuer CN=Test CA; expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(out.responseSample).toMatch(
+      /^subject CN=localhost; issuer CN=Test CA; expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+    );
     expect(out.latencyMs).toBeGreaterThanOrEqual(1);
     expect(out.timings?.tlsMs).toBeGreaterThanOrEqual(0);
     expect(out.certificate?.subject).toBe('CN=localhost');
@@ -65,14 +80,27 @@ describe('tls probe', () => {
   it.each([
     { name: 'match on the subject', fields: { match_string: 'CN=localhost' }, error: '' },
     { name: 'match on the issuer', fields: { match_string: 'issuer CN=Test CA' }, error: '' },
-    { name: 'no match', fields: { match_string: 'CN=other' }, error: 'certificate summary does not contain "CN=other"' },
-    { name: 'not_contains', fields: { match_string: 'Test CA', match_mode: 'not_contains' }, error: 'certificate summary contains "Test CA"' },
+    {
+      name: 'no match',
+      fields: { match_string: 'CN=other' },
+      error: 'certificate summary does not contain "CN=other"',
+    },
+    {
+      name: 'not_contains',
+      fields: { match_string: 'Test CA', match_mode: 'not_contains' },
+      error: 'certificate summary contains "Test CA"',
+    },
   ])('match_string: $name', async ({ fields, error }) => {
     expect(await probe('good', fields)).toMatchObject({ success: error === '', error });
   });
 
   it.each([
-    { name: 'unknown issuer', target: 'good', trustCa: false, error: /^TLS certificate not trusted \(unknown issuer\)$/ },
+    {
+      name: 'unknown issuer',
+      target: 'good',
+      trustCa: false,
+      error: /^TLS certificate not trusted \(unknown issuer\)$/,
+    },
     { name: 'self-signed', target: 'selfSigned', trustCa: true, error: /^TLS certificate is self-signed$/ },
     { name: 'expired', target: 'expired', trustCa: true, error: /^TLS certificate expired on \d{4}-\d\d-\d\d$/ },
   ])('refuses: $name, with the certificate still summarised', async ({ target, trustCa, error }) => {
@@ -108,7 +136,11 @@ describe('tls probe', () => {
 
   it('a plain TCP service that talks first is not TLS, but it answered', async () => {
     const out = await probe('plainBanner', {}, {});
-    expect(out).toMatchObject({ success: false, answered: true, error: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)' });
+    expect(out).toMatchObject({
+      success: false,
+      answered: true,
+      error: 'TLS handshake failed: the target did not answer with TLS (a plain TCP port?)',
+    });
     expect(out.latencyMs).toBeGreaterThanOrEqual(1);
   });
 
@@ -117,11 +149,12 @@ describe('tls probe', () => {
     expect(out).toMatchObject({ success: false, latencyMs: 0, error: 'timed out after 1 s' });
   });
 
-  it.each([
-    { name: 'missing port', url: 'tls://127.0.0.1', error: 'tls url needs a port' },
-  ])('invalid: $name', async ({ url, error }) => {
-    expect(await runProbe(definition({ url }))).toMatchObject({ success: false, error, invalidDefinition: true });
-  });
+  it.each([{ name: 'missing port', url: 'tls://127.0.0.1', error: 'tls url needs a port' }])(
+    'invalid: $name',
+    async ({ url, error }) => {
+      expect(await runProbe(definition({ url }))).toMatchObject({ success: false, error, invalidDefinition: true });
+    },
+  );
 
   it('connection refused', async () => {
     const out = await runProbe(definition({ url: `tls://127.0.0.1:${await closedPort()}` }));

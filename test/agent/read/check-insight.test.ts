@@ -28,22 +28,41 @@ describe('check insight: events, rollups and test runs', () => {
 
   it('records a down episode with its reason and end, feeds the windows, and test-runs without uploading', async () => {
     let status = 200;
-    target = await startHttpTarget({ '/shop': (_req, res) => res.writeHead(status, { 'content-type': 'text/plain' }).end('shop') });
+    target = await startHttpTarget({
+      '/shop': (_req, res) => res.writeHead(status, { 'content-type': 'text/plain' }).end('shop'),
+    });
     h = await enrolledAgent();
     const told: CheckTransition[] = [];
     h.agent.onTransition((t) => told.push(t));
-    const check = h.server.admin.createCheck({ name: 'Shop', url: `${target.url}/shop`, interval_sec: 1, orgId: h.orgId });
+    const check = h.server.admin.createCheck({
+      name: 'Shop',
+      url: `${target.url}/shop`,
+      interval_sec: 1,
+      orgId: h.orgId,
+    });
     h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
-    await eventually(() => h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.health === 'up', 10_000, 'the check up');
+    await eventually(
+      () => h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.health === 'up',
+      10_000,
+      'the check up',
+    );
 
     status = 503;
-    await eventually(() => h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.health === 'down', 10_000, 'the check down');
+    await eventually(
+      () => h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.health === 'down',
+      10_000,
+      'the check down',
+    );
     const down = h.agent.snapshot().checks.find((c) => c.guid === check.guid);
     expect(down?.downSince).toBeDefined();
     expect(down?.beats).toMatch(/^u+d+$/);
     // More failed runs do not announce it again.
-    await eventually(() => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').endsWith('dd'), 10_000, 'a second failed run');
+    await eventually(
+      () => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').endsWith('dd'),
+      10_000,
+      'a second failed run',
+    );
 
     status = 200;
     await eventually(() => told.some((t) => t.kind === 'recovered'), 10_000, 'the recovery');
@@ -51,12 +70,21 @@ describe('check insight: events, rollups and test runs', () => {
     expect(told[1]?.downSince).toBe(down?.downSince);
 
     const [episode] = h.agent.insight.events({ guid: check.guid, limit: 10 });
-    expect(episode).toMatchObject({ kind: 'down', checkName: 'Shop', startedAt: down?.downSince, endReason: 'status 200' });
+    expect(episode).toMatchObject({
+      kind: 'down',
+      checkName: 'Shop',
+      startedAt: down?.downSince,
+      endReason: 'status 200',
+    });
     expect(episode?.reason).toContain('503');
     expect(episode?.endedAt).toBeDefined();
 
     // The recovery is announced as the run ends; the window counts it once it is committed.
-    await eventually(() => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').endsWith('u'), 10_000, 'the recovery committed');
+    await eventually(
+      () => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').endsWith('u'),
+      10_000,
+      'the recovery committed',
+    );
     const window = h.agent.insight.window(check.guid, '1h');
     const runs = window.buckets.reduce((n, b) => n + b.runs, 0);
     expect(runs).toBeGreaterThanOrEqual(4);
@@ -99,13 +127,23 @@ describe('check insight: the agent stopping', () => {
     const check = h.server.admin.createCheck({ name: 'Home', url: `${target.url}/`, interval_sec: 1, orgId: h.orgId });
     h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
-    await eventually(() => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').length >= 2, 10_000, 'two runs committed');
+    await eventually(
+      () => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').length >= 2,
+      10_000,
+      'two runs committed',
+    );
     // Well before the first timed flush (10 s): only the stop can have written them.
     await h.agent.stop();
     const db = openDatabase(storeFile(h.dataDir));
     try {
-      const { runs } = db.prepare('SELECT COALESCE(SUM(r.runs), 0) AS runs FROM rollups_minute r JOIN rollup_keys k ON k.id = r.check_id WHERE k.guid = ?').get(check.guid) as { runs: number };
-      const { n } = db.prepare('SELECT COUNT(*) AS n FROM history WHERE check_guid = ?').get(check.guid) as { n: number };
+      const { runs } = db
+        .prepare(
+          'SELECT COALESCE(SUM(r.runs), 0) AS runs FROM rollups_minute r JOIN rollup_keys k ON k.id = r.check_id WHERE k.guid = ?',
+        )
+        .get(check.guid) as { runs: number };
+      const { n } = db.prepare('SELECT COUNT(*) AS n FROM history WHERE check_guid = ?').get(check.guid) as {
+        n: number;
+      };
       expect(n).toBeGreaterThanOrEqual(2);
       expect(runs).toBe(n);
     } finally {
@@ -121,14 +159,18 @@ describe('check insight: when the rollups reach the store', () => {
   let dbs: Database[];
   let clock: FakeClock;
   let live: LiveState;
-  const noChecks = { runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }) };
+  const noChecks = {
+    runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }),
+  };
 
   afterEach(async () => {
     for (const db of dbs) db.close();
     await dir.remove();
   });
 
-  async function setUp(tunables: Partial<typeof insightDefaults> = {}): Promise<{ db: Database; insight: CheckInsight; rows: () => number }> {
+  async function setUp(
+    tunables: Partial<typeof insightDefaults> = {},
+  ): Promise<{ db: Database; insight: CheckInsight; rows: () => number }> {
     dir = await tempDir('insight-test-');
     const db = openDatabase(join(dir.path, 'agent.db'));
     // Another connection, as another process (or the next start after a crash) reads the file.
@@ -136,8 +178,12 @@ describe('check insight: when the rollups reach the store', () => {
     dbs = [db, reader];
     clock = createFakeClock();
     live = createLiveState(initialState(new Date(clock.now()), 0));
-    const insight = createCheckInsight({ db, history: createHistory(db, 60), clock, live, checkSet: noChecks }, tunables);
-    const rows = (): number => (reader.prepare('SELECT COALESCE(SUM(runs), 0) AS n FROM rollups_minute').get() as { n: number }).n;
+    const insight = createCheckInsight(
+      { db, history: createHistory(db, 60), clock, live, checkSet: noChecks },
+      tunables,
+    );
+    const rows = (): number =>
+      (reader.prepare('SELECT COALESCE(SUM(runs), 0) AS n FROM rollups_minute').get() as { n: number }).n;
     return { db, insight, rows };
   }
   const entry = (guid: string, secondsIn: number, success = true): HistoryEntry => ({
@@ -220,11 +266,15 @@ describe.skipIf(!canMountTmpfs)(`check insight on a full disk (${canMountTmpfs ?
       history: { ...history, insert: (entries) => ((offered += entries.length), history.insert(entries)) },
       clock,
       live,
-      checkSet: { runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }) },
+      checkSet: {
+        runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }),
+      },
     });
     const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
     const sink = createResultSink({
-      db, outbox, clock,
+      db,
+      outbox,
+      clock,
       history: insight.history,
       maxBatch: 500,
       retryBatch: 20,
@@ -237,8 +287,24 @@ describe.skipIf(!canMountTmpfs)(`check insight on a full disk (${canMountTmpfs ?
       const ranAt = new Date(clock.now() - 60_000 + i * 100).toISOString();
       const failed = i % 4 === 0;
       sink.add({
-        result: { check_guid: 'a', monitor_id: 'abcdefghjkmn', ran_at: ranAt, success: !failed, http_status: failed ? 503 : 200, latency_ms: 10 + (i % 7), error: 'x'.repeat(200) },
-        history: { check_guid: 'a', ran_at: ranAt, success: !failed, skipped: false, http_status: failed ? 503 : 200, latency_ms: 10 + (i % 7), error: '' },
+        result: {
+          check_guid: 'a',
+          monitor_id: 'abcdefghjkmn',
+          ran_at: ranAt,
+          success: !failed,
+          http_status: failed ? 503 : 200,
+          latency_ms: 10 + (i % 7),
+          error: 'x'.repeat(200),
+        },
+        history: {
+          check_guid: 'a',
+          ran_at: ranAt,
+          success: !failed,
+          skipped: false,
+          http_status: failed ? 503 : 200,
+          latency_ms: 10 + (i % 7),
+          error: '',
+        },
       });
     };
     for (let i = 0; i < 11; i++) add(i);

@@ -13,10 +13,14 @@ describe('agent snapshot', () => {
     const dataDir = await tempDataDir();
     const store = openAgentStore(dataDir, agentDefaults);
     const first = createAgent({ dataDir, vault: fileKeyVault(dataDir), store });
-    applyDelta(store.db, [
-      wireCheck({ guid: 'a', name: 'A', url: 'https://user:pa55word@example.test/x' }),
-      wireCheck({ guid: 'p', name: 'P', url: '' }),
-    ], 't1');
+    applyDelta(
+      store.db,
+      [
+        wireCheck({ guid: 'a', name: 'A', url: 'https://user:pa55word@example.test/x' }),
+        wireCheck({ guid: 'p', name: 'P', url: '' }),
+      ],
+      't1',
+    );
     store.history.insert(
       [true, true, false, true].map((success, i) => ({
         check_guid: 'a',
@@ -37,7 +41,12 @@ describe('agent snapshot', () => {
     expect(a).toMatchObject({ type: 'https', uptimePct: 75, latency: [10, 11, 12, 13], lastResult: { success: true } });
     expect(a?.target).toBe('https://user:***@example.test/x');
     expect(JSON.stringify(snapshot)).not.toContain('pa55word');
-    expect(snapshot.checks.find((c) => c.guid === 'p')).toMatchObject({ type: 'private', target: 'private', runnable: false, health: 'not-run' });
+    expect(snapshot.checks.find((c) => c.guid === 'p')).toMatchObject({
+      type: 'private',
+      target: 'private',
+      runnable: false,
+      health: 'not-run',
+    });
     expect(snapshot.problems.map((p) => p.kind)).toEqual(['private-missing']);
     expect(snapshot.enrolled).toBe(false);
     await again.stop();
@@ -47,17 +56,37 @@ describe('agent snapshot', () => {
     const dataDir = await tempDataDir();
     const store = openAgentStore(dataDir, agentDefaults);
     const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), store });
-    applyDelta(store.db, [
-      wireCheck({ guid: 'shared', interval_sec: 30, monitor_count: 3, monitor_rank: 1 }),
-      wireCheck({ guid: 'alone', interval_sec: 30 }),
-    ], 't1');
+    applyDelta(
+      store.db,
+      [
+        wireCheck({ guid: 'shared', interval_sec: 30, monitor_count: 3, monitor_rank: 1 }),
+        wireCheck({ guid: 'alone', interval_sec: 30 }),
+      ],
+      't1',
+    );
     await agent.start();
     const views = agent.snapshot().checks;
-    expect(views.find((c) => c.guid === 'shared')).toMatchObject({ intervalSec: 30, effectiveIntervalSec: 90, sharedBy: 3 });
-    expect(views.find((c) => c.guid === 'alone')).toMatchObject({ intervalSec: 30, effectiveIntervalSec: 30, sharedBy: 1 });
+    expect(views.find((c) => c.guid === 'shared')).toMatchObject({
+      intervalSec: 30,
+      effectiveIntervalSec: 90,
+      sharedBy: 3,
+    });
+    expect(views.find((c) => c.guid === 'alone')).toMatchObject({
+      intervalSec: 30,
+      effectiveIntervalSec: 30,
+      sharedBy: 1,
+    });
     const report = statusReport(store.db, undefined, false).checks;
-    expect(report.find((c) => c.guid === 'shared')).toMatchObject({ interval_sec: 30, effective_interval_sec: 90, shared_by: 3 });
-    expect(report.find((c) => c.guid === 'alone')).toMatchObject({ interval_sec: 30, effective_interval_sec: 30, shared_by: 1 });
+    expect(report.find((c) => c.guid === 'shared')).toMatchObject({
+      interval_sec: 30,
+      effective_interval_sec: 90,
+      shared_by: 3,
+    });
+    expect(report.find((c) => c.guid === 'alone')).toMatchObject({
+      interval_sec: 30,
+      effective_interval_sec: 30,
+      shared_by: 1,
+    });
     await agent.stop();
   });
 });

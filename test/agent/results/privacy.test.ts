@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { privateSecrets, privateWithheldError, redactPrivate, sentDetail, shownError } from '../../../src-main/agent/results/privacy.ts';
+import {
+  privateSecrets,
+  privateWithheldError,
+  redactPrivate,
+  sentDetail,
+  shownError,
+} from '../../../src-main/agent/results/privacy.ts';
 import type { SampleKind } from '../../../src-main/agent/probes/types.ts';
 
 describe('privacy of private-definition checks', () => {
@@ -20,7 +26,8 @@ describe('privacy of private-definition checks', () => {
     'path /secret/path refused',
   ])('masks every piece of the definition out of the error %s', (error) => {
     const sent = sentDetail({ error, responseSample: '', sampleKind: 'body' }, secrets).error;
-    for (const secret of ['intranet', 'Welcome Bob', 'k-998877', 'hunter2', '/secret/path', 'abc123', 'files.corp']) expect(sent).not.toContain(secret);
+    for (const secret of ['intranet', 'Welcome Bob', 'k-998877', 'hunter2', '/secret/path', 'abc123', 'files.corp'])
+      expect(sent).not.toContain(secret);
   });
 
   const samples: { name: string; kind: SampleKind | undefined; sent: string }[] = [
@@ -30,17 +37,25 @@ describe('privacy of private-definition checks', () => {
     { name: 'a body: sent, masked', kind: 'body', sent: 'hello from [private]' },
   ];
   it.each(samples)('$name', ({ kind, sent }) => {
-    const outcome = { error: '', responseSample: 'hello from intranet.corp.example', ...(kind === undefined ? {} : { sampleKind: kind }) };
+    const outcome = {
+      error: '',
+      responseSample: 'hello from intranet.corp.example',
+      ...(kind === undefined ? {} : { sampleKind: kind }),
+    };
     expect(sentDetail(outcome, secrets).sample).toBe(sent);
   });
 
   it('sends everything of a normal check, whatever its sample kind', () => {
-    expect(sentDetail({ error: 'e http://x.test/', responseSample: 'SSH-2.0', sampleKind: 'banner' }, undefined)).toEqual({ error: 'e http://x.test/', sample: 'SSH-2.0' });
+    expect(
+      sentDetail({ error: 'e http://x.test/', responseSample: 'SSH-2.0', sampleKind: 'banner' }, undefined),
+    ).toEqual({ error: 'e http://x.test/', sample: 'SSH-2.0' });
   });
 
   it('withholds an error that still holds a value too short to mask (match_string "OK")', () => {
     const short = privateSecrets({ url: 'tcp://10.0.0.7:25', match_string: 'OK' });
-    expect(sentDetail({ error: 'banner does not contain "OK"', responseSample: '' }, short).error).toBe(privateWithheldError);
+    expect(sentDetail({ error: 'banner does not contain "OK"', responseSample: '' }, short).error).toBe(
+      privateWithheldError,
+    );
     expect(sentDetail({ error: 'connection refused', responseSample: '' }, short).error).toBe('connection refused');
     expect(sentDetail({ error: '', responseSample: 'OK ready', sampleKind: 'body' }, short).sample).toBe('');
   });

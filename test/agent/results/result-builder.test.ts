@@ -24,7 +24,11 @@ describe('buildResult', () => {
   });
 
   it('sends no detail when the cap is 0', () => {
-    const r = buildResult({ ...base, maxChars: 0, outcome: outcome({ error: 'connection refused', responseSample: 'x' }) });
+    const r = buildResult({
+      ...base,
+      maxChars: 0,
+      outcome: outcome({ error: 'connection refused', responseSample: 'x' }),
+    });
     expect(r).not.toHaveProperty('error');
     expect(r).not.toHaveProperty('response_sample');
     expect(r.ran_at).toBe('2026-11-21T10:00:00.123Z');
@@ -32,7 +36,16 @@ describe('buildResult', () => {
 
   it('sends only what the privacy rules let through for a private check', () => {
     const secrets = privateSecrets({ url: 'https://intranet.corp.example/', match_string: '' });
-    const r = buildResult({ ...base, maxChars: 100, privateSecrets: secrets, outcome: outcome({ error: 'DNS lookup failed for intranet.corp.example', responseSample: 'hello from intranet.corp.example', sampleKind: 'body' }) });
+    const r = buildResult({
+      ...base,
+      maxChars: 100,
+      privateSecrets: secrets,
+      outcome: outcome({
+        error: 'DNS lookup failed for intranet.corp.example',
+        responseSample: 'hello from intranet.corp.example',
+        sampleKind: 'body',
+      }),
+    });
     expect(r.error).toBe('DNS lookup failed for [private]');
     expect(r.response_sample).toBe('hello from [private]');
   });

@@ -2,7 +2,13 @@
 // small retry batches, recovery by itself once space is free, and nothing committed lost.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createResultSink, describeStoreProblem, sinkDefaults, type ResultSink, type StoreProblem } from '../../../src-main/agent/results/result-sink.ts';
+import {
+  createResultSink,
+  describeStoreProblem,
+  sinkDefaults,
+  type ResultSink,
+  type StoreProblem,
+} from '../../../src-main/agent/results/result-sink.ts';
 import { openDatabase, type Database } from '../../../src-main/agent/store/database.ts';
 import { createHistory } from '../../../src-main/agent/store/history.ts';
 import { createOutbox, type Outbox } from '../../../src-main/agent/store/outbox.ts';
@@ -21,7 +27,18 @@ const record = (i: number, size = 100) => {
     latency_ms: 0,
     error: 'x'.repeat(size),
   };
-  return { result, history: { check_guid: result.check_guid, ran_at: result.ran_at, success: false, skipped: false, http_status: 0, latency_ms: 0, error: 'e' } };
+  return {
+    result,
+    history: {
+      check_guid: result.check_guid,
+      ran_at: result.ran_at,
+      success: false,
+      skipped: false,
+      http_status: 0,
+      latency_ms: 0,
+      error: 'e',
+    },
+  };
 };
 
 describe('result sink commit window', () => {
@@ -31,7 +48,11 @@ describe('result sink commit window', () => {
     const clock = createFakeClock();
     const commits: number[] = [];
     const sink = createResultSink({
-      db, outbox, history: createHistory(db, 300), clock, maxBatch: 500,
+      db,
+      outbox,
+      history: createHistory(db, 300),
+      clock,
+      maxBatch: 500,
       onCommitted: ({ results }) => commits.push(results),
     });
     const window = sinkDefaults.commitWindowMs;
@@ -57,14 +78,18 @@ describe('result sink commit window', () => {
     db.close();
   });
 
-  it('tells a run\'s observers only once it is stored, and a failing observer neither loses nor repeats a commit', async () => {
+  it("tells a run's observers only once it is stored, and a failing observer neither loses nor repeats a commit", async () => {
     const db = openDatabase(join(await tempDataDir(), 'agent.db'));
     const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
     const clock = createFakeClock();
     const errors: unknown[] = [];
     let commits = 0;
     const sink = createResultSink({
-      db, outbox, history: createHistory(db, 300), clock, maxBatch: 500,
+      db,
+      outbox,
+      history: createHistory(db, 300),
+      clock,
+      maxBatch: 500,
       onCommitted: () => {
         commits++;
         throw new Error('observer broke');

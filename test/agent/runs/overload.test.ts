@@ -34,11 +34,15 @@ describe('overload', () => {
     }
     await agent.syncNow();
 
-    const report = await eventually(async () => {
-      const s = await statusJson<StatusJson>(dataDir);
-      // The lag needs a run started within the window, after the first sample.
-      return s.overloaded && s.skipped_backlog > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
-    }, 15_000, 'status --json to say overloaded, with the lag of the runs that started');
+    const report = await eventually(
+      async () => {
+        const s = await statusJson<StatusJson>(dataDir);
+        // The lag needs a run started within the window, after the first sample.
+        return s.overloaded && s.skipped_backlog > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
+      },
+      15_000,
+      'status --json to say overloaded, with the lag of the runs that started',
+    );
     expect(report.skipped_overlap + report.skipped_backlog).toBeGreaterThan(0);
     // The figures that give missed runs over an interval, and the lag, reach the CLI.
     expect(report.runs_executed).toBeGreaterThan(0);
@@ -51,7 +55,14 @@ describe('overload', () => {
 
     // A stopped agent is not overloaded any more.
     await agent.stop();
-    expect(await statusJson<StatusJson>(dataDir)).toMatchObject({ overloaded: false, skipped_overlap: 0, skipped_backlog: 0, runs_executed: 0, schedule_lag_p99_ms: null, load_sampled_at: null });
+    expect(await statusJson<StatusJson>(dataDir)).toMatchObject({
+      overloaded: false,
+      skipped_overlap: 0,
+      skipped_backlog: 0,
+      runs_executed: 0,
+      schedule_lag_p99_ms: null,
+      load_sampled_at: null,
+    });
   }, 30_000);
 
   it('an agent that keeps up is not overloaded', async () => {
@@ -62,11 +73,19 @@ describe('overload', () => {
     server.admin.assign(check.guid, harness.monitorId);
     await agent.syncNow();
     await eventually(() => agent.state().load, 10_000, 'a load sample');
-    await eventually(() => (agent.snapshot().checks[0]?.lastResult === undefined ? undefined : true), 10_000, 'a first result');
-    const status = await eventually(async () => {
-      const s = await statusJson<StatusJson>(dataDir);
-      return s.runs_executed > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
-    }, 10_000, 'status --json to show the runs and their lag');
+    await eventually(
+      () => (agent.snapshot().checks[0]?.lastResult === undefined ? undefined : true),
+      10_000,
+      'a first result',
+    );
+    const status = await eventually(
+      async () => {
+        const s = await statusJson<StatusJson>(dataDir);
+        return s.runs_executed > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
+      },
+      10_000,
+      'status --json to show the runs and their lag',
+    );
     expect(status).toMatchObject({ overloaded: false, skipped_backlog: 0 });
     expect(status.schedule_lag_p99_ms).toBeGreaterThanOrEqual(0);
     expect(agent.snapshot().problems.map((p) => p.kind)).not.toContain('overloaded');

@@ -25,7 +25,12 @@ afterEach(async () => {
 function place(options: { threshold: number; threadEntry?: URL }) {
   let demand = 0;
   const lines: { level: number; msg: string }[] = [];
-  const sink = new Writable({ write: (chunk: Buffer, _enc, done) => { lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string }); done(); } });
+  const sink = new Writable({
+    write: (chunk: Buffer, _enc, done) => {
+      lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
+      done();
+    },
+  });
   placement = createProbePlacement({
     demand: () => demand,
     threadFromRunsPerSec: options.threshold,
@@ -81,6 +86,8 @@ describe('probe placement', () => {
     expect(http.requests.length - before).toBe(2);
     expect(p.threaded()).toBe(false);
     const errors = lines.filter((l) => l.level >= 50);
-    expect(errors.map((l) => l.msg)).toEqual([expect.stringMatching(/probe thread stopped unexpectedly; its runs were started again/)]);
+    expect(errors.map((l) => l.msg)).toEqual([
+      expect.stringMatching(/probe thread stopped unexpectedly; its runs were started again/),
+    ]);
   });
 });

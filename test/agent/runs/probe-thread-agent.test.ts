@@ -19,7 +19,15 @@ describe('agent with a probe thread', () => {
   it('uploads the results of runs probed in the thread', async () => {
     target = await startHttpTarget({ '/': { body: 'fine' }, '/down': { status: 503, body: 'maintenance' } });
     const messages: string[] = [];
-    const log = createLogger(new Writable({ write: (chunk: Buffer, _enc, done) => { messages.push((JSON.parse(chunk.toString()) as { msg: string }).msg); done(); } }), 'info');
+    const log = createLogger(
+      new Writable({
+        write: (chunk: Buffer, _enc, done) => {
+          messages.push((JSON.parse(chunk.toString()) as { msg: string }).msg);
+          done();
+        },
+      }),
+      'info',
+    );
     // Any demand at all is past a threshold of 0.
     harness = await enrolledAgent({ tunables: { probeThreadFromRunsPerSec: 0 }, agent: { log } });
     const { server, orgId, agent, monitorId } = harness;
@@ -29,12 +37,16 @@ describe('agent with a probe thread', () => {
     server.admin.assign(down.guid, monitorId);
     await agent.syncNow();
 
-    const stored = await eventually(() => {
-      const results = server.results(monitorId);
-      const ofUp = results.filter((r) => r.checkGuid === up.guid);
-      const ofDown = results.filter((r) => r.checkGuid === down.guid);
-      return ofUp.length >= 2 && ofDown.length >= 2 ? { ofUp, ofDown } : undefined;
-    }, 15_000, 'two uploaded results of each check');
+    const stored = await eventually(
+      () => {
+        const results = server.results(monitorId);
+        const ofUp = results.filter((r) => r.checkGuid === up.guid);
+        const ofDown = results.filter((r) => r.checkGuid === down.guid);
+        return ofUp.length >= 2 && ofDown.length >= 2 ? { ofUp, ofDown } : undefined;
+      },
+      15_000,
+      'two uploaded results of each check',
+    );
     expect(stored.ofUp[0]).toMatchObject({ success: true, httpStatus: 200 });
     expect(stored.ofUp[0]?.latencyMs).toBeGreaterThan(0);
     expect(stored.ofDown[0]).toMatchObject({ success: false, httpStatus: 503 });

@@ -33,7 +33,12 @@ describe('a real agent across a wall-clock jump of an hour', () => {
     const { clock, step } = steppableClock();
     h = await enrolledAgent({ agent: { clock }, tunables: { statusIntervalMs: 100, uploadIntervalMs: 100 } });
     const harness = h;
-    const check = harness.server.admin.createCheck({ name: 'up', url: target.url, interval_sec: 1, orgId: harness.orgId });
+    const check = harness.server.admin.createCheck({
+      name: 'up',
+      url: target.url,
+      interval_sec: 1,
+      orgId: harness.orgId,
+    });
     harness.server.admin.assign(check.guid, harness.monitorId);
     await harness.agent.syncNow();
     await eventually(() => harness.server.results(harness.monitorId).length > 0, 10_000, 'a first result');
@@ -42,8 +47,20 @@ describe('a real agent across a wall-clock jump of an hour', () => {
     const steppedAt = clock.now();
     const statusesBefore = harness.server.statuses(harness.monitorId).length;
     // The next runs carry the stepped wall clock, not the old one plus monotonic time.
-    await eventually(() => harness.server.results(harness.monitorId).find((r) => Date.parse(r.ranAt) >= steppedAt), 10_000, 'a result with ran_at on the stepped wall clock');
-    const status = await eventually(() => harness.server.statuses(harness.monitorId).slice(statusesBefore + 1).at(-1), 10_000, 'a status after the step');
+    await eventually(
+      () => harness.server.results(harness.monitorId).find((r) => Date.parse(r.ranAt) >= steppedAt),
+      10_000,
+      'a result with ran_at on the stepped wall clock',
+    );
+    const status = await eventually(
+      () =>
+        harness.server
+          .statuses(harness.monitorId)
+          .slice(statusesBefore + 1)
+          .at(-1),
+      10_000,
+      'a status after the step',
+    );
     // The agent ran for seconds, not for the hour the wall clock moved.
     expect(status.status.uptime_sec).toBeLessThan(600);
   });
@@ -55,23 +72,44 @@ describe('a real agent across a wall-clock jump of an hour', () => {
     const stepper = steppableClock();
     h = await enrolledAgent({ agent: { clock: stepper.clock }, tunables: { wakeGraceMs: 4000, clockWatchMs: 50 } });
     const harness = h;
-    const check = harness.server.admin.createCheck({ name: 'silent', url: `http://127.0.0.1:${silent.port}/`, interval_sec: 1, timeout_sec: 1, orgId: harness.orgId });
+    const check = harness.server.admin.createCheck({
+      name: 'silent',
+      url: `http://127.0.0.1:${silent.port}/`,
+      interval_sec: 1,
+      timeout_sec: 1,
+      orgId: harness.orgId,
+    });
     harness.server.admin.assign(check.guid, harness.monitorId);
     await harness.agent.syncNow();
     // Awake, the server answers the connectivity probe: no answer from the target is a real failure.
-    await eventually(() => harness.server.results(harness.monitorId).some((r) => r.checkGuid === check.guid && !r.success), 15_000, 'a reported failure');
+    await eventually(
+      () => harness.server.results(harness.monitorId).some((r) => r.checkGuid === check.guid && !r.success),
+      15_000,
+      'a reported failure',
+    );
     if (options.step === true) stepper.step(hour);
     else harness.agent.clockJumped();
     return { harness, guid: check.guid, wokeAt: stepper.clock.now() };
   }
 
   async function expectGraceThenFailures(harness: Harness, guid: string, wokeAt: number): Promise<void> {
-    const skipped = await eventually(() => {
-      const rows = harness.agent.checkHistory(guid, 50).filter((e) => e.skipped && Date.parse(e.ran_at) >= wokeAt);
-      return rows.length > 0 ? rows : undefined;
-    }, 15_000, 'a run kept as skipped during the wake grace period');
+    const skipped = await eventually(
+      () => {
+        const rows = harness.agent.checkHistory(guid, 50).filter((e) => e.skipped && Date.parse(e.ran_at) >= wokeAt);
+        return rows.length > 0 ? rows : undefined;
+      },
+      15_000,
+      'a run kept as skipped during the wake grace period',
+    );
     // After the grace period, a run with no answer is a failure again, and uploaded.
-    await eventually(() => harness.server.results(harness.monitorId).some((r) => r.checkGuid === guid && !r.success && Date.parse(r.ranAt) >= wokeAt), 15_000, 'a failure reported after the grace period');
+    await eventually(
+      () =>
+        harness.server
+          .results(harness.monitorId)
+          .some((r) => r.checkGuid === guid && !r.success && Date.parse(r.ranAt) >= wokeAt),
+      15_000,
+      'a failure reported after the grace period',
+    );
     await harness.agent.uploadNow();
     const sent = new Set(harness.server.results(harness.monitorId).map((r) => r.ranAt));
     expect(skipped.filter((e) => sent.has(e.ran_at))).toEqual([]);

@@ -14,19 +14,39 @@ const outcome = (success: boolean): ProbeOutcome => ({
   error: success ? '' : 'status 503, expected 200',
   responseSample: '',
 });
-const run = (overrides: Partial<ObservedRun> = {}): ObservedRun => ({ guid: 'shop', name: 'Shop', skipped: false, error: 'status 503, expected 200', ...overrides });
+const run = (overrides: Partial<ObservedRun> = {}): ObservedRun => ({
+  guid: 'shop',
+  name: 'Shop',
+  skipped: false,
+  error: 'status 503, expected 200',
+  ...overrides,
+});
 
 describe('transitions from the event log', () => {
   it('announces a check going down once, and its recovery with when it went down', () => {
     const log = createEventLog(openDatabase(':memory:'));
     const tracker = createTransitionTracker(log, () => at(59));
     expect(tracker.observe(run({ error: '' }), outcome(true), at(0))).toBeUndefined(); // up is not news
-    expect(tracker.observe(run(), outcome(false), at(28))).toEqual({ guid: 'shop', name: 'Shop', kind: 'down', error: 'status 503, expected 200', at: at(28).toISOString() });
+    expect(tracker.observe(run(), outcome(false), at(28))).toEqual({
+      guid: 'shop',
+      name: 'Shop',
+      kind: 'down',
+      error: 'status 503, expected 200',
+      at: at(28).toISOString(),
+    });
     expect(tracker.observe(run(), outcome(false), at(29))).toBeUndefined();
     expect(tracker.observe(run({ skipped: true }), outcome(false), at(30))).toBeUndefined();
     expect(tracker.downSince('shop')).toBe(at(28).toISOString());
-    expect(tracker.observe(run({ error: '' }), outcome(true), at(41))).toEqual({ guid: 'shop', name: 'Shop', kind: 'recovered', at: at(41).toISOString(), downSince: at(28).toISOString() });
-    expect(log.list({ guid: 'shop', limit: 5 })).toMatchObject([{ kind: 'down', startedAt: at(28).toISOString(), endedAt: at(41).toISOString(), endReason: 'status 200' }]);
+    expect(tracker.observe(run({ error: '' }), outcome(true), at(41))).toEqual({
+      guid: 'shop',
+      name: 'Shop',
+      kind: 'recovered',
+      at: at(41).toISOString(),
+      downSince: at(28).toISOString(),
+    });
+    expect(log.list({ guid: 'shop', limit: 5 })).toMatchObject([
+      { kind: 'down', startedAt: at(28).toISOString(), endedAt: at(41).toISOString(), endReason: 'status 200' },
+    ]);
   });
 
   it('a restarted agent finds the open episode: no second "down", and the recovery is told', () => {
@@ -44,15 +64,22 @@ describe('transitions from the event log', () => {
     tracker.observe(run(), outcome(false), at(28));
     tracker.forget('shop');
     expect(tracker.downSince('shop')).toBeUndefined();
-    expect(log.list({ guid: 'shop', limit: 1 })[0]).toMatchObject({ endedAt: at(50).toISOString(), endReason: 'the check is no longer run here' });
+    expect(log.list({ guid: 'shop', limit: 1 })[0]).toMatchObject({
+      endedAt: at(50).toISOString(),
+      endReason: 'the check is no longer run here',
+    });
   });
 
   it('opens and closes the agent episodes as its conditions come and go', () => {
     const log = createEventLog(openDatabase(':memory:'));
     const tracker = createTransitionTracker(log, () => at(0));
-    expect(tracker.agentState({ offline: 'no connectivity target answered' }, at(2)).map((e) => [e.kind, e.endedAt])).toEqual([['offline', undefined]]);
+    expect(
+      tracker.agentState({ offline: 'no connectivity target answered' }, at(2)).map((e) => [e.kind, e.endedAt]),
+    ).toEqual([['offline', undefined]]);
     expect(tracker.agentState({ offline: 'still' }, at(3))).toEqual([]);
-    expect(tracker.agentState({ 'key-rejected': 'the server refused the API key' }, at(5)).map((e) => [e.kind, e.endedAt])).toEqual([
+    expect(
+      tracker.agentState({ 'key-rejected': 'the server refused the API key' }, at(5)).map((e) => [e.kind, e.endedAt]),
+    ).toEqual([
       ['offline', at(5).toISOString()],
       ['key-rejected', undefined],
     ]);

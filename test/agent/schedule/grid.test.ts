@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { firstRunAt, gridAfterFirstRun, hashGuid, nextGridPoint, phaseMs } from '../../../src-main/agent/schedule/grid.ts';
+import {
+  firstRunAt,
+  gridAfterFirstRun,
+  hashGuid,
+  nextGridPoint,
+  phaseMs,
+} from '../../../src-main/agent/schedule/grid.ts';
 
 describe('grid arithmetic', () => {
   it('hashes guids stably and spreads them', () => {

@@ -85,7 +85,9 @@ describe('scheduler lag', () => {
     expect(scheduler.lag().reduce((a, b) => a + b, 0)).toBe(scheduler.stats().executed);
     expect(scheduler.lag()).toEqual(countsOf(exact));
     const sorted = [...exact].sort((a, b) => a - b);
-    expect(lagPercentile(scheduler.lag(), undefined, 99)).toBe(Math.min(lagBoundMs, Math.floor(sorted[Math.ceil(0.99 * sorted.length) - 1] ?? 0)));
+    expect(lagPercentile(scheduler.lag(), undefined, 99)).toBe(
+      Math.min(lagBoundMs, Math.floor(sorted[Math.ceil(0.99 * sorted.length) - 1] ?? 0)),
+    );
     await stop(clock, scheduler);
   });
 });

@@ -4,21 +4,46 @@ import { createLoadWatch, loadVerdict, type RunCounts } from '../../../src-main/
 import { newLagCounts, recordLag } from '../../../src-main/agent/schedule/lag.ts';
 
 const options = { windowMs: 60_000, overlapShare: 0.01 };
-const counts = (executed: number, skippedOverlap = 0, skippedBacklog = 0): RunCounts => ({ executed, skippedOverlap, skippedBacklog });
+const counts = (executed: number, skippedOverlap = 0, skippedBacklog = 0): RunCounts => ({
+  executed,
+  skippedOverlap,
+  skippedBacklog,
+});
 
 describe('loadVerdict', () => {
   const cases: { name: string; first: RunCounts; last: RunCounts; overloaded: boolean; recentSkipped: number }[] = [
     { name: 'every due run executed', first: counts(0), last: counts(60_000), overloaded: false, recentSkipped: 0 },
-    { name: 'one slow check among many (overlaps under the share)', first: counts(0), last: counts(60_000, 59), overloaded: false, recentSkipped: 59 },
+    {
+      name: 'one slow check among many (overlaps under the share)',
+      first: counts(0),
+      last: counts(60_000, 59),
+      overloaded: false,
+      recentSkipped: 59,
+    },
     { name: 'overlaps at the share', first: counts(0), last: counts(990, 10), overloaded: true, recentSkipped: 10 },
-    { name: 'a single run held behind the concurrency cap', first: counts(0), last: counts(60_000, 0, 1), overloaded: true, recentSkipped: 1 },
-    { name: 'skips before the window only', first: counts(1000, 500, 20), last: counts(61_000, 500, 20), overloaded: false, recentSkipped: 0 },
+    {
+      name: 'a single run held behind the concurrency cap',
+      first: counts(0),
+      last: counts(60_000, 0, 1),
+      overloaded: true,
+      recentSkipped: 1,
+    },
+    {
+      name: 'skips before the window only',
+      first: counts(1000, 500, 20),
+      last: counts(61_000, 500, 20),
+      overloaded: false,
+      recentSkipped: 0,
+    },
     { name: 'nothing due at all', first: counts(5), last: counts(5), overloaded: false, recentSkipped: 0 },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const report = loadVerdict(options, c.first, c.last);
-      expect({ overloaded: report.overloaded, recentSkipped: report.recentSkipped }).toEqual({ overloaded: c.overloaded, recentSkipped: c.recentSkipped });
+      expect({ overloaded: report.overloaded, recentSkipped: report.recentSkipped }).toEqual({
+        overloaded: c.overloaded,
+        recentSkipped: c.recentSkipped,
+      });
       expect(report.skippedOverlap).toBe(c.last.skippedOverlap);
       expect(report.skippedBacklog).toBe(c.last.skippedBacklog);
     });

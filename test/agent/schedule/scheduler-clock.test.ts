@@ -48,10 +48,25 @@ describe('ran_at after a clock step', () => {
         throw e;
       },
       run: createCheckRunner({
-        lookup: (guid) => ({ guid, name: guid, intervalMs: 10_000, sharing: {}, maxChars: 100, definition: { url: 'http://127.0.0.1:1/', match_string: '' } }),
+        lookup: (guid) => ({
+          guid,
+          name: guid,
+          intervalMs: 10_000,
+          sharing: {},
+          maxChars: 100,
+          definition: { url: 'http://127.0.0.1:1/', match_string: '' },
+        }),
         probe: () => {
           probeStartedAt.push(clock.now());
-          return Promise.resolve({ success: true, httpStatus: 200, latencyMs: 3, answered: true, decidedBy: 'all-rules' as const, error: '', responseSample: '' });
+          return Promise.resolve({
+            success: true,
+            httpStatus: 200,
+            latencyMs: 3,
+            answered: true,
+            decidedBy: 'all-rules' as const,
+            error: '',
+            responseSample: '',
+          });
         },
         sink: { add: (r) => records.push(r) },
         monitorId: () => 'm',

@@ -32,9 +32,19 @@ describe('grid slot of a shared check', () => {
   it.each([
     { name: 'absent fields: 1 and 0', sharing: {}, period: interval, offset: 0 },
     { name: 'count 3, rank 0', sharing: { monitorCount: 3, monitorRank: 0 }, period: 3 * interval, offset: 0 },
-    { name: 'count 3, rank 2', sharing: { monitorCount: 3, monitorRank: 2 }, period: 3 * interval, offset: 2 * interval },
+    {
+      name: 'count 3, rank 2',
+      sharing: { monitorCount: 3, monitorRank: 2 },
+      period: 3 * interval,
+      offset: 2 * interval,
+    },
     { name: 'count 0 counts as 1', sharing: { monitorCount: 0, monitorRank: 0 }, period: interval, offset: 0 },
-    { name: 'rank beyond the count wraps', sharing: { monitorCount: 2, monitorRank: 3 }, period: 2 * interval, offset: interval },
+    {
+      name: 'rank beyond the count wraps',
+      sharing: { monitorCount: 2, monitorRank: 3 },
+      period: 2 * interval,
+      offset: interval,
+    },
   ])('$name', ({ sharing, period, offset }) => {
     expect(gridSlot('g', interval, sharing)).toEqual({ periodMs: period, phase: phaseMs('g', interval) + offset });
     expect(effectiveIntervalMs(interval, sharing)).toBe(period);
@@ -45,7 +55,9 @@ describe('scheduler with shared checks', () => {
   it('three monitors sharing a check probe it once per interval in aggregate, each every 3 intervals', async () => {
     const clock = createFakeClock();
     const monitors = [0, 1, 2].map(() => monitor(clock));
-    monitors.forEach((m, rank) => m.scheduler.upsert({ guid: 'shared', intervalMs: interval, monitorCount: 3, monitorRank: rank }));
+    monitors.forEach((m, rank) =>
+      m.scheduler.upsert({ guid: 'shared', intervalMs: interval, monitorCount: 3, monitorRank: rank }),
+    );
     await advanceInSteps(clock, 20 * interval);
     for (const m of monitors) {
       const runs = gridRuns(m.tickets);

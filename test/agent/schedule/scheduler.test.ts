@@ -70,10 +70,14 @@ describe('scheduler', () => {
     // Two checks whose grid points are 1–9 ms apart, found by their guids' phases.
     const interval = 1000;
     const guids = Array.from({ length: 400 }, (_, i) => `check-${i}`);
-    const pair = guids.flatMap((a) => guids.filter((b) => {
-      const gap = phaseMs(b, interval) - phaseMs(a, interval);
-      return gap >= 1 && gap <= 9;
-    }).map((b) => [a, b] as const))[0];
+    const pair = guids.flatMap((a) =>
+      guids
+        .filter((b) => {
+          const gap = phaseMs(b, interval) - phaseMs(a, interval);
+          return gap >= 1 && gap <= 9;
+        })
+        .map((b) => [a, b] as const),
+    )[0];
     if (pair === undefined) throw new Error('no two guids with nearby phases');
     const [first, second] = pair;
     const batched = setup(1, { batchMs: 10, startupSpreadMs: 1 });
@@ -91,8 +95,12 @@ describe('scheduler', () => {
       }
     }
     // Batched, the later check starts with the earlier one; exact, each at its own due time.
-    expect(onGrid(batched.tickets, second).map((r) => r.startedAt)).toEqual(onGrid(batched.tickets, first).map((r) => r.startedAt));
-    expect(onGrid(exact.tickets, second).map((r) => r.startedAt)).toEqual(onGrid(exact.tickets, second).map((r) => r.dueAt));
+    expect(onGrid(batched.tickets, second).map((r) => r.startedAt)).toEqual(
+      onGrid(batched.tickets, first).map((r) => r.startedAt),
+    );
+    expect(onGrid(exact.tickets, second).map((r) => r.startedAt)).toEqual(
+      onGrid(exact.tickets, second).map((r) => r.dueAt),
+    );
     expect(onGrid(batched.tickets, second).length).toBeGreaterThanOrEqual(3);
     // The lag counted for a run started early is 0.
     expect(batched.scheduler.lag()[0]).toBe(batched.scheduler.stats().executed);

@@ -9,7 +9,13 @@ const hour = 3_600_000;
 function setup() {
   const clock = createFakeClock();
   const jumps: ClockJump[] = [];
-  const watch = createWakeWatch({ clock, thresholdMs: 5000, graceMs: 30_000, checkEveryMs: 2000, onJump: (j) => jumps.push(j) });
+  const watch = createWakeWatch({
+    clock,
+    thresholdMs: 5000,
+    graceMs: 30_000,
+    checkEveryMs: 2000,
+    onJump: (j) => jumps.push(j),
+  });
   return { clock, jumps, watch };
 }
 

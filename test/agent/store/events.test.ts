@@ -16,7 +16,13 @@ describe('event log', () => {
     expect(log.openEvents().map((e) => e.kind)).toEqual(['down', 'offline']);
 
     const up = log.end({ kind: 'down', guid: 'shop' }, at(41), 'status 200');
-    expect(up).toMatchObject({ checkName: 'Shop', startedAt: at(28).toISOString(), endedAt: at(41).toISOString(), reason: 'status 503, expected 200', endReason: 'status 200' });
+    expect(up).toMatchObject({
+      checkName: 'Shop',
+      startedAt: at(28).toISOString(),
+      endedAt: at(41).toISOString(),
+      reason: 'status 503, expected 200',
+      endReason: 'status 200',
+    });
     expect(log.end({ kind: 'down', guid: 'shop' }, at(42))).toBeUndefined();
     log.end({ kind: 'offline' }, at(5));
     log.note({ kind: 'key-rejected' }, at(50), 'the server refused the API key');

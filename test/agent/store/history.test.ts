@@ -38,7 +38,9 @@ describe('history ring', () => {
 
   it('writes one page region per run: the ring has no second index to keep', () => {
     const db = openDatabase(':memory:');
-    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'history' AND sql IS NOT NULL").all();
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'history' AND sql IS NOT NULL")
+      .all();
     expect(indexes).toEqual([]);
   });
 });

@@ -33,7 +33,17 @@ function buildStore(file: string, historyRows = 3000): void {
     setMeta(db, 'dropped_results', '7');
   });
   transaction(db, () =>
-    history.insert(Array.from({ length: historyRows }, (_, i) => ({ check_guid: `h${i % 10}`, ran_at: result(i).ran_at, success: true, skipped: false, http_status: 200, latency_ms: 4, error: 'x'.repeat(200) }))),
+    history.insert(
+      Array.from({ length: historyRows }, (_, i) => ({
+        check_guid: `h${i % 10}`,
+        ran_at: result(i).ran_at,
+        success: true,
+        skipped: false,
+        http_status: 200,
+        latency_ms: 4,
+        error: 'x'.repeat(200),
+      })),
+    ),
   );
   db.close();
 }
@@ -72,7 +82,12 @@ describe('opening a damaged store', () => {
     const opened = openStore(file, now);
     expect(opened.setAside).toMatchObject({ recovered: 0 });
     expect(opened.setAside?.reason).toContain('not a database');
-    expect(readdirSync(dir).sort()).toEqual(['agent.db', 'agent.db-shm', 'agent.db-wal', 'agent.db.damaged-2026-11-22T01-02-03-456Z']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'agent.db',
+      'agent.db-shm',
+      'agent.db-wal',
+      'agent.db.damaged-2026-11-22T01-02-03-456Z',
+    ]);
     opened.db.close();
   });
 });

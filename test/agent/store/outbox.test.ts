@@ -22,7 +22,9 @@ describe('outbox', () => {
     const outbox = createOutbox(db, { maxCount: 100, maxBytes: 1 << 20 });
     outbox.insert([0, 1, 2, 3, 4].map((i) => result(i)));
     const batch = outbox.peek(3, 1 << 20);
-    expect(batch.map((r) => (JSON.parse(r.payload) as WireResult).ran_at)).toEqual([0, 1, 2].map((i) => result(i).ran_at));
+    expect(batch.map((r) => (JSON.parse(r.payload) as WireResult).ran_at)).toEqual(
+      [0, 1, 2].map((i) => result(i).ran_at),
+    );
     outbox.remove(batch.map((r) => r.id));
     expect(outbox.count()).toBe(2);
     expect(outbox.oldestRanAt()).toBe(result(3).ran_at);
@@ -43,7 +45,7 @@ describe('outbox', () => {
     expect(db.isTransaction).toBe(false);
   });
 
-  it('sets a rejected row aside and removes it together, also inside a caller\'s transaction', () => {
+  it("sets a rejected row aside and removes it together, also inside a caller's transaction", () => {
     const outbox = createOutbox(db, { maxCount: 100, maxBytes: 1 << 20 });
     outbox.insert([0, 1, 2].map((i) => result(i)));
     const [first, second] = outbox.peek(2, 1 << 20);

@@ -21,7 +21,10 @@ describe('rollups', () => {
     const rollups = createRollups(db);
     const latencies = [5, 7, 9, 11, 13, 15, 17, 19, 21, 100];
     rollups.record(latencies.map((latencyMs, i) => run('a', i * 1000, { latencyMs })));
-    rollups.record([run('a', 20_000, { success: false, latencyMs: 0 }), run('a', 21_000, { skipped: true, success: false, latencyMs: 0 })]);
+    rollups.record([
+      run('a', 20_000, { success: false, latencyMs: 0 }),
+      run('a', 21_000, { skipped: true, success: false, latencyMs: 0 }),
+    ]);
     rollups.record([run('a', 61_000, { success: false, latencyMs: 30 })]);
 
     const minutes = rollups.series('a', 'minute', t0, t0 + 3_600_000);
@@ -42,7 +45,8 @@ describe('rollups', () => {
   it('windows count whole buckets starting inside them, for one check or all at once', () => {
     const db = openDatabase(':memory:');
     const rollups = createRollups(db);
-    for (let h = 0; h < 30; h++) rollups.record([run('a', h * 3_600_000, { success: h % 10 !== 0 }), run('b', h * 3_600_000 + 5)]);
+    for (let h = 0; h < 30; h++)
+      rollups.record([run('a', h * 3_600_000, { success: h % 10 !== 0 }), run('b', h * 3_600_000 + 5)]);
     const now = t0 + 29 * 3_600_000 + 1;
     const day = rollups.counts('a', 'hour', now - 24 * 3_600_000, now);
     expect(day).toEqual({ runs: 24, failures: 2, skipped: 0 }); // hours 6..29: 10 and 20 failed
@@ -54,7 +58,11 @@ describe('rollups', () => {
   it('a restart in the middle of a bucket adds to it rather than replacing it', () => {
     const db = openDatabase(':memory:');
     const before = createRollups(db);
-    before.record([run('a', 0, { latencyMs: 50 }), run('a', 1000, { latencyMs: 70 }), run('a', 2000, { success: false, latencyMs: 3 })]);
+    before.record([
+      run('a', 0, { latencyMs: 50 }),
+      run('a', 1000, { latencyMs: 70 }),
+      run('a', 2000, { success: false, latencyMs: 3 }),
+    ]);
     // The process that recorded them stopped, which flushes (check-insight.ts).
     before.flush();
     const again = createRollups(db);
@@ -107,7 +115,12 @@ describe('rollups in memory, written by flushes', () => {
 
   it('record() only updates memory; a read writes what it covers first and is exact', () => {
     const rollups = createRollups(store());
-    rollups.record([run('a', 0), run('a', 1000, { success: false }), run('b', 2000), run('a', 61_000, { skipped: true, latencyMs: 0 })]);
+    rollups.record([
+      run('a', 0),
+      run('a', 1000, { success: false }),
+      run('b', 2000),
+      run('a', 61_000, { skipped: true, latencyMs: 0 }),
+    ]);
     expect(stored('rollups_minute')).toEqual([]);
     expect(rollups.held().unwritten).toBe(3 + 2); // a: minute 0, minute 1, hour; b: minute, hour
 
@@ -115,11 +128,22 @@ describe('rollups in memory, written by flushes', () => {
     // Only check a's buckets were written by that read.
     expect(stored('rollups_minute')).toEqual([{ runs: 2 }, { runs: 1 }]);
     expect(rollups.held().unwritten).toBe(2);
-    expect(rollups.countsAll('hour', t0, t0 + 3_600_000)).toEqual(new Map([['a', { runs: 3, failures: 1, skipped: 1 }], ['b', { runs: 1, failures: 0, skipped: 0 }]]));
+    expect(rollups.countsAll('hour', t0, t0 + 3_600_000)).toEqual(
+      new Map([
+        ['a', { runs: 3, failures: 1, skipped: 1 }],
+        ['b', { runs: 1, failures: 0, skipped: 0 }],
+      ]),
+    );
     expect(rollups.held().unwritten).toBe(0);
 
     rollups.record([run('a', 62_000, { latencyMs: 40 })]);
-    expect(rollups.series('a', 'minute', t0, t0 + 120_000)[1]).toEqual({ startMs: t0 + 60_000, runs: 2, failures: 0, skipped: 1, latency: { min: 40, median: 40, p95: 40, max: 40 } });
+    expect(rollups.series('a', 'minute', t0, t0 + 120_000)[1]).toEqual({
+      startMs: t0 + 60_000,
+      runs: 2,
+      failures: 0,
+      skipped: 1,
+      latency: { min: 40, median: 40, p95: 40, max: 40 },
+    });
   });
 
   it('an hour of 1 s runs holds a fixed-size structure per check, the same size every hour', () => {
@@ -128,7 +152,10 @@ describe('rollups in memory, written by flushes', () => {
     const random = seeded(1);
     for (let s = 0; s < 3 * 3600; s++) {
       // a: latencies from 1 ms to 20 s, so every part of the histogram is used; b: always 20 ms.
-      rollups.record([run('a', s * 1000, { latencyMs: 1 + Math.floor(random() ** 3 * 20_000) }), run('b', s * 1000 + 500, { latencyMs: 20 })]);
+      rollups.record([
+        run('a', s * 1000, { latencyMs: 1 + Math.floor(random() ** 3 * 20_000) }),
+        run('b', s * 1000 + 500, { latencyMs: 20 }),
+      ]);
       if (s % 10 === 9) expect(rollups.flush().ok).toBe(true);
       if (s % 3600 === 3599) heldAt.push(rollups.held());
     }
@@ -137,37 +164,51 @@ describe('rollups in memory, written by flushes', () => {
     expect(heldAt[1]).toEqual(heldAt[0]);
     expect(heldAt[2]).toEqual(heldAt[0]);
     expect(rollups.series('a', 'hour', t0, t0 + 3 * 3_600_000).map((b) => b.runs)).toEqual([3600, 3600, 3600]);
-    expect(rollups.series('b', 'hour', t0, t0 + 3 * 3_600_000).map((b) => b.latency)).toEqual(Array(3).fill({ min: 20, median: 20, p95: 20, max: 20 }));
+    expect(rollups.series('b', 'hour', t0, t0 + 3 * 3_600_000).map((b) => b.latency)).toEqual(
+      Array(3).fill({ min: 20, median: 20, p95: 20, max: 20 }),
+    );
     expect(rollups.series('a', 'minute', t0, t0 + 3 * 3_600_000)).toHaveLength(180);
   });
 
   const distributions: { name: string; sample: (random: () => number) => number }[] = [
     { name: 'uniform 1-127 ms (exact)', sample: (r) => 1 + Math.floor(r() * 127) },
     { name: 'uniform 1-10,000 ms', sample: (r) => 1 + Math.floor(r() * 10_000) },
-    { name: 'log-normal around 250 ms', sample: (r) => Math.max(1, Math.round(250 * Math.exp((r() + r() + r() - 1.5) * 1.2))) },
-    { name: 'two modes: 90 % near 20 ms, 10 % near 3 s', sample: (r) => (r() < 0.9 ? 15 + Math.floor(r() * 10) : 2500 + Math.floor(r() * 1000)) },
+    {
+      name: 'log-normal around 250 ms',
+      sample: (r) => Math.max(1, Math.round(250 * Math.exp((r() + r() + r() - 1.5) * 1.2))),
+    },
+    {
+      name: 'two modes: 90 % near 20 ms, 10 % near 3 s',
+      sample: (r) => (r() < 0.9 ? 15 + Math.floor(r() * 10) : 2500 + Math.floor(r() * 1000)),
+    },
     { name: 'heavy tail up to 60 s', sample: (r) => Math.min(60_000, Math.ceil(100 / Math.max(r(), 0.0016))) },
     { name: 'constant 777 ms', sample: () => 777 },
   ];
-  it.each(distributions)('median and p95 within 1/64 of the exact figures, min and max exact: $name', ({ name, sample }) => {
-    const rollups = createRollups(store());
-    const random = seeded(name.length);
-    const latencies = Array.from({ length: 997 }, () => sample(random));
-    // All in one minute: 997 runs 60 ms apart.
-    rollups.record(latencies.map((latencyMs, i) => run('a', i * 60, { latencyMs })));
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const exact = (p: number): number => sorted[Math.ceil((p / 100) * sorted.length) - 1] ?? 0;
-    for (const resolution of ['minute', 'hour'] as const) {
-      const latency = rollups.series('a', resolution, t0, t0 + 3_600_000)[0]?.latency;
-      expect(latency?.min).toBe(sorted[0]);
-      expect(latency?.max).toBe(sorted.at(-1));
-      for (const [p, got] of [[50, latency?.median ?? -1], [95, latency?.p95 ?? -1]] as const) {
-        const want = exact(p);
-        if (want < 128) expect(got).toBe(want);
-        else expect(Math.abs(got - want)).toBeLessThanOrEqual(want / 64);
+  it.each(distributions)(
+    'median and p95 within 1/64 of the exact figures, min and max exact: $name',
+    ({ name, sample }) => {
+      const rollups = createRollups(store());
+      const random = seeded(name.length);
+      const latencies = Array.from({ length: 997 }, () => sample(random));
+      // All in one minute: 997 runs 60 ms apart.
+      rollups.record(latencies.map((latencyMs, i) => run('a', i * 60, { latencyMs })));
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const exact = (p: number): number => sorted[Math.ceil((p / 100) * sorted.length) - 1] ?? 0;
+      for (const resolution of ['minute', 'hour'] as const) {
+        const latency = rollups.series('a', resolution, t0, t0 + 3_600_000)[0]?.latency;
+        expect(latency?.min).toBe(sorted[0]);
+        expect(latency?.max).toBe(sorted.at(-1));
+        for (const [p, got] of [
+          [50, latency?.median ?? -1],
+          [95, latency?.p95 ?? -1],
+        ] as const) {
+          const want = exact(p);
+          if (want < 128) expect(got).toBe(want);
+          else expect(Math.abs(got - want)).toBeLessThanOrEqual(want / 64);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a restart mid-bucket adds to the row the stopped process flushed; a crash loses only what was not flushed yet', () => {
     const first = createRollups(store());
@@ -188,15 +229,31 @@ describe('rollups in memory, written by flushes', () => {
     // Once more, with the stored stretch the larger one: its median and p95 stay.
     const third = createRollups(store());
     third.record([run('a', 55_000, { latencyMs: 5 })]);
-    expect(third.series('a', 'minute', t0, t0 + 60_000)).toEqual([{ startMs: t0, ...want, runs: 51, latency: { ...want.latency, min: 5 } }]);
+    expect(third.series('a', 'minute', t0, t0 + 60_000)).toEqual([
+      { startMs: t0, ...want, runs: 51, latency: { ...want.latency, min: 5 } },
+    ]);
   });
 
   it('the clock going back to a bucket already left adds to it, written or not', () => {
     const rollups = createRollups(store());
-    rollups.record([run('a', 0, { latencyMs: 10 }), run('a', 60_000, { latencyMs: 20 }), run('a', 1000, { latencyMs: 30 })]);
-    expect(rollups.series('a', 'minute', t0, t0 + 120_000).map((b) => [b.runs, b.latency?.min, b.latency?.max])).toEqual([[2, 10, 30], [1, 20, 20]]);
+    rollups.record([
+      run('a', 0, { latencyMs: 10 }),
+      run('a', 60_000, { latencyMs: 20 }),
+      run('a', 1000, { latencyMs: 30 }),
+    ]);
+    expect(
+      rollups.series('a', 'minute', t0, t0 + 120_000).map((b) => [b.runs, b.latency?.min, b.latency?.max]),
+    ).toEqual([
+      [2, 10, 30],
+      [1, 20, 20],
+    ]);
     rollups.record([run('a', 61_000, { latencyMs: 40 }), run('a', 2000, { latencyMs: 5 })]);
-    expect(rollups.series('a', 'minute', t0, t0 + 120_000).map((b) => [b.runs, b.latency?.min, b.latency?.max])).toEqual([[3, 5, 30], [2, 20, 40]]);
+    expect(
+      rollups.series('a', 'minute', t0, t0 + 120_000).map((b) => [b.runs, b.latency?.min, b.latency?.max]),
+    ).toEqual([
+      [3, 5, 30],
+      [2, 20, 40],
+    ]);
     expect(rollups.counts('a', 'hour', t0, t0 + 3_600_000).runs).toBe(5);
   });
 
@@ -208,7 +265,12 @@ describe('rollups in memory, written by flushes', () => {
     expect(stored('rollups_minute')).toEqual([{ runs: 1 }, { runs: 1 }]);
     expect(rollups.flush(2)).toEqual({ ok: true, written: 2, left: 1 });
     expect(rollups.flush(2)).toEqual({ ok: true, written: 1, left: 0 });
-    expect(rollups.countsAll('minute', t0, t0 + 120_000)).toEqual(new Map([['a', { runs: 2, failures: 0, skipped: 0 }], ['b', { runs: 1, failures: 0, skipped: 0 }]]));
+    expect(rollups.countsAll('minute', t0, t0 + 120_000)).toEqual(
+      new Map([
+        ['a', { runs: 2, failures: 0, skipped: 0 }],
+        ['b', { runs: 1, failures: 0, skipped: 0 }],
+      ]),
+    );
   });
 
   it('a flush the store refuses keeps every figure in memory, bounded, and the retry counts each run once', () => {
@@ -233,7 +295,13 @@ describe('rollups in memory, written by flushes', () => {
     db.exec('PRAGMA query_only = OFF');
     expect(rollups.flush()).toEqual({ ok: true, written: 5, left: 0 });
     // Minutes 0-2 were dropped from memory beyond the bound; the hour bucket has every run, once.
-    expect(rollups.series('a', 'minute', t0, t0 + 3_600_000).map((b) => [b.startMs - t0, b.runs])).toEqual([[0, 2], [180_000, 1], [240_000, 1], [300_000, 1], [360_000, 1]]);
+    expect(rollups.series('a', 'minute', t0, t0 + 3_600_000).map((b) => [b.startMs - t0, b.runs])).toEqual([
+      [0, 2],
+      [180_000, 1],
+      [240_000, 1],
+      [300_000, 1],
+      [360_000, 1],
+    ]);
     expect(rollups.counts('a', 'hour', t0, t0 + 3_600_000)).toEqual({ runs: 9, failures: 1, skipped: 0 });
     expect(rollups.flush()).toEqual({ ok: true, written: 0, left: 0 });
   });

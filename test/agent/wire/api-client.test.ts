@@ -22,14 +22,30 @@ describe('API client against a scripted loopback server', () => {
     expect(req?.url).toBe('/api/checks?since=2026-01-01T00%3A00%3A00Z');
   });
 
-  const failures: { name: string; handler: Handler; kind: string; says: string; opts?: { timeoutMs?: number; maxAnswerBytes?: number } }[] = [
+  const failures: {
+    name: string;
+    handler: Handler;
+    kind: string;
+    says: string;
+    opts?: { timeoutMs?: number; maxAnswerBytes?: number };
+  }[] = [
     { name: 'not JSON', handler: text(200, '<html>proxy login</html>'), kind: 'invalid-answer', says: 'not JSON' },
-    { name: 'wrong schema', handler: json(200, { checks: 'nope' }), kind: 'invalid-answer', says: 'unexpected body (checks' },
+    {
+      name: 'wrong schema',
+      handler: json(200, { checks: 'nope' }),
+      kind: 'invalid-answer',
+      says: 'unexpected body (checks',
+    },
     { name: '401', handler: text(401, 'unknown api key\n'), kind: 'auth', says: 'answered 401: unknown api key' },
     { name: '403', handler: text(403, 'monitor disabled'), kind: 'disabled', says: '403' },
     { name: '400', handler: text(400, 'invalid since'), kind: 'rejected', says: 'invalid since' },
     { name: '503', handler: text(503, 'maintenance'), kind: 'server', says: '503: maintenance' },
-    { name: 'a redirect', handler: (_r, res) => res.writeHead(302, { location: '/x' }).end(), kind: 'invalid-answer', says: 'server URL' },
+    {
+      name: 'a redirect',
+      handler: (_r, res) => res.writeHead(302, { location: '/x' }).end(),
+      kind: 'invalid-answer',
+      says: 'server URL',
+    },
     {
       name: 'huge',
       handler: (_r, res) => res.end('x'.repeat(200_000)),
@@ -37,7 +53,13 @@ describe('API client against a scripted loopback server', () => {
       says: 'larger than 1000 bytes',
       opts: { maxAnswerBytes: 1000 },
     },
-    { name: 'slow', handler: (_r, res) => setTimeout(() => res.end('{}'), 1500), kind: 'timeout', says: 'no answer', opts: { timeoutMs: 100 } },
+    {
+      name: 'slow',
+      handler: (_r, res) => setTimeout(() => res.end('{}'), 1500),
+      kind: 'timeout',
+      says: 'no answer',
+      opts: { timeoutMs: 100 },
+    },
   ];
   it.each(failures)('classifies $name', async ({ name, handler, kind, says, opts }) => {
     server.handle(handler);
@@ -74,8 +96,17 @@ describe('API client against a scripted loopback server', () => {
     const before = server.seen.length;
     // A key file read as UTF-8 garbage: on the old client the second round hung past its timeout.
     for (const key of ['bad\ufffd\ufffdkey', 'k\u20acy', 'line\nbreak']) {
-      const outcomes = await Promise.all([c.ping(key), c.checks(key, undefined), c.results(key, '{"results":[]}'), c.status(key, { version: '1', uptime_sec: 1, unsent_results: 0 })]);
-      for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: false, error: { kind: 'damaged-key', message: 'the stored key is damaged' } });
+      const outcomes = await Promise.all([
+        c.ping(key),
+        c.checks(key, undefined),
+        c.results(key, '{"results":[]}'),
+        c.status(key, { version: '1', uptime_sec: 1, unsent_results: 0 }),
+      ]);
+      for (const outcome of outcomes)
+        expect(outcome).toMatchObject({
+          ok: false,
+          error: { kind: 'damaged-key', message: 'the stored key is damaged' },
+        });
     }
     expect(server.seen.length).toBe(before);
     expect(await c.ping('good-key')).toMatchObject({ ok: true });

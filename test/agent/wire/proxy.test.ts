@@ -10,14 +10,62 @@ describe('which proxy the server traffic takes', () => {
 
   it.each([
     { name: 'nothing set', target: 'https://up.example', explicit: undefined, env: {}, want: 'direct' },
-    { name: 'HTTPS_PROXY for https', target: 'https://up.example', explicit: undefined, env: { HTTPS_PROXY: 'http://a:1' }, want: 'a:1 (HTTPS_PROXY)' },
-    { name: 'lowercase first', target: 'https://up.example', explicit: undefined, env: { HTTPS_PROXY: 'http://a:1', https_proxy: 'http://b:2' }, want: 'b:2 (https_proxy)' },
-    { name: 'https falls back to HTTP_PROXY', target: 'https://up.example', explicit: undefined, env: { HTTP_PROXY: 'http://c:3' }, want: 'c:3 (HTTP_PROXY)' },
-    { name: 'http ignores HTTPS_PROXY', target: 'http://127.0.0.1:80', explicit: undefined, env: { HTTPS_PROXY: 'http://a:1' }, want: 'direct' },
-    { name: 'a bare host:port', target: 'https://up.example', explicit: undefined, env: { HTTPS_PROXY: 'proxy.lan:3128' }, want: 'proxy.lan:3128 (HTTPS_PROXY)' },
-    { name: 'the setting wins', target: 'https://up.example', explicit: 'http://s:9', env: { HTTPS_PROXY: 'http://a:1' }, want: 's:9 (the proxy setting)' },
-    { name: 'NO_PROXY exempts', target: 'https://up.example', explicit: 'http://s:9', env: { NO_PROXY: '.example' }, want: 'direct' },
-    { name: 'an empty variable is unset', target: 'https://up.example', explicit: '', env: { https_proxy: '', HTTPS_PROXY: 'http://a:1' }, want: 'a:1 (HTTPS_PROXY)' },
+    {
+      name: 'HTTPS_PROXY for https',
+      target: 'https://up.example',
+      explicit: undefined,
+      env: { HTTPS_PROXY: 'http://a:1' },
+      want: 'a:1 (HTTPS_PROXY)',
+    },
+    {
+      name: 'lowercase first',
+      target: 'https://up.example',
+      explicit: undefined,
+      env: { HTTPS_PROXY: 'http://a:1', https_proxy: 'http://b:2' },
+      want: 'b:2 (https_proxy)',
+    },
+    {
+      name: 'https falls back to HTTP_PROXY',
+      target: 'https://up.example',
+      explicit: undefined,
+      env: { HTTP_PROXY: 'http://c:3' },
+      want: 'c:3 (HTTP_PROXY)',
+    },
+    {
+      name: 'http ignores HTTPS_PROXY',
+      target: 'http://127.0.0.1:80',
+      explicit: undefined,
+      env: { HTTPS_PROXY: 'http://a:1' },
+      want: 'direct',
+    },
+    {
+      name: 'a bare host:port',
+      target: 'https://up.example',
+      explicit: undefined,
+      env: { HTTPS_PROXY: 'proxy.lan:3128' },
+      want: 'proxy.lan:3128 (HTTPS_PROXY)',
+    },
+    {
+      name: 'the setting wins',
+      target: 'https://up.example',
+      explicit: 'http://s:9',
+      env: { HTTPS_PROXY: 'http://a:1' },
+      want: 's:9 (the proxy setting)',
+    },
+    {
+      name: 'NO_PROXY exempts',
+      target: 'https://up.example',
+      explicit: 'http://s:9',
+      env: { NO_PROXY: '.example' },
+      want: 'direct',
+    },
+    {
+      name: 'an empty variable is unset',
+      target: 'https://up.example',
+      explicit: '',
+      env: { https_proxy: '', HTTPS_PROXY: 'http://a:1' },
+      want: 'a:1 (HTTPS_PROXY)',
+    },
   ])('$name', ({ target, explicit, env, want }) => expect(chosen(target, explicit, env)).toBe(want));
 
   it.each([
@@ -29,7 +77,9 @@ describe('which proxy the server traffic takes', () => {
     { host: '127.0.0.1', port: 8081, list: '127.0.0.1:8080', want: false },
     { host: '[::1]', port: 443, list: '[::1]', want: true },
     { host: 'anything', port: 1, list: 'x, *', want: true },
-  ])('NO_PROXY "$list" for $host:$port is $want', ({ host, port, list, want }) => expect(bypassesProxy(host, port, list)).toBe(want));
+  ])('NO_PROXY "$list" for $host:$port is $want', ({ host, port, list, want }) =>
+    expect(bypassesProxy(host, port, list)).toBe(want),
+  );
 
   it('masks credentials and refuses what it cannot use without quoting a password', () => {
     expect(maskProxy(new URL('https://user:pa%20ss@proxy:8443'))).toBe('https://user:***@proxy:8443');
@@ -44,7 +94,10 @@ describe('which proxy the server traffic takes', () => {
 
   it('makes the proxy the connectivity target when there is one', () => {
     expect(serverReachTarget('https://up.example', undefined)).toEqual({ host: 'up.example', port: 443 });
-    expect(serverReachTarget('https://up.example', new URL('http://proxy.lan:3128'))).toEqual({ host: 'proxy.lan', port: 3128 });
+    expect(serverReachTarget('https://up.example', new URL('http://proxy.lan:3128'))).toEqual({
+      host: 'proxy.lan',
+      port: 3128,
+    });
     expect(serverReachTarget('http://[::1]:8080', undefined)).toEqual({ host: '::1', port: 8080 });
   });
 });

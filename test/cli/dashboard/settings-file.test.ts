@@ -15,7 +15,11 @@ describe('settings.json of a headless host', () => {
     const store = fileSettingsStore(dir);
     store.update({ serverUrl: ' https://uptime.example ', intervals: { syncSec: 5 }, privateChecksFile: '/x.json' });
     const again = readSettingsFile(dir);
-    expect(again).toMatchObject({ serverUrl: 'https://uptime.example', intervals: { syncSec: 5 }, privateChecksFile: '/x.json' });
+    expect(again).toMatchObject({
+      serverUrl: 'https://uptime.example',
+      intervals: { syncSec: 5 },
+      privateChecksFile: '/x.json',
+    });
     expect((await stat(settingsFile(dir))).mode & 0o777).toBe(0o600);
     // The settings may be the first thing written to a new data folder (a proxy flag on the
     // first run, the demo's pre-filled form): the folder is private from the start.

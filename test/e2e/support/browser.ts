@@ -25,7 +25,8 @@ const chromiumArgs = [
  */
 export function browserSkipReason(): string | undefined {
   if (existsSync(chromiumPath)) return undefined;
-  if (process.env.CI === 'true') throw new Error(`${chromiumPath} is missing in CI: the browser tests cannot run (apt-get install -y chromium)`);
+  if (process.env.CI === 'true')
+    throw new Error(`${chromiumPath} is missing in CI: the browser tests cannot run (apt-get install -y chromium)`);
   return `${chromiumPath} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests`;
 }
 
@@ -79,7 +80,11 @@ export async function captureViews(page: Page, name: string): Promise<void> {
     await page.setViewportSize({ width: layout.width, height: layout.height });
     for (const colorScheme of schemes) {
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-      await page.screenshot({ path: join(screenshotDir, `${name}-${layout.name}-${colorScheme}.png`), fullPage: true, animations: 'disabled' });
+      await page.screenshot({
+        path: join(screenshotDir, `${name}-${layout.name}-${colorScheme}.png`),
+        fullPage: true,
+        animations: 'disabled',
+      });
     }
   }
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -8,7 +8,16 @@ import { collect, spawnCli, tempDataDir, type CliResult } from '../../support/cl
 
 export const rendererIndex = resolve(import.meta.dirname, '../../../dist/renderer/index.html');
 
-export const quickLoops = ['--sync-interval', '0.3', '--upload-interval', '0.3', '--status-interval', '1', '--ping-interval', '1'];
+export const quickLoops = [
+  '--sync-interval',
+  '0.3',
+  '--upload-interval',
+  '0.3',
+  '--status-interval',
+  '1',
+  '--ping-interval',
+  '1',
+];
 
 export interface DashboardAgent {
   url: string;
@@ -20,8 +29,11 @@ export interface DashboardAgent {
   stop(): Promise<CliResult>;
 }
 
-export async function startDashboardAgent(options: { dataDir?: string; args?: string[] } = {}): Promise<DashboardAgent> {
-  if (!existsSync(rendererIndex)) throw new Error(`${rendererIndex} is missing: run "npm run build:renderer" first (npm test builds it)`);
+export async function startDashboardAgent(
+  options: { dataDir?: string; args?: string[] } = {},
+): Promise<DashboardAgent> {
+  if (!existsSync(rendererIndex))
+    throw new Error(`${rendererIndex} is missing: run "npm run build:renderer" first (npm test builds it)`);
   const dataDir = options.dataDir ?? (await tempDataDir());
   const child = spawnCli(['run', '--dashboard', '--data-dir', dataDir, ...quickLoops, ...(options.args ?? [])]);
   let printed = '';

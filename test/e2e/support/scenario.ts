@@ -39,8 +39,23 @@ export async function startScenario(): Promise<Scenario> {
 /** Enrolls a fresh data folder with `uptime-agent enroll`; returns the folder and monitor id. */
 export async function enrolledDataDir(scenario: Scenario): Promise<{ dataDir: string; monitorId: string }> {
   const dataDir = await tempDataDir();
-  const result = await runCli(['enroll', '--data-dir', dataDir, '--server', scenario.server.url, '--token', scenario.token,
-    '--name', 'e2e-pc', '--region', 'eu-west', '--country', 'DE', '--city', 'Berlin']);
+  const result = await runCli([
+    'enroll',
+    '--data-dir',
+    dataDir,
+    '--server',
+    scenario.server.url,
+    '--token',
+    scenario.token,
+    '--name',
+    'e2e-pc',
+    '--region',
+    'eu-west',
+    '--country',
+    'DE',
+    '--city',
+    'Berlin',
+  ]);
   if (result.code !== 0) throw new Error(`enroll failed (${result.code}): ${result.stderr}`);
   return { dataDir, monitorId: lastLine(result.stdout) };
 }

@@ -15,7 +15,10 @@ export function handleEnroll({ state, body, token }: TokenContext): Reply {
     return fail(404, `no monitor with id ${String(id)} in ${scope}: enroll without id to get a new monitor`);
   }
   if (outcome === 'still-enrolled') {
-    return fail(409, `monitor ${String(id)} is already enrolled: its enrollment must be reset before it can be reclaimed`);
+    return fail(
+      409,
+      `monitor ${String(id)} is already enrolled: its enrollment must be reset before it can be reclaimed`,
+    );
   }
   return json({ api_key: outcome.apiKey, monitor_id: outcome.monitor.id });
 }

@@ -11,8 +11,7 @@ import { wireLimits } from '../../wire/limits.ts';
 import { definitionShape } from '../../wire/schemas.ts';
 
 /** Null is read as absent, as on the wire. */
-const optional = <T extends z.ZodType>(schema: T) =>
-  schema.nullish().transform((v) => (v === null ? undefined : v));
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => (v === null ? undefined : v));
 
 const int = () => z.number().int();
 
@@ -30,7 +29,8 @@ export function urlProblem(url: string): string | undefined {
   if (checkSchemeOf(parsed.protocol) === undefined) return `must start with ${checkSchemeList('://')}`;
   if (parsed.protocol === 'tcp:' || parsed.protocol === 'tls:') {
     if (parsed.hostname === '') return `needs a host: write it as ${parsed.protocol}//host:port`;
-    if (parsed.port === '' || parsed.port === '0') return `needs a port from 1 to 65535: write it as ${parsed.protocol}//host:port`;
+    if (parsed.port === '' || parsed.port === '0')
+      return `needs a port from 1 to 65535: write it as ${parsed.protocol}//host:port`;
   }
   return undefined;
 }
@@ -67,7 +67,10 @@ export const entrySchema = z.object({
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   }),
   // The file may leave it out: an absent match string asserts nothing.
-  match_string: z.string().nullish().transform((v) => v ?? ''),
+  match_string: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   match_mode: optional(z.enum(['contains', 'not_contains'])),
   headers: optional(headersSchema),
   status_code_op: optional(z.enum(['eq', 'lt', 'gt'])),
@@ -125,10 +128,22 @@ const isSet = (v: unknown) => v !== undefined && v !== null;
 /** Rules across fields, read from the raw entry so they are reported next to field errors. */
 export function crossFieldProblems(raw: Record<string, unknown>): FieldProblem[] {
   if (isSet(raw.status_code_op) && !isSet(raw.status_code_value)) {
-    return [{ field: 'status_code_value', severity: 'error', text: 'status_code_value is required when status_code_op is set — add the status code to compare with' }];
+    return [
+      {
+        field: 'status_code_value',
+        severity: 'error',
+        text: 'status_code_value is required when status_code_op is set — add the status code to compare with',
+      },
+    ];
   }
   if (!isSet(raw.status_code_op) && isSet(raw.status_code_value)) {
-    return [{ field: 'status_code_op', severity: 'warning', text: 'status_code_value has no effect without status_code_op — add "eq", "lt" or "gt", or remove it' }];
+    return [
+      {
+        field: 'status_code_op',
+        severity: 'warning',
+        text: 'status_code_value has no effect without status_code_op — add "eq", "lt" or "gt", or remove it',
+      },
+    ];
   }
   return [];
 }

@@ -58,7 +58,10 @@ export function watchFile(options: FileWatchOptions): FileWatch {
           if (name === null || folders.get(folder)?.names.has(name) === true) trigger();
         });
         watcher.on('error', (error) => {
-          log.warn({ folder, err: error.message }, 'watching the private definitions folder failed; changes are still noticed by polling');
+          log.warn(
+            { folder, err: error.message },
+            'watching the private definitions folder failed; changes are still noticed by polling',
+          );
           watcher.close();
           folders.delete(folder);
         });
@@ -81,7 +84,10 @@ export function watchFile(options: FileWatchOptions): FileWatch {
       watchFolders(paths);
       if (await options.changedSinceRead()) trigger();
     } catch (error) {
-      log.warn({ file, err: String(error) }, 'checking the private definitions file for changes failed; trying again at the next poll');
+      log.warn(
+        { file, err: String(error) },
+        'checking the private definitions file for changes failed; trying again at the next poll',
+      );
     }
     if (!closed) pollTimer = setTimeout(() => void poll(), options.pollMs).unref();
   };

@@ -26,7 +26,10 @@ export interface ReadSettledOptions {
  * The outcome and the file's signature as read (see fileSignature): a later signature that differs
  * means the file changed since, which is what the poll fallback looks for. Stat follows symlinks.
  */
-export async function readSettled(file: string, options: ReadSettledOptions): Promise<{ outcome: ReadOutcome; signature?: string }> {
+export async function readSettled(
+  file: string,
+  options: ReadSettledOptions,
+): Promise<{ outcome: ReadOutcome; signature?: string }> {
   for (let attempt = 1; attempt <= options.attempts; attempt++) {
     if (attempt > 1) await delay(options.settleMs);
     let before: BigIntStats;
@@ -36,7 +39,10 @@ export async function readSettled(file: string, options: ReadSettledOptions): Pr
       before = await stat(file, { bigint: true });
       if (before.isDirectory()) return { outcome: { kind: 'directory' }, signature: signatureOf(before) };
       if (before.size > BigInt(options.maxBytes)) {
-        return { outcome: { kind: 'too-large', bytes: Number(before.size), maxBytes: options.maxBytes }, signature: signatureOf(before) };
+        return {
+          outcome: { kind: 'too-large', bytes: Number(before.size), maxBytes: options.maxBytes },
+          signature: signatureOf(before),
+        };
       }
       bytes = await readFile(file);
       after = await stat(file, { bigint: true });

@@ -60,7 +60,11 @@ function start(options: PrivateDefinitionsOptions): { source: PrivateDefinitions
   let queued: Promise<PrivateDefinitionsState> | undefined;
 
   const readOnce = async (): Promise<PrivateDefinitionsState> => {
-    const read = await readSettled(file, { settleMs: debounceMs, attempts: privateDefinitionsDefaults.readAttempts, maxBytes: privateDefinitionsDefaults.maxBytes });
+    const read = await readSettled(file, {
+      settleMs: debounceMs,
+      attempts: privateDefinitionsDefaults.readAttempts,
+      maxBytes: privateDefinitionsDefaults.maxBytes,
+    });
     if (closed) return state;
     lastSignature = read.signature;
     const next = nextState(state, read.outcome, new Date().toISOString());
@@ -76,7 +80,10 @@ function start(options: PrivateDefinitionsOptions): { source: PrivateDefinitions
     try {
       options.onChange(next);
     } catch (error) {
-      log.error({ file, err: String(error) }, 'a listener of the private definitions failed; the next change is delivered again');
+      log.error(
+        { file, err: String(error) },
+        'a listener of the private definitions failed; the next change is delivered again',
+      );
     }
   };
 
@@ -90,7 +97,10 @@ function start(options: PrivateDefinitionsOptions): { source: PrivateDefinitions
     });
     queued = run;
     tail = run.catch((error: unknown) => {
-      log.error({ file, err: String(error) }, 'reading the private definitions file failed unexpectedly; the last state stays in use');
+      log.error(
+        { file, err: String(error) },
+        'reading the private definitions file failed unexpectedly; the last state stays in use',
+      );
     });
     return run;
   };
@@ -125,6 +135,9 @@ function logRead(log: Logger, state: PrivateDefinitionsState): void {
   // Problem messages name entries and fields only, so they are safe to log; headless users see
   // them nowhere else.
   if (state.problems.length > 0) {
-    log.warn({ file, errors, warnings: state.problems.length - errors, problems: state.problems.map((p) => p.message) }, 'private definitions file has entries to fix');
+    log.warn(
+      { file, errors, warnings: state.problems.length - errors, problems: state.problems.map((p) => p.message) },
+      'private definitions file has entries to fix',
+    );
   }
 }

@@ -22,7 +22,11 @@ export function emptyState(file: string): PrivateDefinitionsState {
   return { file, entries: new Map(), problems: [] };
 }
 
-export function nextState(previous: PrivateDefinitionsState, outcome: ReadOutcome, now: string): PrivateDefinitionsState {
+export function nextState(
+  previous: PrivateDefinitionsState,
+  outcome: ReadOutcome,
+  now: string,
+): PrivateDefinitionsState {
   const { file } = previous;
   const named = `private definitions file ${file}`;
   switch (outcome.kind) {
@@ -34,17 +38,29 @@ export function nextState(previous: PrivateDefinitionsState, outcome: ReadOutcom
     case 'missing':
       return noEntries(file, `${named} not found — create it or choose another file`);
     case 'denied':
-      return noEntries(file, `${named} cannot be read: permission denied — let the user running the agent read it, or choose another file`);
+      return noEntries(
+        file,
+        `${named} cannot be read: permission denied — let the user running the agent read it, or choose another file`,
+      );
     case 'directory':
       return noEntries(file, `${named} is a folder — choose the JSON file itself`);
     case 'too-large':
-      return keepLastGood(previous, `${named} is ${outcome.bytes} bytes, more than the ${outcome.maxBytes} that are read — remove entries that are not needed`);
+      return keepLastGood(
+        previous,
+        `${named} is ${outcome.bytes} bytes, more than the ${outcome.maxBytes} that are read — remove entries that are not needed`,
+      );
     case 'not-utf8':
       return keepLastGood(previous, `${named} is not UTF-8 text — save it with UTF-8 encoding`);
     case 'unsettled':
-      return keepLastGood(previous, `${named} kept changing while it was read (${outcome.attempts} tries) — it is read again once it stops changing`);
+      return keepLastGood(
+        previous,
+        `${named} kept changing while it was read (${outcome.attempts} tries) — it is read again once it stops changing`,
+      );
     case 'failed':
-      return keepLastGood(previous, `${named} could not be read (${outcome.code}) — check the file and its folder; it is read again when it changes`);
+      return keepLastGood(
+        previous,
+        `${named} could not be read (${outcome.code}) — check the file and its folder; it is read again when it changes`,
+      );
   }
 }
 

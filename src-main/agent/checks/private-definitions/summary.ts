@@ -28,7 +28,13 @@ export interface PrivateDefinitionsSummary {
   problems: DefinitionProblem[];
 }
 
-export const noPrivateDefinitions: PrivateDefinitionsSummary = { defined: [], matched: [], missing: [], unknown: [], problems: [] };
+export const noPrivateDefinitions: PrivateDefinitionsSummary = {
+  defined: [],
+  matched: [],
+  missing: [],
+  unknown: [],
+  problems: [],
+};
 
 export function summarizePrivateDefinitions(
   state: PrivateDefinitionsState | undefined,

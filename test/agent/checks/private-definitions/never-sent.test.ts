@@ -10,7 +10,18 @@ import { makeCa, makeLeaf, startHttpTarget, startTcpTarget, startTlsTarget } fro
 /** Every string value of a definition, and every part of its URL. */
 function valuesOf(def: CheckDefinition & { guid: string }): string[] {
   const url = new URL(def.url);
-  const values = [def.url, def.match_string, def.post_data ?? '', ...Object.entries(def.headers ?? {}).flat(), url.host, url.port, url.pathname, url.search, url.username, url.password];
+  const values = [
+    def.url,
+    def.match_string,
+    def.post_data ?? '',
+    ...Object.entries(def.headers ?? {}).flat(),
+    url.host,
+    url.port,
+    url.pathname,
+    url.search,
+    url.username,
+    url.password,
+  ];
   return values.filter((v) => v !== '' && v !== '/');
 }
 
@@ -27,7 +38,13 @@ describe('private definitions never leave the machine', () => {
     const port = new URL(http.url).port;
     h = await enrolledAgent({ agent: { probeContext: { ca: [ca.cert] } } });
     const checks: (CheckDefinition & { guid: string })[] = [
-      { guid: 'priv-match', url: `http://admin:pw-hunter2@127.0.0.1:${port}${secretPath}?token=tok-998877`, match_string: 'needle-never-found', headers: { 'X-Secret': 'header-secret-123', 'X-Q': '%~' }, post_data: 'post-secret-456' },
+      {
+        guid: 'priv-match',
+        url: `http://admin:pw-hunter2@127.0.0.1:${port}${secretPath}?token=tok-998877`,
+        match_string: 'needle-never-found',
+        headers: { 'X-Secret': 'header-secret-123', 'X-Q': '%~' },
+        post_data: 'post-secret-456',
+      },
       { guid: 'priv-redirect', url: `http://127.0.0.1:${port}/nowhere-secret-route`, match_string: '' },
       // Short values cannot be masked inside text: the error that holds one is withheld. (Made of
       // punctuation, so that they cannot turn up by chance inside a random API key.)
@@ -37,19 +54,33 @@ describe('private definitions never leave the machine', () => {
     const file = join(h.dataDir, 'private.json');
     await writeFile(file, JSON.stringify({ checks }));
     for (const c of checks) {
-      const created = h.server.admin.createCheck({ guid: c.guid, name: c.guid, url: 'http://placeholder.invalid/', interval_sec: 1, result_detail_max_chars: 500, orgId: h.orgId });
+      const created = h.server.admin.createCheck({
+        guid: c.guid,
+        name: c.guid,
+        url: 'http://placeholder.invalid/',
+        interval_sec: 1,
+        result_detail_max_chars: 500,
+        orgId: h.orgId,
+      });
       h.server.admin.assign(created.guid, h.monitorId);
       h.server.admin.makePrivateDefinition(created.guid);
     }
     await h.agent.setPrivateChecksFile(file);
     await h.agent.syncNow();
-    await eventually(() => {
-      const guids = new Set(h.server.results(h.monitorId).map((r) => r.checkGuid));
-      return checks.every((c) => guids.has(c.guid));
-    }, 15_000, 'results of every private check');
+    await eventually(
+      () => {
+        const guids = new Set(h.server.results(h.monitorId).map((r) => r.checkGuid));
+        return checks.every((c) => guids.has(c.guid));
+      },
+      15_000,
+      'results of every private check',
+    );
     const stored = h.server.results(h.monitorId);
     for (const c of checks) expect(stored.find((r) => r.checkGuid === c.guid)?.success).toBe(false);
-    const everything = h.server.requests().map((r) => `${r.path}?${r.query} ${JSON.stringify(r.headers)} ${r.body}`).join('\n');
+    const everything = h.server
+      .requests()
+      .map((r) => `${r.path}?${r.query} ${JSON.stringify(r.headers)} ${r.body}`)
+      .join('\n');
     const values = [...checks.flatMap(valuesOf), 'internal-banner-7731', 'intranet-cn-5555'];
     for (const value of values) expect({ value, sent: everything.includes(value) }).toEqual({ value, sent: false });
     // The local history keeps the real reason for the user.

@@ -28,7 +28,8 @@ afterEach(async () => {
 });
 
 /** A file with one http entry per guid. */
-const defs = (...guids: string[]) => JSON.stringify({ checks: guids.map((guid) => ({ guid, url: `http://${guid}.test/` })) }, null, 2);
+const defs = (...guids: string[]) =>
+  JSON.stringify({ checks: guids.map((guid) => ({ guid, url: `http://${guid}.test/` })) }, null, 2);
 const guidsOf = (state: PrivateDefinitionsState) => [...state.entries.keys()];
 
 interface Tracker {
@@ -54,7 +55,8 @@ function tracker(): Tracker {
         const timer = setTimeout(() => {
           waiters.delete(waiter);
           const last = states.at(-1);
-          const seen = last === undefined ? 'none' : JSON.stringify({ guids: guidsOf(last), fileError: last.fileError });
+          const seen =
+            last === undefined ? 'none' : JSON.stringify({ guids: guidsOf(last), fileError: last.fileError });
           reject(new Error(`no state with ${what} arrived; the last one was ${seen}`));
         }, 15_000);
         const waiter = (state: PrivateDefinitionsState) => {
@@ -71,13 +73,22 @@ function tracker(): Tracker {
 
 async function start(t: Tracker, options: Partial<PrivateDefinitionsOptions> = {}): Promise<PrivateDefinitionsSource> {
   // A long poll, so these tests see fs.watch at work; the poll has tests of its own.
-  const source = await openPrivateDefinitions({ file, log: silentLogger, onChange: t.onChange, debounceMs: 20, pollMs: 60_000, ...options });
+  const source = await openPrivateDefinitions({
+    file,
+    log: silentLogger,
+    onChange: t.onChange,
+    debounceMs: 20,
+    pollMs: 60_000,
+    ...options,
+  });
   sources.push(source);
   return source;
 }
 
-const hasGuids = (...guids: string[]) => (state: PrivateDefinitionsState) =>
-  state.fileError === undefined && guidsOf(state).join() === guids.join();
+const hasGuids =
+  (...guids: string[]) =>
+  (state: PrivateDefinitionsState) =>
+    state.fileError === undefined && guidsOf(state).join() === guids.join();
 
 describe('private definitions source: loading', () => {
   it('reads the file before it resolves and tells onChange once', async () => {
@@ -93,7 +104,13 @@ describe('private definitions source: loading', () => {
   it('createPrivateDefinitionsSource starts empty and delivers the first read through onChange', async () => {
     await writeFile(file, defs('a'));
     const t = tracker();
-    const source = createPrivateDefinitionsSource({ file, log: silentLogger, onChange: t.onChange, debounceMs: 20, pollMs: 60_000 });
+    const source = createPrivateDefinitionsSource({
+      file,
+      log: silentLogger,
+      onChange: t.onChange,
+      debounceMs: 20,
+      pollMs: 60_000,
+    });
     sources.push(source);
     expect(source.current()).toEqual({ file, entries: new Map(), problems: [] });
     await t.until('entry a', hasGuids('a'));
@@ -102,7 +119,12 @@ describe('private definitions source: loading', () => {
   it('a missing file gives no entries, says what to do, and loads once it is created', async () => {
     const t = tracker();
     const source = await start(t);
-    expect(source.current()).toEqual({ file, entries: new Map(), problems: [], fileError: `private definitions file ${file} not found — create it or choose another file` });
+    expect(source.current()).toEqual({
+      file,
+      entries: new Map(),
+      problems: [],
+      fileError: `private definitions file ${file} not found — create it or choose another file`,
+    });
     await writeFile(file, defs('a'));
     await t.until('entry a', hasGuids('a'));
   });
@@ -123,15 +145,18 @@ describe('private definitions source: loading', () => {
     expect(t.states).toHaveLength(1);
   });
 
-  it.skipIf(process.getuid?.() === 0)('an unreadable file gives no entries and says so (skipped as root: root reads anything)', async () => {
-    await writeFile(file, defs('a'));
-    const t = tracker();
-    await start(t);
-    await chmod(file, 0o000);
-    const state = await t.until('permission denied', (s) => s.fileError?.includes('permission denied') === true);
-    expect(state.entries.size).toBe(0);
-    expect(state.fileError).toContain(file);
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'an unreadable file gives no entries and says so (skipped as root: root reads anything)',
+    async () => {
+      await writeFile(file, defs('a'));
+      const t = tracker();
+      await start(t);
+      await chmod(file, 0o000);
+      const state = await t.until('permission denied', (s) => s.fileError?.includes('permission denied') === true);
+      expect(state.entries.size).toBe(0);
+      expect(state.fileError).toContain(file);
+    },
+  );
 });
 
 describe('private definitions source: live changes', () => {
@@ -260,15 +285,28 @@ describe('private definitions source: logging', () => {
     const secrets = ['S3cretPass', 'HdrSecretValue', 'PostSecretBody', 'MatchSecretText'];
     const lines: string[] = [];
     const log = createLogger({ write: (line: string) => void lines.push(line) }, 'debug');
-    await writeFile(file, JSON.stringify({
-      checks: [
-        { guid: 'a', url: 'https://u:S3cretPass@a.test', headers: { 'X-Key': 'HdrSecretValue' }, post_data: 'PostSecretBody', match_string: 'MatchSecretText', extra: 'HdrSecretValue' },
-        { guid: 'b', url: 'ftp://u:S3cretPass@b.test', match_string: 'MatchSecretText' },
-      ],
-    }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        checks: [
+          {
+            guid: 'a',
+            url: 'https://u:S3cretPass@a.test',
+            headers: { 'X-Key': 'HdrSecretValue' },
+            post_data: 'PostSecretBody',
+            match_string: 'MatchSecretText',
+            extra: 'HdrSecretValue',
+          },
+          { guid: 'b', url: 'ftp://u:S3cretPass@b.test', match_string: 'MatchSecretText' },
+        ],
+      }),
+    );
     const t = tracker();
     await start(t, { log });
-    await writeFile(file, `{"checks": [{"guid": "a", "url": "https://u:S3cretPass@a.test", "match_string": MatchSecretText}]}`);
+    await writeFile(
+      file,
+      `{"checks": [{"guid": "a", "url": "https://u:S3cretPass@a.test", "match_string": MatchSecretText}]}`,
+    );
     await t.until('the broken save refused', (s) => s.fileError !== undefined);
 
     const text = lines.join('');

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadOutcome } from '../../../../src-main/agent/checks/private-definitions/read-settled.ts';
-import { emptyState, nextState, sameContent, type PrivateDefinitionsState } from '../../../../src-main/agent/checks/private-definitions/state.ts';
+import {
+  emptyState,
+  nextState,
+  sameContent,
+  type PrivateDefinitionsState,
+} from '../../../../src-main/agent/checks/private-definitions/state.ts';
 
 const file = '/etc/uptime/private.json';
 const good = JSON.stringify({ checks: [{ guid: 'g1', url: 'http://a.test' }] });
@@ -11,14 +16,35 @@ const lastGood: PrivateDefinitionsState = nextState(emptyState(file), { kind: 't
 describe('nextState', () => {
   it('a good file replaces the entries and clears the file error', () => {
     const broken = nextState(lastGood, { kind: 'text', text: '{' }, now);
-    const fixed = nextState(broken, { kind: 'text', text: JSON.stringify({ checks: [{ guid: 'g2', url: 'tcp://b.test:1' }] }) }, now);
-    expect(fixed).toEqual({ file, loadedAt: now, entries: new Map([['g2', { url: 'tcp://b.test:1', match_string: '' }]]), problems: [] });
+    const fixed = nextState(
+      broken,
+      { kind: 'text', text: JSON.stringify({ checks: [{ guid: 'g2', url: 'tcp://b.test:1' }] }) },
+      now,
+    );
+    expect(fixed).toEqual({
+      file,
+      loadedAt: now,
+      entries: new Map([['g2', { url: 'tcp://b.test:1', match_string: '' }]]),
+      problems: [],
+    });
   });
 
   it.each<{ name: string; outcome: ReadOutcome; says: string }>([
-    { name: 'missing', outcome: { kind: 'missing' }, says: `private definitions file ${file} not found — create it or choose another file` },
-    { name: 'denied', outcome: { kind: 'denied' }, says: `private definitions file ${file} cannot be read: permission denied — let the user running the agent read it, or choose another file` },
-    { name: 'a folder', outcome: { kind: 'directory' }, says: `private definitions file ${file} is a folder — choose the JSON file itself` },
+    {
+      name: 'missing',
+      outcome: { kind: 'missing' },
+      says: `private definitions file ${file} not found — create it or choose another file`,
+    },
+    {
+      name: 'denied',
+      outcome: { kind: 'denied' },
+      says: `private definitions file ${file} cannot be read: permission denied — let the user running the agent read it, or choose another file`,
+    },
+    {
+      name: 'a folder',
+      outcome: { kind: 'directory' },
+      says: `private definitions file ${file} is a folder — choose the JSON file itself`,
+    },
   ])('$name: no entries, whatever was loaded before', ({ outcome, says }) => {
     for (const previous of [emptyState(file), lastGood]) {
       const state = nextState(previous, outcome, now);
@@ -27,11 +53,27 @@ describe('nextState', () => {
   });
 
   it.each<{ name: string; outcome: ReadOutcome; says: string }>([
-    { name: 'not JSON', outcome: { kind: 'text', text: '{"checks": [' }, says: `private definitions file ${file}: not valid JSON at line 1 column 13` },
-    { name: 'wrong shape', outcome: { kind: 'text', text: '[]' }, says: 'the file must hold an object with a "checks" array' },
-    { name: 'too large', outcome: { kind: 'too-large', bytes: 20, maxBytes: 10 }, says: 'is 20 bytes, more than the 10 that are read' },
+    {
+      name: 'not JSON',
+      outcome: { kind: 'text', text: '{"checks": [' },
+      says: `private definitions file ${file}: not valid JSON at line 1 column 13`,
+    },
+    {
+      name: 'wrong shape',
+      outcome: { kind: 'text', text: '[]' },
+      says: 'the file must hold an object with a "checks" array',
+    },
+    {
+      name: 'too large',
+      outcome: { kind: 'too-large', bytes: 20, maxBytes: 10 },
+      says: 'is 20 bytes, more than the 10 that are read',
+    },
     { name: 'not UTF-8', outcome: { kind: 'not-utf8' }, says: 'is not UTF-8 text — save it with UTF-8 encoding' },
-    { name: 'still being written', outcome: { kind: 'unsettled', attempts: 5 }, says: 'kept changing while it was read (5 tries)' },
+    {
+      name: 'still being written',
+      outcome: { kind: 'unsettled', attempts: 5 },
+      says: 'kept changing while it was read (5 tries)',
+    },
     { name: 'other read error', outcome: { kind: 'failed', code: 'EIO' }, says: 'could not be read (EIO)' },
   ])('$name: keeps the last good entries and says so', ({ outcome, says }) => {
     const kept = nextState(lastGood, outcome, now);
