@@ -9,18 +9,14 @@ import type { PrivateDefinitionsSummary } from '../checks/private-definitions/in
 import { redactUrl } from '../probes/redact.ts';
 import { describeNotRun, notRunReason } from '../checks/runnable-checks.ts';
 import { sharedBy } from '../schedule/grid.ts';
-import { describeOverload } from '../schedule/load.ts';
 import type { SchedulerStats } from '../schedule/scheduler.ts';
-import {
-  clockSkewLimitSec,
-  type AgentState,
-  type AuthState,
-  type LoopState,
-  type UploadProgress,
-} from '../live/state.ts';
+import { type AgentState, type AuthState, type LoopState, type UploadProgress } from '../live/state.ts';
 import type { StoredCheck } from '../store/checks.ts';
 import type { HistoryEntry } from '../store/history.ts';
 import type { AsideResults, Outbox, RejectedResult } from '../store/outbox.ts';
+import { problemsOf, type Problem } from './problems.ts';
+
+export type { Problem, ProblemKind } from './problems.ts';
 
 export type { CheckCounts, CheckHealth } from './check-health.ts';
 
@@ -53,29 +49,6 @@ export interface CheckView {
   beats?: string;
   /** While down: when the current down episode began (the event log's). */
   downSince?: string;
-}
-
-export type ProblemKind =
-  | 'key-rejected'
-  | 'monitor-disabled'
-  | 'key-damaged'
-  | 'clock-skew'
-  | 'server-connection'
-  | 'private-missing'
-  | 'private-file'
-  | 'rejected-results'
-  | 'results-dropped'
-  | 'store-problem'
-  | 'results-aside'
-  | 'overloaded';
-
-/** Something that needs the user, with what fixes it. */
-export interface Problem {
-  kind: ProblemKind;
-  message: string;
-  /** The view (and action) that fixes it. */
-  action: 'enroll' | 'private-definitions' | 'unsent' | 'none';
-  actionLabel: string;
 }
 
 export interface AgentSnapshot {
@@ -215,107 +188,4 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     ...(input.scheduler === undefined ? {} : { scheduler: input.scheduler }),
     ...(input.egressPolicy === undefined ? {} : { egressPolicy: input.egressPolicy }),
   };
-}
-
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-
-function problemsOf(state: AgentState, outbox: AgentSnapshot['outbox'], priv: PrivateDefinitionsSummary): Problem[] {
-  const problems: Problem[] = [];
-  if (state.storeProblem !== undefined) {
-    problems.push({
-      kind: 'store-problem',
-      message: `${state.storeProblem.charAt(0).toUpperCase()}${state.storeProblem.slice(1)}.`,
-      action: 'none',
-      actionLabel: '',
-    });
-  }
-  if (state.auth === 'key-rejected') {
-    problems.push({
-      kind: 'key-rejected',
-      message: 'The server refused this monitor’s API key: it was reset. Results are kept here until you enroll again.',
-      action: 'enroll',
-      actionLabel: 'Enroll again',
-    });
-  }
-  if (state.auth === 'monitor-disabled') {
-    problems.push({
-      kind: 'monitor-disabled',
-      message:
-        'The server has disabled this monitor, so checks are paused. Ask an administrator to enable it; the agent resumes by itself.',
-      action: 'none',
-      actionLabel: '',
-    });
-  }
-  if (state.auth === 'key-damaged') {
-    problems.push({
-      kind: 'key-damaged',
-      message:
-        'The stored API key is damaged and cannot be sent. Enroll again, or reclaim this monitor with its id; results are kept here.',
-      action: 'enroll',
-      actionLabel: 'Enroll again',
-    });
-  }
-  if (state.connectionProblem !== undefined) {
-    problems.push({
-      kind: 'server-connection',
-      message: `${capitalise(state.connectionProblem.message)}: ${state.connectionProblem.action}.`,
-      action: 'none',
-      actionLabel: '',
-    });
-  }
-  if (state.clockSkewSec !== undefined && Math.abs(state.clockSkewSec) > clockSkewLimitSec) {
-    const off = Math.abs(state.clockSkewSec);
-    const amount = off >= 120 ? `${Math.round(off / 60)} minutes` : `${off} seconds`;
-    problems.push({
-      kind: 'clock-skew',
-      message: `This computer's clock is ${amount} ${state.clockSkewSec > 0 ? 'behind' : 'ahead of'} the server's. Results carry this computer's time: set the clock right (turn on automatic date and time).`,
-      action: 'none',
-      actionLabel: '',
-    });
-  }
-  if (priv.fileError !== undefined) {
-    problems.push({
-      kind: 'private-file',
-      message: priv.fileError,
-      action: 'private-definitions',
-      actionLabel: 'Open private definitions',
-    });
-  }
-  if (priv.missing.length > 0) {
-    const n = priv.missing.length;
-    problems.push({
-      kind: 'private-missing',
-      message: `${n} private check${n === 1 ? ' has' : 's have'} no local definition and ${n === 1 ? 'is' : 'are'} not run.`,
-      action: 'private-definitions',
-      actionLabel: priv.file === undefined ? 'Choose a definitions file' : 'Open private definitions',
-    });
-  }
-  if (outbox.rejectedCount > 0) {
-    problems.push({
-      kind: 'rejected-results',
-      message: `The server refused ${outbox.rejectedCount} result${outbox.rejectedCount === 1 ? '' : 's'}; they are set aside with its reasons.`,
-      action: 'unsent',
-      actionLabel: 'See refused results',
-    });
-  }
-  for (const aside of outbox.aside ?? []) {
-    problems.push({
-      kind: 'results-aside',
-      message: `${aside.count} unsent result${aside.count === 1 ? '' : 's'} of monitor ${aside.monitorId} (this agent's earlier enrollment) are kept aside. Reclaim monitor ${aside.monitorId} to send them.`,
-      action: 'unsent',
-      actionLabel: 'See unsent results',
-    });
-  }
-  if (outbox.dropped > 0) {
-    problems.push({
-      kind: 'results-dropped',
-      message: `${outbox.dropped} result${outbox.dropped === 1 ? ' was' : 's were'} dropped because the unsent-results buffer was full.`,
-      action: 'unsent',
-      actionLabel: 'See unsent results',
-    });
-  }
-  if (state.load?.overloaded === true) {
-    problems.push({ kind: 'overloaded', message: describeOverload(state.load), action: 'none', actionLabel: '' });
-  }
-  return problems;
 }

@@ -2,55 +2,15 @@
 // next is due is skipped and counted; a global cap bounds how many run at once. The grid lives
 // in epoch time read through the monotonic clock; when the two clocks part (a sleep, a clock
 // step) or the timer fires far too late, the grid is rebased on now: no burst of missed runs.
-import type { Clock, TimerHandle } from '../base/clock.ts';
+import type { TimerHandle } from '../base/clock.ts';
 import { agentDefaults } from '../defaults.ts';
 import { clockOffset, detectJump } from './clock-jump.ts';
 import { MinHeap } from './heap.ts';
-import { firstRunAt, gridAfterFirstRun, gridSlot, nextGridPoint, type GridSlot, type Sharing } from './grid.ts';
-import { newLagCounts, recordLag, type LagCounts } from './lag.ts';
+import { firstRunAt, gridAfterFirstRun, gridSlot, nextGridPoint, type GridSlot } from './grid.ts';
+import { newLagCounts, recordLag } from './lag.ts';
+import type { Job, RunTicket, Scheduler, SchedulerOptions } from './scheduler-api.ts';
 
-export interface Job extends Sharing {
-  guid: string;
-  /** interval_sec of the check, in ms: the aggregate interval when monitors share it. */
-  intervalMs: number;
-}
-
-/** What the scheduler hands to the runner for one run. */
-export interface RunTicket {
-  guid: string;
-  /** The grid time this run was due at (scheduler time, epoch ms). */
-  dueAt: number;
-  /** When it actually started (scheduler time); startedAt - dueAt is the schedule lag. */
-  startedAt: number;
-  /** The wall-clock time the run started: its ran_at. */
-  ranAt: number;
-  signal: AbortSignal;
-}
-
-export interface SchedulerStats {
-  executed: number;
-  /** Runs not started because the previous run of the check was still going. */
-  skippedOverlap: number;
-  /** Runs not started because the concurrency cap kept them waiting past their next due time. */
-  skippedBacklog: number;
-  running: number;
-  waiting: number;
-  scheduled: number;
-}
-
-export interface SchedulerOptions {
-  clock: Clock;
-  /** At most this many runs at once. */
-  concurrency: number;
-  /** New checks first run within this window (spread by guid), not over their whole interval. */
-  startupSpreadMs: number;
-  /** A clock jump or timer lateness beyond this rebases the grid on now (agent defaults). */
-  clockJumpThresholdMs?: number;
-  /** Runs due within this many ms of a firing timer start with it (agent defaults, runBatchMs). */
-  batchMs?: number;
-  run: (ticket: RunTicket) => Promise<void>;
-  onRunError: (guid: string, error: unknown) => void;
-}
+export type { Job, RunTicket, Scheduler, SchedulerOptions, SchedulerStats } from './scheduler-api.ts';
 
 interface Entry {
   job: Job;
@@ -72,29 +32,6 @@ interface Slot {
   token: number;
   /** The one-off first run of a new check, off the grid. */
   first: boolean;
-}
-
-export interface Scheduler {
-  /** Adds a check or applies a new interval or sharing; a definition change needs nothing (read at run time). */
-  upsert(job: Job): void;
-  /** Stops a check at once: no further run starts (one in flight finishes). */
-  remove(guid: string): void;
-  has(guid: string): boolean;
-  pause(): void;
-  resume(): void;
-  readonly paused: boolean;
-  /**
-   * The machine woke up or the clock was stepped: every check continues at its next grid point
-   * from now; runs missed meanwhile are not owed. Seen here too when the timer fires.
-   */
-  clockJumped(): void;
-  stats(): SchedulerStats;
-  /** The lag of every run started (start minus due, ms) as running totals: the live counters, read only. */
-  lag(): LagCounts;
-  /** Runs a second the checks ask for (each check once per period), paused or not. */
-  runsPerSecond(): number;
-  /** Stops starting runs; resolves when the runs in flight are done (or aborted after graceMs). */
-  stop(graceMs: number): Promise<void>;
 }
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
