@@ -17,16 +17,15 @@ import { createLoadReporter } from './live/load-state.ts';
 import { createProbing } from './runs/probing.ts';
 import { createReadModel } from './read/read-model.ts';
 import { createRecording } from './results/recording.ts';
-import { watchIdentityFile, type IdentityWatch } from './identity/identity-watch.ts';
+import { createIdentityLifecycle } from './identity/lifecycle.ts';
+import { finalUpload } from './delivery/final-upload.ts';
 import { openRunStateWriter } from './live/run-state-file.ts';
 import { createServiceCalls } from './delivery/service-calls.ts';
 import { createLiveState, initialState } from './live/state.ts';
 import { createUploadLoop } from './delivery/upload-loop.ts';
 import { setMeta } from './store/meta.ts';
 import { userAgent } from './base/version.ts';
-import { isSendableCredential } from './wire/api-client.ts';
-import { probeNetwork, serverClient, serverRoute, type NetworkSettings, type ProbeNetwork } from './wire/network.ts';
-import { serverReachTarget } from './wire/proxy.ts';
+import { createNetworkHolder } from './wire/network-holder.ts';
 
 export type { Agent, AgentOptions, CallFailure } from './agent-api.ts';
 
@@ -39,8 +38,7 @@ export function createAgent(options: AgentOptions): Agent {
   const { db, outbox, history, stats } = store;
   const live = createLiveState(initialState(now(), outbox.dropped()));
   const env = options.env ?? process.env;
-  let network: NetworkSettings = options.network ?? {};
-  let probeNet: ProbeNetwork = applyProbeNetwork();
+  const network = createNetworkHolder(options.network ?? {}, env, log);
   const identity = createIdentityHolder({
     db,
     outbox,
@@ -48,29 +46,9 @@ export function createAgent(options: AgentOptions): Agent {
     dataDir: options.dataDir,
     log,
     now,
-    client: (server) => serverClient(server, network, env, userAgent, () => clock.now()),
+    client: (server) => network.client(server, userAgent, () => clock.now()),
   });
 
-  /** The checks' side of the network settings; problems (an unreadable CA file) are logged. */
-  function applyProbeNetwork(): ProbeNetwork {
-    const resolved = probeNetwork(network, env);
-    for (const problem of resolved.problems) log.warn(problem);
-    return resolved.value;
-  }
-
-  /** With a proxy for the server, "online" means the proxy answers: the traffic only goes there. */
-  function serverTarget(server: string): Endpoint {
-    const route = serverRoute(server, network, env);
-    return serverReachTarget(server, route.ok ? route.value.proxy?.url : undefined);
-  }
-
-  /** A key that cannot be sent is said at once, before any loop tries it (issue 11 §4). */
-  function checkKey(): void {
-    const key = identity.current()?.apiKey;
-    if (key === undefined || isSendableCredential(key)) return;
-    log.error('the stored API key is damaged and cannot be sent: enroll this agent again, or reclaim its monitor id.');
-    live.update((s) => ({ ...s, auth: 'key-damaged' }));
-  }
   const runState = openRunStateWriter(options.dataDir);
   const loadReporter = createLoadReporter({ db, clock, log, live });
   let loops: Record<'sync' | 'upload' | 'status' | 'ping' | 'connectivity', Loop> | undefined;
@@ -83,7 +61,7 @@ export function createAgent(options: AgentOptions): Agent {
     live,
     targets: () => {
       const server = identity.current()?.server;
-      return server === undefined ? extraTargets : [serverTarget(server), ...extraTargets];
+      return server === undefined ? extraTargets : [network.serverTarget(server), ...extraTargets];
     },
     timeoutMs: tunables.connectivityTimeoutMs,
     offlineProbeMs: tunables.offlineProbeMs,
@@ -127,7 +105,7 @@ export function createAgent(options: AgentOptions): Agent {
     live,
     log,
     checkSet: { runnable: () => checkSet.runnable() },
-    probeContext: () => ({ ...probeNet, ...options.probeContext }),
+    probeContext: () => ({ ...network.probe(), ...options.probeContext }),
   });
   const uploads = createUploadLoop({ outbox, calls, live, log, now });
   const heartbeat = createHeartbeat({
@@ -177,7 +155,7 @@ export function createAgent(options: AgentOptions): Agent {
     state: live.get,
     skipsRun: (outcome) => policy.skipsRun(outcome),
     transitions: insight.transitions,
-    probeContext: () => ({ ...probeNet, ...options.probeContext }),
+    probeContext: () => ({ ...network.probe(), ...options.probeContext }),
     onTransition: insight.announce,
     onLoad: (report) => loadReporter.report(report),
   });
@@ -191,7 +169,7 @@ export function createAgent(options: AgentOptions): Agent {
     now,
     schedulerStats: () => probing.stats(),
     downSince: (guid) => insight.transitions.downSince(guid),
-    egressPolicy: () => probeNet.egressPolicy,
+    egressPolicy: () => network.probe().egressPolicy,
   });
 
   function startAll(): void {
@@ -228,40 +206,18 @@ export function createAgent(options: AgentOptions): Agent {
     loadReporter.clear();
   }
 
-  /** After enroll or forget: a fresh live state that keeps only what the user chose (and a store problem). */
-  function resetState(): void {
-    live.update((s) => ({
-      ...initialState(now(), outbox.dropped()),
-      paused: s.paused,
-      startedAt: s.startedAt,
-      ...(s.storeProblem === undefined ? {} : { storeProblem: s.storeProblem }),
-    }));
-  }
-
-  /** `uptime-agent enroll` (a new monitor or a reclaim) wrote the key file: follow it. */
-  async function followKeyFile(): Promise<void> {
-    if (!(await identity.changed())) return;
-    await stopAll();
-    const enrolled = await identity.load();
-    const view = identity.view();
-    if (view === undefined) log.info('the key file was removed: not enrolled any more');
-    else
-      log.info({ monitorId: view.monitorId, server: view.server }, 'the key file changed: now working as this monitor');
-    resetState();
-    if (enrolled) {
-      checkKey();
-      startAll();
-    }
-  }
-  let keyFileWatch: IdentityWatch | undefined;
-
   async function stopAgent(): Promise<void> {
-    keyFileWatch?.close();
+    lifecycle.close();
     await stopAll();
-    if (identity.current() !== undefined && live.get().auth === 'ok' && !policy.offline && outbox.count() > 0) {
-      log.info({ unsent: outbox.count() }, 'last upload before stopping');
-      await uploads.upload(AbortSignal.timeout(tunables.finalUploadMs));
-    }
+    await finalUpload({
+      log,
+      enrolled: () => identity.current() !== undefined,
+      keyAccepted: () => live.get().auth === 'ok',
+      offline: () => policy.offline,
+      unsent: () => outbox.count(),
+      upload: (signal) => uploads.upload(signal),
+      timeoutMs: tunables.finalUploadMs,
+    });
     await identity.close();
     checkSet.close();
     const lost = sink.close();
@@ -276,47 +232,32 @@ export function createAgent(options: AgentOptions): Agent {
     store.close();
   }
 
+  const lifecycle = createIdentityLifecycle({
+    identity,
+    live,
+    log,
+    clock,
+    tunables,
+    keyFile: options.vault.file,
+    dropped: () => outbox.dropped(),
+    startLoops: startAll,
+    stopLoops: stopAll,
+    onForgotten: () => checkSet.refresh(),
+  });
+
   let stopping: Promise<void> | undefined;
   return {
     async start() {
       if (options.privateChecksFile !== undefined) await checkSet.useFile(options.privateChecksFile);
       else checkSet.refresh();
-      if (await identity.load()) {
-        checkKey();
-        startAll();
-      }
-      const file = options.vault.file;
-      if (file !== undefined) {
-        keyFileWatch = watchIdentityFile(
-          file,
-          () =>
-            void followKeyFile().catch((error: unknown) =>
-              log.error({ err: error }, 'could not follow the changed key file'),
-            ),
-          {
-            clock,
-            settleMs: tunables.keyFileSettleMs,
-            pollMs: tunables.keyFilePollMs,
-          },
-        );
-      }
+      await lifecycle.start();
     },
     stop() {
       // Idempotent: the shell and the CLI may both ask; a second call waits for the first.
       stopping ??= stopAgent();
       return stopping;
     },
-    async enroll(input) {
-      await stopAll();
-      const outcome = await identity.enroll(input);
-      if (outcome.ok) log.info({ monitorId: outcome.monitorId, server: outcome.server }, 'enrolled');
-      if (await identity.load()) {
-        resetState();
-        checkKey();
-        startAll();
-      }
-      return outcome;
-    },
+    enroll: (input) => lifecycle.enroll(input),
     syncNow: () => checkSet.sync(),
     uploadNow: () => uploads.upload(),
     isEnrolled: () => identity.current() !== undefined,
@@ -333,16 +274,9 @@ export function createAgent(options: AgentOptions): Agent {
     setPrivateChecksFile: (file) => checkSet.useFile(file),
     reloadPrivateChecks: () => checkSet.reload(),
     privateDefinition: (guid) => checkSet.privateDefinition(guid),
-    async forget() {
-      await stopAll();
-      await identity.forget();
-      checkSet.refresh();
-      log.info('this agent forgot its monitor; enroll it again to resume');
-      resetState();
-    },
+    forget: () => lifecycle.forget(),
     async setNetwork(settings) {
-      network = settings;
-      probeNet = applyProbeNetwork();
+      network.set(settings);
       await identity.reconnect();
       // The problem the old settings caused is re-judged by the next call.
       live.update((s) => {
