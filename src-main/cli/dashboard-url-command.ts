@@ -1,6 +1,6 @@
 // `uptime-agent dashboard-url`: the running dashboard's current URL, read from the data folder
 // and confirmed by asking the dashboard itself (a URL left by a stopped agent is not printed).
-import { resolveDataDir } from '../agent/identity/data-dir.ts';
+import { resolveDataDir } from '../agent/base/data-dir.ts';
 import { ipcPath, tokenHeader } from '../ipc/web-protocol.ts';
 import { parseFlags } from './args.ts';
 import { readDashboardLink, type DashboardLink } from './dashboard/dashboard-link.ts';

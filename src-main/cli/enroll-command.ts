@@ -1,6 +1,6 @@
 // `uptime-agent enroll`: one request, then the monitor id on stdout or a reason on stderr. Only
 // the key file is written (key and identity together); a running agent picks it up by itself.
-import { resolveDataDir } from '../agent/identity/data-dir.ts';
+import { resolveDataDir } from '../agent/base/data-dir.ts';
 import { enroll, validateEnrollInput } from '../agent/identity/enrollment.ts';
 import { fileKeyVault } from '../agent/identity/key-vault.ts';
 import { serverClient } from '../agent/wire/network.ts';

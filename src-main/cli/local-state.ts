@@ -1,6 +1,6 @@
 // Bad local state (a read-only or full data folder, a damaged key file or store) is answered by
 // every command with one line that says what happened and what to do, and exit code 8.
-import { DataDirError } from '../agent/identity/data-dir.ts';
+import { DataDirError } from '../agent/base/data-dir.ts';
 import { DamagedKeyError } from '../agent/identity/key-vault.ts';
 
 /** One line for a data folder, key file or store that cannot be read. */

@@ -4,7 +4,7 @@
 // dashboard's Settings) supplies what the flags leave out.
 import { z } from 'zod';
 import { createAgent, type Agent } from '../agent/agent.ts';
-import { resolveDataDir } from '../agent/identity/data-dir.ts';
+import { resolveDataDir } from '../agent/base/data-dir.ts';
 import { takeInstanceLock } from '../agent/identity/instance-lock.ts';
 import { fileKeyVault } from '../agent/identity/key-vault.ts';
 import { createLogger } from '../agent/base/log.ts';

@@ -1,7 +1,7 @@
 // `uptime-agent status [--json]`: what the store says, also while `run` is going. It only reads:
 // the store is opened read-only, nothing is migrated or created (not even the data folder).
 import { existsSync, statSync } from 'node:fs';
-import { resolveDataDir, storeFile } from '../agent/identity/data-dir.ts';
+import { resolveDataDir, storeFile } from '../agent/base/data-dir.ts';
 import { legacyIdentity } from '../agent/identity/enrollment.ts';
 import { lockHolder } from '../agent/identity/instance-lock.ts';
 import { fileKeyVault, type Credentials } from '../agent/identity/key-vault.ts';

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { resolveDataDir, storeFile } from '../agent/identity/data-dir.ts';
+import { resolveDataDir, storeFile } from '../agent/base/data-dir.ts';
 import { parsePrivateDefinitions } from '../agent/checks/private-definitions/index.ts';
 import { explain, runProbe, type EgressPolicy } from '../agent/probes/index.ts';
 import { runnableChecks } from '../agent/checks/runnable-checks.ts';

@@ -4,7 +4,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../agent/base/log.ts';
-import { configFolder } from '../agent/identity/data-dir.ts';
+import { configFolder } from '../agent/base/data-dir.ts';
 
 /** Passed when started at login, so the app starts in the tray without opening its window. */
 export const hiddenFlag = '--hidden';

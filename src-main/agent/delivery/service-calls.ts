@@ -14,13 +14,7 @@ import {
 } from '../live/state.ts';
 import type { ApiClient } from '../wire/api-client.ts';
 import type { ApiError } from '../wire/api-error.ts';
-
-export interface Identity {
-  apiKey: string;
-  monitorId: string;
-  server: string;
-  client: ApiClient;
-}
+import type { Identity } from '../identity/identity.ts';
 
 type Outcome = { ok: true } | { ok: false; error: ApiError };
 

@@ -4,11 +4,9 @@
 // carried the packet and the host replied, so a stopped server (or any closed port) proves the
 // network works. Only timeouts, unreachable networks and lookups with no answer mean offline.
 import { connect } from 'node:net';
+import type { Endpoint } from '../wire/endpoint.ts';
 
-export interface Endpoint {
-  host: string;
-  port: number;
-}
+export type { Endpoint } from '../wire/endpoint.ts';
 
 export interface ConnectivityOptions {
   targets: () => readonly Endpoint[];

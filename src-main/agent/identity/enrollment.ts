@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { ApiClient } from '../wire/api-client.ts';
 import { monitorIdPattern } from '../wire/schemas.ts';
-import { prepareDataDir } from './data-dir.ts';
+import { prepareDataDir } from '../base/data-dir.ts';
 import type { EnrollmentDetails, KeyVault, MonitorPlace, StoredIdentity } from './key-vault.ts';
 import { parseServerUrl } from './server-url.ts';
 import type { Database } from '../store/database.ts';

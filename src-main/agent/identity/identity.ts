@@ -12,14 +12,20 @@ import {
 } from './enrollment.ts';
 import { DamagedKeyError, type EnrollmentDetails, type KeyVault, type StoredIdentity } from './key-vault.ts';
 import type { Logger } from '../base/log.ts';
-import type { Identity } from '../delivery/service-calls.ts';
 import type { Database } from '../store/database.ts';
 import type { ApiClient } from '../wire/api-client.ts';
 import type { Outbox } from '../store/outbox.ts';
-import type { ApiError } from '../wire/api-error.ts';
 
 /** A call that could not be made or failed (not enrolled, network, refused...). */
-export type CallFailure = { ok: false; error: ApiError };
+export type { CallFailure } from '../wire/api-error.ts';
+
+/** The identity in use: who calls the server, with which key, through which client. */
+export interface Identity {
+  apiKey: string;
+  monitorId: string;
+  server: string;
+  client: ApiClient;
+}
 
 /** What the UI and the CLI may show of the identity: never the key. */
 export interface IdentityView {

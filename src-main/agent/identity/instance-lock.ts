@@ -3,7 +3,7 @@
 // a reboot the same pid may belong to an unrelated process, which must not block the agent.
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateDirMode, privateFileMode } from './data-dir.ts';
+import { privateDirMode, privateFileMode } from '../base/data-dir.ts';
 
 export type LockOutcome =
   | { ok: true; release: () => void; /** A stale lock that was taken over, for the log. */ tookOver?: { pid: number } }

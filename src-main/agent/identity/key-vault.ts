@@ -5,7 +5,7 @@
 import { chmod, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { prepareDataDir } from './data-dir.ts';
+import { prepareDataDir } from '../base/data-dir.ts';
 
 /** Where the monitor is, as the server's Monitors page shows it. */
 export interface MonitorPlace {

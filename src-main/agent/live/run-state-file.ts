@@ -3,7 +3,7 @@
 // size, and always rewritten in place at that size, so writing it needs no new space on disk.
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateFileMode } from '../identity/data-dir.ts';
+import { privateFileMode } from '../base/data-dir.ts';
 
 export const runStateFile = (dataDir: string): string => join(dataDir, 'run-state.json');
 

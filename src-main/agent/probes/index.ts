@@ -1,6 +1,6 @@
 // The entry the scheduler calls: picks the probe for the URL's scheme and applies
 // invert_result last, after every rule has spoken.
-import { checkSchemeList, checkSchemeOf, type CheckScheme } from '../checks/check-schemes.ts';
+import { checkSchemeList, checkSchemeOf, type CheckScheme } from '../wire/check-schemes.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { probeDefaults } from './defaults.ts';
 import { capDetail } from './detail.ts';

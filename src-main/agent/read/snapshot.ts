@@ -1,8 +1,8 @@
 // The agent as the UI and the tray see it: one serialisable value, built from live state, the
 // store and the in-memory per-check figures. Secrets never enter it: targets are redacted, a
 // private check's target is not shown at all, and the API key is not part of it.
-import type { CheckFigures } from './check-stats.ts';
-import { checkSchemeOf, type CheckScheme } from '../checks/check-schemes.ts';
+import type { CheckFigures } from '../store/check-stats.ts';
+import { checkSchemeOf, type CheckScheme } from '../wire/check-schemes.ts';
 import { countChecks, healthOf, type CheckCounts, type CheckHealth } from './check-health.ts';
 import type { EnrollmentDetails } from '../identity/enrollment.ts';
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';

@@ -1,7 +1,7 @@
 // Where finished runs go: the result sink commits them (outbox + history in one transaction),
 // and this module keeps what the rest of the agent sees in step — per-check figures, the dropped
 // count, a full disk said once in the log, the window and `status --json`, and its recovery.
-import type { CheckStats } from '../read/check-stats.ts';
+import type { CheckStats } from '../store/check-stats.ts';
 import type { Clock } from '../base/clock.ts';
 import type { Logger } from '../base/log.ts';
 import type { RunStateWriter } from '../live/run-state-file.ts';

@@ -1,7 +1,7 @@
 // Everything the agent keeps in its store, opened once per agent: the database, the outbox and
 // the history written through it, and the per-check figures rebuilt from that history.
-import { createCheckStats, type CheckStats } from '../read/check-stats.ts';
-import { prepareDataDir, storeFile } from '../identity/data-dir.ts';
+import { createCheckStats, type CheckStats } from './check-stats.ts';
+import { prepareDataDir, storeFile } from '../base/data-dir.ts';
 import type { AgentTunables } from '../defaults.ts';
 import { silentLogger, type Logger } from '../base/log.ts';
 import type { Database } from './database.ts';

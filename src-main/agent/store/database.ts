@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
-import { makePrivate, prepareDataDir } from '../identity/data-dir.ts';
+import { makePrivate, prepareDataDir } from '../base/data-dir.ts';
 import { migrations } from './migrations.ts';
 
 export type Database = DatabaseSync;

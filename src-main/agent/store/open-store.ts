@@ -3,7 +3,7 @@
 // results it still holds are copied into a fresh store, and the agent goes on. The identity
 // lives with the key (key-vault.ts), so nothing forces a re-enrollment.
 import { existsSync, renameSync } from 'node:fs';
-import { DataDirError } from '../identity/data-dir.ts';
+import { DataDirError } from '../base/data-dir.ts';
 import { openDatabase, openDatabaseReadOnly, sqliteCode, sqliteCodes, transaction, type Database } from './database.ts';
 import type { MetaKey } from './meta.ts';
 import { setMeta } from './meta.ts';

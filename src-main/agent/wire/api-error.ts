@@ -149,3 +149,6 @@ export function networkError(
         : String(error);
   return { kind: 'network', message: `could not reach ${target}: ${what}` };
 }
+
+/** A server call that did not succeed, as its callers return it. */
+export type CallFailure = { ok: false; error: ApiError };

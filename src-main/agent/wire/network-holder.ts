@@ -2,7 +2,7 @@
 // the API client for the server, the checks' side (egress, proxy, CAs) and what "the server is
 // reachable" is measured against. Replaced as a whole when the user saves new settings.
 import type { Logger } from '../base/log.ts';
-import type { Endpoint } from '../health/connectivity.ts';
+import type { Endpoint } from './endpoint.ts';
 import type { ApiClient } from './api-client.ts';
 import { probeNetwork, serverClient, serverRoute, type NetworkSettings, type ProbeNetwork } from './network.ts';
 import { serverReachTarget } from './proxy.ts';

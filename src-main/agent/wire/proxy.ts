@@ -2,7 +2,7 @@
 // setting (--proxy, Settings) wins over HTTPS_PROXY / HTTP_PROXY, and NO_PROXY applies to both.
 // Lowercase variables win over uppercase ones, and an https server falls back to HTTP_PROXY,
 // as curl and undici do. Credentials in a proxy URL are never shown: maskProxy() everywhere.
-import type { Endpoint } from '../health/connectivity.ts';
+import type { Endpoint } from './endpoint.ts';
 
 export interface ProxyChoice {
   url: URL;

@@ -3,7 +3,7 @@
 // written whole on every change (temporary file + rename, so a crash never leaves half a file).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateDirMode } from '../../agent/identity/data-dir.ts';
+import { privateDirMode } from '../../agent/base/data-dir.ts';
 import { settingsSchema, type Settings } from '../../ipc/contract.ts';
 import type { SettingsStore } from '../../ipc/handlers.ts';
 

@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src-main/agent/base/clock.ts';
-import { storeFile } from '../../../src-main/agent/identity/data-dir.ts';
+import { storeFile } from '../../../src-main/agent/base/data-dir.ts';
 import type { Endpoint } from '../../../src-main/agent/health/connectivity.ts';
 import { createOfflinePolicy } from '../../../src-main/agent/health/offline-policy.ts';
 import { silentLogger } from '../../../src-main/agent/base/log.ts';

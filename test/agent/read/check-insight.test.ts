@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckInsight, insightDefaults, type CheckInsight } from '../../../src-main/agent/read/check-insight.ts';
-import { storeFile } from '../../../src-main/agent/identity/data-dir.ts';
+import { storeFile } from '../../../src-main/agent/base/data-dir.ts';
 import { createResultSink, sinkDefaults } from '../../../src-main/agent/results/result-sink.ts';
 import { createLiveState, initialState, type LiveState } from '../../../src-main/agent/live/state.ts';
 import { openDatabase, transaction, type Database } from '../../../src-main/agent/store/database.ts';

@@ -3,7 +3,7 @@
 import { existsSync, openSync, readdirSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataDirError } from '../../../src-main/agent/identity/data-dir.ts';
+import { DataDirError } from '../../../src-main/agent/base/data-dir.ts';
 import { openDatabase, transaction } from '../../../src-main/agent/store/database.ts';
 import { createHistory } from '../../../src-main/agent/store/history.ts';
 import { setMeta, getMeta } from '../../../src-main/agent/store/meta.ts';

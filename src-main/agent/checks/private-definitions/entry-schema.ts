@@ -5,7 +5,7 @@
 // No message below may quote a value from the file: header values, post_data, match_string and
 // URL passwords are secrets. Field names, header names that are valid tokens and guids are not.
 import { z } from 'zod';
-import { checkSchemeList, checkSchemeOf } from '../check-schemes.ts';
+import { checkSchemeList, checkSchemeOf } from '../../wire/check-schemes.ts';
 import { headerNamePattern } from '../../probes/http-request.ts';
 import { wireLimits } from '../../wire/limits.ts';
 import { definitionShape } from '../../wire/schemas.ts';

@@ -1,6 +1,6 @@
 // Per-check figures the UI shows for every row (last result, uptime %, latency sparkline), kept
 // in memory as small rings so a snapshot of thousands of checks costs no query.
-import type { HistoryEntry } from '../store/history.ts';
+import type { HistoryEntry } from './history.ts';
 
 export interface CheckFigures {
   last?: HistoryEntry;

@@ -3,7 +3,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { prepareDataDir } from '../../../src-main/agent/identity/data-dir.ts';
+import { prepareDataDir } from '../../../src-main/agent/base/data-dir.ts';
 import { openDatabase } from '../../../src-main/agent/store/database.ts';
 import { tempDataDir } from '../../support/cli.ts';
 
