@@ -1,5 +1,7 @@
-// The one window: created on demand, sandboxed, loading only app:// pages. Closing it hides it to
-// the tray (the agent keeps running); a real quit comes from the tray menu or the OS.
+// The one window: created on demand, sandboxed, loading only app:// pages. Closing it destroys it
+// (the agent keeps running in the tray): a hidden window would keep its renderer process, tens of
+// MB, for a tray app that is mostly closed. The next show opens a new one on the same view (the
+// hash route it had); a real quit comes from the tray menu or the OS.
 import type { BrowserWindowConstructorOptions } from 'electron';
 import type { Logger } from '../agent/base/log.ts';
 import type { EventName, EventPayloads } from '../ipc/contract.ts';
@@ -12,6 +14,8 @@ export interface WebContentsLike {
   send(channel: string, payload: unknown): void;
   isDestroyed(): boolean;
   isLoading(): boolean;
+  /** The page's URL, whose hash is the open view. */
+  getURL(): string;
   once(event: 'did-finish-load', listener: () => void): unknown;
   on(event: 'will-navigate', listener: (event: { preventDefault(): void; url: string }) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
@@ -22,7 +26,6 @@ export interface WindowLike {
   readonly webContents: WebContentsLike;
   loadURL(url: string): Promise<void>;
   show(): void;
-  hide(): void;
   focus(): void;
   restore(): void;
   maximize(): void;
@@ -60,8 +63,17 @@ export interface WindowController {
 
 export const windowTitle = 'Uptime Agent';
 
+/** The hash route of an app page ("#/checks/g1"), or '' for anything else. */
+export function routeOf(url: string): string {
+  if (!isAppUrl(url)) return '';
+  const hash = url.indexOf('#');
+  return hash === -1 ? '' : url.slice(hash);
+}
+
 export function setupWindow(deps: WindowDeps): WindowController {
   let win: WindowLike | undefined;
+  // The view the last window showed (its hash route), reopened by the next window.
+  let lastRoute = '';
   const live = (): WindowLike | undefined => (win !== undefined && !win.isDestroyed() ? win : undefined);
 
   function openOutside(url: string): void {
@@ -100,11 +112,11 @@ export function setupWindow(deps: WindowDeps): WindowController {
     });
     if (placement.maximized) created.maximize();
     created.once('ready-to-show', () => created.show());
-    created.on('close', (event) => {
+    created.on('close', () => {
       deps.bounds.set({ ...created.getNormalBounds(), maximized: created.isMaximized() });
       if (deps.isQuitting()) return;
-      event.preventDefault();
-      created.hide();
+      lastRoute = routeOf(created.webContents.getURL());
+      // Not prevented: the window and its renderer go; the tray keeps the agent.
     });
     const contents = created.webContents;
     contents.on('will-navigate', (event) => {
@@ -119,7 +131,7 @@ export function setupWindow(deps: WindowDeps): WindowController {
     });
     contents.once('did-finish-load', () => deps.onLoaded?.());
     created
-      .loadURL(appIndexUrl)
+      .loadURL(appIndexUrl + lastRoute)
       .catch((error: unknown) => deps.log.error({ err: error }, 'the window could not load the app'));
     return created;
   }

@@ -27,6 +27,8 @@ export class FakeWebContents extends EventEmitter implements WebContentsLike {
   sent: { channel: string; payload: unknown }[] = [];
   destroyed = false;
   loading = true;
+  /** What the page's URL is now (loadURL sets it; the renderer's pushState moves its hash). */
+  url = '';
   openHandler: ((details: { url: string }) => { action: 'deny' }) | undefined;
   send(channel: string, payload: unknown): void {
     this.sent.push({ channel, payload });
@@ -36,6 +38,9 @@ export class FakeWebContents extends EventEmitter implements WebContentsLike {
   }
   isLoading(): boolean {
     return this.loading;
+  }
+  getURL(): string {
+    return this.url;
   }
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void {
     this.openHandler = handler;
@@ -78,6 +83,7 @@ export class FakeWindow extends EventEmitter implements WindowLike {
   }
   loadURL(url: string): Promise<void> {
     this.loadedUrl = url;
+    this.webContents.url = url;
     return Promise.resolve();
   }
   show(): void {

@@ -72,16 +72,28 @@ describe('creation', () => {
 });
 
 describe('closing', () => {
-  it('hides to the tray, and the same window comes back', () => {
+  it('destroys the window (its renderer goes), and the next show opens the same view again', () => {
     windows.show();
     const win = only();
     win.readyToShow();
-    expect(win.close()).toBe(false);
-    expect(win.visible).toBe(false);
-    expect(windows.current()).toBe(win);
+    win.webContents.finishLoad();
+    // The renderer moved to a check's detail (pushState changes the page URL's hash).
+    win.webContents.url = 'app://agent/index.html#/checks/g%201';
+    expect(win.close()).toBe(true);
+    expect(win.destroyed && win.webContents.destroyed).toBe(true);
+    expect(windows.current()).toBeUndefined();
     windows.show();
-    expect(created).toHaveLength(1);
-    expect(win.visible && win.focused).toBe(true);
+    expect(created).toHaveLength(2);
+    expect(created[1]?.loadedUrl).toBe('app://agent/index.html#/checks/g%201');
+  });
+
+  it('sends nothing to a closed window, and the agent goes on without one', () => {
+    windows.show();
+    const win = only();
+    win.webContents.finishLoad();
+    win.close();
+    windows.send('app:navigate', { view: 'checks' });
+    expect(win.webContents.sent).toEqual([]);
   });
 
   it('closes for real while quitting', () => {
@@ -189,7 +201,6 @@ describe('second instance', () => {
     app.emit('second-instance');
     const win = only();
     win.readyToShow();
-    win.close();
     win.minimized = true;
     win.focused = false;
     app.emit('second-instance');
