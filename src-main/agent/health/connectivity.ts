@@ -4,6 +4,7 @@
 // carried the packet and the host replied, so a stopped server (or any closed port) proves the
 // network works. Only timeouts, unreachable networks and lookups with no answer mean offline.
 import { connect } from 'node:net';
+import { bareHost, portOf } from '../base/url-parts.ts';
 import type { Endpoint } from '../wire/endpoint.ts';
 
 export type { Endpoint } from '../wire/endpoint.ts';
@@ -25,8 +26,7 @@ export interface Connectivity {
 
 export function endpointOf(url: string): Endpoint {
   const u = new URL(url);
-  const port = u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port);
-  return { host: u.hostname.replace(/^\[|\]$/g, ''), port };
+  return { host: bareHost(u.hostname), port: portOf(u) };
 }
 
 /** Parses "host:port" (IPv6 as "[::1]:443"); undefined when it is not one. */

@@ -1,10 +1,11 @@
 // Validates the server address a user typed, before any request is sent.
 import { isIP } from 'node:net';
+import { bareHost } from '../base/url-parts.ts';
 
 export type ServerUrlOutcome = { ok: true; url: string } | { ok: false; message: string };
 
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const host = bareHost(hostname).toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return host === '::1';

@@ -6,7 +6,7 @@ import type { LookupAddress } from 'node:dns';
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { EgressBlockedError, egressRefusal } from './egress.ts';
-import { bypassesProxy } from './no-proxy.ts';
+import { bypassesProxy } from '../base/no-proxy.ts';
 import { openTunnel, shownProxy } from './proxy-tunnel.ts';
 import { waitFor } from './socket-wait.ts';
 import type { ResolvedAddress, Resolver, Run } from './types.ts';

@@ -10,6 +10,7 @@
 // 1,000 runs a second (issue 14), for an error nobody reads.
 import { request, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { bareHost, defaultPortOf, portOf } from '../base/url-parts.ts';
 import { connectTraced } from './connection.ts';
 import type { ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
@@ -92,9 +93,9 @@ export async function sendHop(
   insecure: boolean,
 ): Promise<Hop> {
   const secure = url.protocol === 'https:';
-  const defaultPort = secure ? 443 : 80;
-  const port = url.port === '' ? defaultPort : Number(url.port);
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const defaultPort = defaultPortOf(url);
+  const port = portOf(url);
+  const hostname = bareHost(url.hostname);
   const socket = await connectTraced(run, trace, hostname, port, secure, insecure, url.hostname);
   return await new Promise<Hop>((resolve, reject) => {
     let settled = false;

@@ -4,6 +4,7 @@
 // and sees the target's certificate and timings.
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { bareHost, portOf } from '../base/url-parts.ts';
 import { redactUrl } from './redact.ts';
 import type { Run, Stoppable } from './types.ts';
 import { waitFor } from './socket-wait.ts';
@@ -48,8 +49,8 @@ export function shownProxy(proxyUrl: string): string {
 export async function openTunnel(run: Run, proxyUrl: string, host: string, port: number): Promise<Socket> {
   const proxy = new URL(proxyUrl);
   const shown = shownProxy(proxyUrl);
-  const proxyHost = proxy.hostname.replace(/^\[(.*)\]$/, '$1');
-  const proxyPort = Number(proxy.port === '' ? (proxy.protocol === 'https:' ? 443 : 80) : proxy.port);
+  const proxyHost = bareHost(proxy.hostname);
+  const proxyPort = portOf(proxy);
   const socket =
     proxy.protocol === 'https:'
       ? tlsConnect({

@@ -1,5 +1,6 @@
 // Waiting on a raw socket (tcp and tls probes) without leaking listeners or outliving the run.
 import type { Socket } from 'node:net';
+import { bareHost } from '../base/url-parts.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { probeDefaults } from './defaults.ts';
 import { parseTarget } from './target.ts';
@@ -43,7 +44,7 @@ export function socketTarget(def: CheckDefinition): { host: string; port: number
 
 export function endpointOf(url: URL): { host: string; port: number } | { problem: string } {
   const scheme = url.protocol.slice(0, -1);
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = bareHost(url.hostname);
   if (host === '') return { problem: `${scheme} url needs a host` };
   if (url.port === '') return { problem: `${scheme} url needs a port` };
   const port = Number(url.port);

@@ -2,6 +2,8 @@
 // setting (--proxy, Settings) wins over HTTPS_PROXY / HTTP_PROXY, and NO_PROXY applies to both.
 // Lowercase variables win over uppercase ones, and an https server falls back to HTTP_PROXY,
 // as curl and undici do. Credentials in a proxy URL are never shown: maskProxy() everywhere.
+import { bypassesProxy } from '../base/no-proxy.ts';
+import { bareHost, portOf } from '../base/url-parts.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export interface ProxyChoice {
@@ -66,35 +68,6 @@ function fromEnv(env: NodeJS.ProcessEnv, names: readonly string[]): { name: stri
 }
 
 /**
- * Whether NO_PROXY exempts host:port. Entries are separated by commas or spaces; "*" matches
- * everything; "example.com", ".example.com" and "*.example.com" match the name's subdomains
- * ("example.com" also itself); "host:port" only that port; IPv6 literals may be bracketed.
- */
-export function bypassesProxy(hostname: string, port: number, noProxy: string): boolean {
-  const host = hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
-  for (const raw of noProxy.split(/[,\s]+/)) {
-    const entry = raw.trim().toLowerCase();
-    if (entry === '') continue;
-    const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? /^([^:]+)(?::(\d+))?$/.exec(entry);
-    const name = match?.[1] ?? entry;
-    const entryPort = match?.[2] === undefined ? undefined : Number(match[2]);
-    if (entryPort !== undefined && entryPort !== port) continue;
-    if (name === '*') return true;
-    const wildcard = name.startsWith('*.') || name.startsWith('.');
-    const base = name.replace(/^\*?\./, '');
-    if (!wildcard && host === base) return true;
-    if (host.endsWith(`.${base}`)) return true;
-  }
-  return false;
-}
-
-export const defaultPort = (url: URL): number =>
-  url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-
-/**
  * The proxy for requests to targetUrl, or none. explicit is the proxy setting ('' or undefined =
  * none set); NO_PROXY (no_proxy first) exempts a target whichever proxy was chosen.
  */
@@ -112,7 +85,7 @@ export function proxyFor(targetUrl: string, explicit: string | undefined, env: N
   const parsed = parseProxyUrl(chosen.value, chosen.name);
   if (!parsed.ok) return parsed;
   const noProxy = fromEnv(env, ['no_proxy', 'NO_PROXY'])?.value ?? '';
-  if (bypassesProxy(target.hostname, defaultPort(target), noProxy)) return { ok: true, proxy: undefined };
+  if (bypassesProxy(noProxy, target.hostname, portOf(target))) return { ok: true, proxy: undefined };
   return parsed;
 }
 
@@ -122,5 +95,5 @@ export function proxyFor(targetUrl: string, explicit: string | undefined, env: N
  */
 export function serverReachTarget(serverUrl: string, proxy: URL | undefined): Endpoint {
   const url = proxy ?? new URL(serverUrl);
-  return { host: url.hostname.replace(/^\[|\]$/g, ''), port: defaultPort(url) };
+  return { host: bareHost(url.hostname), port: portOf(url) };
 }

@@ -2,7 +2,6 @@
 // (every scheme), NO_PROXY is honoured per target, and the outcome says it was proxied.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProbe } from '../../../src-main/agent/probes/index.ts';
-import { bypassesProxy } from '../../../src-main/agent/probes/no-proxy.ts';
 import type { ProbeContext } from '../../../src-main/agent/probes/types.ts';
 import {
   makeCa,
@@ -133,29 +132,5 @@ describe('checks through the proxy', () => {
       error: `proxy ${gone.url} could not be reached (connection refused): check the proxy setting`,
       viaProxy: gone.url,
     });
-  });
-});
-
-describe('bypassesProxy', () => {
-  it.each([
-    { noProxy: undefined, host: 'a.test', port: 80, bypass: false },
-    { noProxy: '', host: 'a.test', port: 80, bypass: false },
-    { noProxy: '*', host: 'a.test', port: 80, bypass: true },
-    { noProxy: 'a.test', host: 'a.test', port: 80, bypass: true },
-    { noProxy: 'A.TEST', host: 'a.test', port: 80, bypass: true },
-    { noProxy: 'corp.test', host: 'wiki.corp.test', port: 443, bypass: true },
-    { noProxy: '.corp.test', host: 'wiki.corp.test', port: 443, bypass: true },
-    { noProxy: '*.corp.test', host: 'wiki.corp.test', port: 443, bypass: true },
-    { noProxy: 'corp.test', host: 'notcorp.test', port: 443, bypass: false },
-    { noProxy: 'a.test:8080', host: 'a.test', port: 8080, bypass: true },
-    { noProxy: 'a.test:8080', host: 'a.test', port: 80, bypass: false },
-    { noProxy: 'x.test, 10.0.0.5', host: '10.0.0.5', port: 22, bypass: true },
-    { noProxy: 'x.test 10.0.0.5', host: '10.0.0.5', port: 22, bypass: true },
-    { noProxy: '0.0.5', host: '10.0.0.5', port: 22, bypass: false },
-    { noProxy: '::1', host: '[::1]', port: 80, bypass: true },
-    { noProxy: '[::1]:8080', host: '::1', port: 8080, bypass: true },
-    { noProxy: 'a.test', host: 'a.test.', port: 80, bypass: true },
-  ])('$noProxy vs $host:$port', ({ noProxy, host, port, bypass }) => {
-    expect(bypassesProxy(noProxy, host, port)).toBe(bypass);
   });
 });

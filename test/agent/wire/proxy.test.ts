@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bypassesProxy, maskProxy, proxyFor, serverReachTarget } from '../../../src-main/agent/wire/proxy.ts';
+import { maskProxy, proxyFor, serverReachTarget } from '../../../src-main/agent/wire/proxy.ts';
 
 describe('which proxy the server traffic takes', () => {
   const chosen = (target: string, explicit: string | undefined, env: NodeJS.ProcessEnv) => {
@@ -67,19 +67,6 @@ describe('which proxy the server traffic takes', () => {
       want: 'a:1 (HTTPS_PROXY)',
     },
   ])('$name', ({ target, explicit, env, want }) => expect(chosen(target, explicit, env)).toBe(want));
-
-  it.each([
-    { host: 'up.example.com', port: 443, list: 'example.com', want: true },
-    { host: 'example.com', port: 443, list: '.example.com', want: false },
-    { host: 'a.example.com', port: 443, list: '*.example.com', want: true },
-    { host: 'notexample.com', port: 443, list: 'example.com', want: false },
-    { host: '127.0.0.1', port: 8080, list: 'localhost 127.0.0.1:8080', want: true },
-    { host: '127.0.0.1', port: 8081, list: '127.0.0.1:8080', want: false },
-    { host: '[::1]', port: 443, list: '[::1]', want: true },
-    { host: 'anything', port: 1, list: 'x, *', want: true },
-  ])('NO_PROXY "$list" for $host:$port is $want', ({ host, port, list, want }) =>
-    expect(bypassesProxy(host, port, list)).toBe(want),
-  );
 
   it('masks credentials and refuses what it cannot use without quoting a password', () => {
     expect(maskProxy(new URL('https://user:pa%20ss@proxy:8443'))).toBe('https://user:***@proxy:8443');
