@@ -14,8 +14,15 @@ const dayMs = 24 * 60 * 60 * 1000;
 /** `now` shifted by a number of days (fractions allowed), for validity windows. */
 export const daysFromNow = (days: number, now = Date.now()): Date => new Date(now + days * dayMs);
 
-export async function makeCa(commonName = 'Test CA'): Promise<KeyPair> {
-  const pems = await generate([{ name: 'commonName', value: commonName }], {
+/** One attribute of a subject, as selfsigned takes it: `{ name: 'commonName', value }`, `{ shortName: 'OU', value }`. */
+export interface NameAttribute {
+  name?: string;
+  shortName?: string;
+  value: string;
+}
+
+export async function makeCa(commonName = 'Test CA', subject?: NameAttribute[]): Promise<KeyPair> {
+  const pems = await generate(subject ?? [{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     algorithm: 'sha256',
     notBeforeDate: daysFromNow(-1),
@@ -30,6 +37,8 @@ export async function makeCa(commonName = 'Test CA'): Promise<KeyPair> {
 
 export interface LeafOptions {
   commonName?: string;
+  /** The whole subject, in certificate order (replaces commonName). */
+  subject?: NameAttribute[];
   /** DNS names and IP addresses the certificate is valid for. */
   names?: string[];
   notBefore?: Date;
@@ -44,7 +53,7 @@ const ipLiteral = /^[\d.]+$|:/;
 export async function makeLeaf(options: LeafOptions = {}): Promise<KeyPair> {
   const commonName = options.commonName ?? 'localhost';
   const names = options.names ?? ['localhost', '127.0.0.1'];
-  const pems = await generate([{ name: 'commonName', value: commonName }], {
+  const pems = await generate(options.subject ?? [{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     algorithm: 'sha256',
     notBeforeDate: options.notBefore ?? daysFromNow(-1),

@@ -1,6 +1,6 @@
 // Loopback probe targets for tests, the demo and benches: everything binds 127.0.0.1 on a
 // random port and returns a close() that also ends open connections.
-export { daysFromNow, makeCa, makeLeaf, type KeyPair, type LeafOptions } from './certs.ts';
+export { daysFromNow, makeCa, makeLeaf, type KeyPair, type LeafOptions, type NameAttribute } from './certs.ts';
 export {
   startHttpTarget,
   type HttpTarget,

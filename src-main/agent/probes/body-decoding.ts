@@ -1,15 +1,17 @@
-// HTTP bodies as a browser reads them (issue 10 §3): Content-Encoding undone by node:zlib's
+// HTTP bodies as a browser reads them (issue 10 §3): Content-Encoding (gzip, deflate, br, zstd) undone by node:zlib's
 // streaming decompressors, pulled one chunk at a time so the caller's byte cap bounds the
 // decoded size too (a compression bomb is never inflated past what the scanner reads), and the
 // charset taken from Content-Type (a BOM wins, as in the WHATWG encoding standard).
 import { Readable, pipeline, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw, createZstdDecompress } from 'node:zlib';
 
 /** Content codings the probe can undo, by their Content-Encoding token. */
 const decoders: Record<string, (first: Buffer) => Transform> = {
   gzip: () => createGunzip(),
   'x-gzip': () => createGunzip(),
   br: () => createBrotliDecompress(),
+  // Sent by Chrome and Firefox since 2024 (RFC 8878); Node 24 decodes it natively.
+  zstd: () => createZstdDecompress(),
   // "deflate" should be zlib-wrapped (RFC 9110), but servers also send raw deflate; browsers
   // accept both, told apart by the zlib header (CM 8, header checksum divisible by 31).
   deflate: (first) => (isZlibHeader(first) ? createInflate() : createInflateRaw()),
@@ -88,7 +90,9 @@ async function* undo(source: AsyncIterable<Buffer>, coding: string): AsyncGenera
 
 function isZlibError(err: unknown): boolean {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
-  return code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code.startsWith('ERR__ERROR');
+  return (
+    code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code.startsWith('ERR__ERROR') || code.startsWith('ZSTD_')
+  );
 }
 
 /** The charset parameter of a Content-Type header, lowercased, or undefined. */

@@ -4,6 +4,7 @@
 // (socket destroyed before the certificate can be read) does not allow.
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
+import { certificateNames } from './distinguished-name.ts';
 import type { CertificateInfo } from './types.ts';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -15,16 +16,31 @@ export function peerCertificate(socket: TLSSocket, wallClock: () => Date): Certi
   const x509 = new X509Certificate(raw);
   const validTo = x509.validToDate;
   return {
-    subject: x509.subject.split('\n').join(', '),
-    issuer: x509.issuer.split('\n').join(', '),
+    ...namesOf(x509),
     validTo: validTo.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     daysLeft: Math.floor((validTo.getTime() - wallClock().getTime()) / dayMs),
   };
 }
 
-/** One line a user can read and a tls check's match_string is matched against. */
-export function certificateSummary(cert: CertificateInfo): string {
-  return `subject ${cert.subject}; issuer ${cert.issuer}; expires ${cert.validTo}`;
+/** Subject and issuer as the fleet writes them; Node's own form if the DER cannot be walked. */
+function namesOf(x509: X509Certificate): { subject: string; issuer: string } {
+  try {
+    return certificateNames(x509.raw);
+  } catch {
+    return { subject: x509.subject.split('\n').join(','), issuer: x509.issuer.split('\n').join(',') };
+  }
+}
+
+/**
+ * The line a tls check reports as its sample and matches match_string against, exactly as the
+ * server's own agent writes it (issue 24 §6), so one match string means the same on both agents:
+ * `subject=<DN>; issuer=<DN>; notAfter=<RFC 3339 UTC>; daysRemaining=<N>`. daysRemaining is that
+ * agent's count, whole days truncated toward zero (a certificate that expired 5 hours ago says
+ * 0), where `daysLeft` rounds down for the local wording ("expired 1 day ago").
+ */
+export function certificateSummary(cert: CertificateInfo, now: Date): string {
+  const daysRemaining = Math.trunc((Date.parse(cert.validTo) - now.getTime()) / dayMs);
+  return `subject=${cert.subject}; issuer=${cert.issuer}; notAfter=${cert.validTo}; daysRemaining=${daysRemaining}`;
 }
 
 /** A certificate the agent refused, with the certificate so the reason can name dates. */

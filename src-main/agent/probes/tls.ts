@@ -33,7 +33,7 @@ export const tlsProbe: Probe = async (def, ctx) => {
     const refused = rejection(socket, host, def.insecure_skip_verify === true, certificate);
     closeGracefully(socket);
     const latencyMs = run.latencyAt(trace.secureAt ?? run.now());
-    const summary = certificate === undefined ? '' : certificateSummary(certificate);
+    const summary = certificate === undefined ? '' : certificateSummary(certificate, run.wallClock());
     const sample = capDetail(summary, run.sampleChars);
     const observed = { latencyMs, responseSample: sample, sampleKind: 'certificate' as const };
     if (run.cancelled()) return outcomeOf(run, trace, { ...observed, error: cancelledError });

@@ -76,7 +76,7 @@ export interface ProbeTimings {
 }
 
 export interface CertificateInfo {
-  /** Distinguished name, RDNs joined with ", " (e.g. "CN=example.test"). */
+  /** Distinguished name as the server's own agent writes it: most specific first, "CN=x,O=y,C=z". */
   subject: string;
   issuer: string;
   /** Expiry as ISO 8601 without fractions (e.g. "2027-01-01T00:00:00Z"). */

@@ -53,7 +53,7 @@ const routes: Record<string, RouteSpec> = {
     headers: { ...html(), 'content-encoding': 'gzip' },
     body: Buffer.concat([gzipSync(page).subarray(0, 12), Buffer.alloc(40, 7)]),
   },
-  '/zstd': { headers: { ...html(), 'content-encoding': 'zstd' }, body: Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0]) },
+  '/compress': { headers: { ...html(), 'content-encoding': 'compress' }, body: Buffer.from([0x1f, 0x9d, 0x90, 0, 0]) },
 };
 
 let target: HttpTarget;
@@ -101,12 +101,12 @@ describe('Content-Encoding', () => {
   });
 
   it('an encoding the agent cannot decode fails a match, not a status-only check', async () => {
-    expect(await probe('/zstd', { match_string: 'Welcome' })).toMatchObject({
+    expect(await probe('/compress', { match_string: 'Welcome' })).toMatchObject({
       success: false,
       decidedBy: 'body',
-      error: 'the body uses Content-Encoding "zstd", which the agent cannot decode',
+      error: 'the body uses Content-Encoding "compress", which the agent cannot decode',
     });
-    expect(await probe('/zstd')).toMatchObject({ success: true, responseSample: '' });
+    expect(await probe('/compress')).toMatchObject({ success: true, responseSample: '' });
   });
 });
 
