@@ -1,10 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
 import { eventually } from '../support/agent-harness.ts';
 import { tempDataDir } from '../support/cli.ts';
 import { enrollDataDir, startRun, statusJson } from '../support/cli-agent.ts';
 import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
+
+/**
+ * The kill moments come from a seeded generator (mulberry32), so a failing run can be replayed:
+ * DURABILITY_SEED=<the seed in the failure> npx vitest run test/cli/durability.int.test.ts.
+ */
+const seed = Number(process.env.DURABILITY_SEED ?? 20261124) >>> 0;
+function seededRandom(start: number): () => number {
+  let state = start;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
 
 // Each target answer carries a unique number, so the server's stored samples tell exactly which
 // probe runs reached it.
@@ -30,7 +46,15 @@ describe('crash safety of uptime-agent run', () => {
     await target.close();
   });
 
-  it('delivers every committed result after SIGKILLs at random moments, and stops gracefully on SIGTERM', async () => {
+  it(`delivers every committed result after SIGKILLs at seeded moments (seed ${seed}), and stops gracefully on SIGTERM`, async () => {
+    const random = seededRandom(seed);
+    const killAfterMs: number[] = [];
+    onTestFailed(({ task }) => {
+      task.result?.errors?.push({
+        name: 'Seed',
+        message: `DURABILITY_SEED=${seed} replays this run (kills ${killAfterMs.join(', ')} ms after the probe runs)`,
+      });
+    });
     const { token, orgId } = withOrg(server);
     const dataDir = await tempDataDir();
     const monitorId = await enrollDataDir(server, token, dataDir);
@@ -51,8 +75,9 @@ describe('crash safety of uptime-agent run', () => {
       const run = startRun(dataDir, flags);
       const before = served.size;
       await eventually(() => served.size >= before + checks, 20_000, 'probe runs');
-      // A random moment within the next 1.5 s: mid-probe, mid-commit or mid-upload alike.
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 1500)));
+      // A moment within the next 1.5 s: mid-probe, mid-commit or mid-upload alike.
+      killAfterMs.push(Math.floor(random() * 1500));
+      await new Promise((r) => setTimeout(r, killAfterMs.at(-1)));
       run.child.kill('SIGKILL');
       expect((await run.exited).code).toBeNull();
     }

@@ -8,7 +8,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference-server/
 import { withOrg } from '../reference-server/testing.ts';
 import { runCli, tempDataDir } from '../support/cli.ts';
 import { enrollArgs, statusJson } from '../support/cli-agent.ts';
-import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
+import { startForwardProxy, type ForwardProxy } from '../targets/forward-proxy.ts';
 import { startHttpsFront, type HttpsFront } from '../support/https-front.ts';
 import { makeCa, makeLeaf } from '../targets/certs.ts';
 
@@ -52,11 +52,11 @@ describe('enroll on an office network', () => {
     const result = await enroll(server.url, env(p.url));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(p.seen).toContain(`CONNECT ${host()}`);
+    expect(p.connects).toContain(host());
   });
 
   it('takes --proxy over the environment, keeps basic credentials out of every output, and saves the setting', async () => {
-    const good = await proxy({ credentials: 'office:s3cret' });
+    const good = await proxy({ credentials: { user: 'office', password: 's3cret' } });
     const refusing = await proxy({ refuseWith: 403 });
     const proxyUrl = `http://office:s3cret@127.0.0.1:${good.port}`;
     const result = await enroll(
@@ -68,8 +68,8 @@ describe('enroll on an office network', () => {
       'strict',
     );
     expect(result.code).toBe(0);
-    expect(good.seen).toContain(`CONNECT ${host()}`);
-    expect(refusing.seen).toEqual([]);
+    expect(good.connects).toContain(host());
+    expect([...refusing.connects, ...refusing.plain]).toEqual([]);
     expect(result.stdout + result.stderr).not.toContain('s3cret');
     const saved = JSON.parse(await readFile(join(result.dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
     expect(saved).toMatchObject({ proxyUrl, egressPolicy: 'strict' });
@@ -85,7 +85,7 @@ describe('enroll on an office network', () => {
   it.each([
     {
       name: 'wrong credentials (407)',
-      opts: { credentials: 'office:right' },
+      opts: { credentials: { user: 'office', password: 'right' } },
       user: 'office:wrong@',
       says: ['asks for a user name and password (407)', 'office:***@'],
     },
@@ -160,7 +160,7 @@ describe('enroll with a private CA', () => {
     try {
       const result = await enroll({ HTTPS_PROXY: p.url }, '--server-ca', caFile);
       expect(result.code).toBe(0);
-      expect(p.seen).toContain(`CONNECT ${new URL(front.url).host}`);
+      expect(p.connects).toContain(new URL(front.url).host);
     } finally {
       await p.close();
     }

@@ -1,7 +1,8 @@
-// A small forward proxy on 127.0.0.1 for probe and agent tests: CONNECT tunnels and plain
+// The one forward proxy of the tests, on 127.0.0.1, as offices run: CONNECT tunnels and plain
 // absolute-form requests, optional basic credentials, a refusal mode, and a routing table that
-// maps the destination a client asks for onto a loopback port. It never dials anything but
-// 127.0.0.1: a destination without a route that is not loopback is answered 502.
+// maps the destination a client asks for onto a loopback port (what only the proxy can reach: an
+// office whose firewall drops direct connections). It never dials anything but 127.0.0.1: a
+// destination without a route that is not loopback is answered 502, as is an upstream that fails.
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -20,12 +21,15 @@ export interface ForwardProxy {
   /** http://127.0.0.1:port */
   url: string;
   port: number;
-  /** CONNECT targets in arrival order ("host:port"). */
+  /** CONNECT targets in arrival order ("host:port"), refused ones included. */
   connects: string[];
-  /** Absolute-form request URLs in arrival order. */
+  /** Absolute-form request URLs in arrival order, refused ones included. */
   plain: string[];
   close(): Promise<void>;
 }
+
+const refusalHeaders = (status: number): string =>
+  `${status === 407 ? 'Proxy-Authenticate: Basic realm="office"\r\n' : ''}Content-Length: 0\r\n`;
 
 export async function startForwardProxy(options: ForwardProxyOptions = {}): Promise<ForwardProxy> {
   const connects: string[] = [];
@@ -52,7 +56,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     plain.push(req.url ?? '');
     const status = refusal(req);
     if (status !== undefined) {
-      res.writeHead(status, status === 407 ? { 'proxy-authenticate': 'Basic realm="test"' } : {}).end();
+      res.writeHead(status, status === 407 ? { 'proxy-authenticate': 'Basic realm="office"' } : {}).end();
       return;
     }
     const target = new URL(req.url ?? '/');
@@ -70,7 +74,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
         answer.pipe(res);
       },
     );
-    upstream.on('error', () => res.destroy());
+    upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
     req.pipe(upstream);
   });
   server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
@@ -81,21 +85,20 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     connects.push(authority);
     const status = refusal(req);
     if (status !== undefined) {
-      client.end(
-        `HTTP/1.1 ${status} Refused\r\n${status === 407 ? 'Proxy-Authenticate: Basic realm="test"\r\n' : ''}\r\n`,
-      );
+      client.end(`HTTP/1.1 ${status} Refused\r\n${refusalHeaders(status)}\r\n`);
       return;
     }
     const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(authority);
     const port = match === null ? undefined : destination(match[1] ?? '', Number(match[2]));
     if (port === undefined) {
-      client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      client.end(`HTTP/1.1 502 Bad Gateway\r\n${refusalHeaders(502)}\r\n`);
       return;
     }
     const upstream = connect({ host: loopback, port });
     sockets.add(upstream);
-    upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    upstream.on('error', () => client.end(`HTTP/1.1 502 Bad Gateway\r\n${refusalHeaders(502)}\r\n`));
     upstream.on('close', () => sockets.delete(upstream));
+    client.on('close', () => upstream.destroy());
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection established\r\n\r\n');
       if (head.length > 0) upstream.write(head);

@@ -1,5 +1,5 @@
 // Timer delays beyond Node's 24.8-day limit (issue 10 §4): clamped, never spinning.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clockFrom, maxTimerDelayMs, systemClock, type Clock } from '../../../src-main/agent/base/clock.ts';
 import { startLoop } from '../../../src-main/agent/base/loop.ts';
 import { createScheduler } from '../../../src-main/agent/schedule/scheduler.ts';
@@ -37,16 +37,30 @@ function counting(clock: Clock) {
   return { clock: wrapped, seen };
 }
 
-const warnings: Error[] = [];
-const onWarning = (warning: Error): void => void warnings.push(warning);
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * Records every delay handed to Node's setTimeout (the timers still run for real). Node replaces a
+ * delay over maxTimerDelayMs by 1 ms with a TimeoutOverflowWarning, so "every delay within the
+ * limit" is exactly "no warning and no spinning timer", and needs no waiting to be seen.
+ * `longWait` resolves once a wait of more than a day is handed to Node: the positive signal that
+ * the clock user has gone to sleep.
+ */
+function recordNodeTimers() {
+  const delays: number[] = [];
+  let sawLong = (): void => undefined;
+  const longWait = new Promise<void>((resolve) => (sawLong = resolve));
+  vi.spyOn(globalThis, 'setTimeout').mockImplementation((fn: () => void, delayMs?: number) => {
+    delays.push(delayMs ?? 0);
+    if ((delayMs ?? 0) > day) sawLong();
+    return realSetTimeout(fn, delayMs);
+  });
+  return { delays, longWait };
+}
 
 afterEach(() => {
-  process.off('warning', onWarning);
-  warnings.length = 0;
+  vi.restoreAllMocks();
 });
-
-/** Lets real timers and warnings (emitted on next tick) happen for a moment. */
-const realPause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('timer delays beyond 24.8 days', () => {
   it('a check with a 30-day interval fires a bounded number of times (fake clock with Node timer semantics)', async () => {
@@ -79,8 +93,8 @@ describe('timer delays beyond 24.8 days', () => {
     expect(firedAt).toBe(30 * day);
   });
 
-  it('the scheduler on the real clock: no TimeoutOverflowWarning and no spinning timer', async () => {
-    process.on('warning', onWarning);
+  it('the scheduler on the real clock hands Node no delay over its limit (no TimeoutOverflowWarning, no spinning timer)', async () => {
+    const node = recordNodeTimers();
     const { clock, seen } = counting(systemClock);
     let runs = 0;
     const scheduler = createScheduler({
@@ -91,16 +105,16 @@ describe('timer delays beyond 24.8 days', () => {
       run: () => Promise.resolve((runs++, undefined)),
     });
     scheduler.upsert({ guid: 'monthly', intervalMs: 30 * day });
-    await realPause(200);
-    expect(warnings.map((w) => w.name)).not.toContain('TimeoutOverflowWarning');
+    await node.longWait;
+    expect(Math.max(...node.delays)).toBeLessThanOrEqual(maxTimerDelayMs);
     expect(runs).toBe(1);
-    // The first run's timer, then one long wait: a spinning 1 ms timer would have fired ~200 times.
+    // The first run's timer, then the long wait.
     expect(seen.fired).toBeLessThanOrEqual(2);
     await scheduler.stop(0);
   });
 
-  it('a loop asking for a 30-day wait: no TimeoutOverflowWarning and no second run', async () => {
-    process.on('warning', onWarning);
+  it('a loop asking for a 30-day wait hands Node no delay over its limit, and does not run again', async () => {
+    const node = recordNodeTimers();
     let runs = 0;
     const loop = startLoop({
       clock: systemClock,
@@ -108,8 +122,8 @@ describe('timer delays beyond 24.8 days', () => {
       fallbackDelayMs: 1000,
       run: () => Promise.resolve((runs++, 30 * day)),
     });
-    await realPause(200);
-    expect(warnings.map((w) => w.name)).not.toContain('TimeoutOverflowWarning');
+    await node.longWait;
+    expect(Math.max(...node.delays)).toBeLessThanOrEqual(maxTimerDelayMs);
     expect(runs).toBe(1);
     await loop.stop();
   });

@@ -11,7 +11,7 @@ import { startReferenceServer, type ReferenceServer } from '../../reference-serv
 import { withOrg } from '../../reference-server/testing.ts';
 import { eventually, fastTunables } from '../../support/agent-harness.ts';
 import { tempDataDir } from '../../support/cli.ts';
-import { startForwardProxy, type ForwardProxy } from '../../support/forward-proxy.ts';
+import { startForwardProxy, type ForwardProxy } from '../../targets/forward-proxy.ts';
 import { startSilentPort, type SilentPort } from '../../targets/silent-port.ts';
 
 describe('connectivity through the proxy', () => {
@@ -32,7 +32,7 @@ describe('connectivity through the proxy', () => {
     // The server's address as the agent knows it drops direct connections; the proxy reaches it.
     silent = await startSilentPort();
     const serverUrl = `http://127.0.0.1:${silent.port}`;
-    proxy = await startForwardProxy({ upstreams: { [`127.0.0.1:${silent.port}`]: new URL(server.url).host } });
+    proxy = await startForwardProxy({ routes: { [`127.0.0.1:${silent.port}`]: Number(new URL(server.url).port) } });
     const dataDir = await tempDataDir();
     agent = createAgent({
       dataDir,
@@ -70,7 +70,7 @@ describe('network settings changed while running', () => {
       await h.agent.setNetwork({ proxyUrl: `http://office:s3cret@127.0.0.1:${refusing.port}` });
       const failed = await h.agent.syncNow();
       expect(failed.ok).toBe(false);
-      expect(refusing.seen).toContain(`CONNECT ${new URL(h.server.url).host}`);
+      expect(refusing.connects).toContain(new URL(h.server.url).host);
       const problem = h.agent.snapshot().problems.find((p) => p.kind === 'server-connection');
       expect(problem?.message).toContain(`proxy http://office:***@127.0.0.1:${refusing.port} refused to connect`);
       expect(JSON.stringify(h.agent.snapshot())).not.toContain('s3cret');
