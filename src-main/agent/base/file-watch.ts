@@ -49,10 +49,13 @@ export function watchFile(options: FileWatchOptions): FileWatch {
   let settle: TimerHandle | undefined;
   let pollTimer: TimerHandle | undefined;
   let closed = false;
+  const isOpen = (): boolean => !closed;
 
   const report = async (): Promise<void> => {
-    if (closed || !(await options.changed()) || closed) return;
-    options.onChange();
+    if (closed) return;
+    const changed = await options.changed();
+    // close() may have run while the question was being answered.
+    if (changed && isOpen()) options.onChange();
   };
   const failed = (error: unknown): void =>
     log?.warn({ file, err: String(error) }, `checking ${what} for changes failed; trying again at the next poll`);
