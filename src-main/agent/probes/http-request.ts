@@ -11,7 +11,7 @@ export interface RequestPlan {
 }
 
 // RFC 9110 token characters; anything else would be refused by the HTTP client with a vaguer message.
-export const headerNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const headerNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // eslint-disable-next-line no-control-regex -- line breaks and NUL would split or end the header
 const badHeaderValue = /[\r\n\u0000]/;
 // What an HTTP/1.1 header value can carry: tab, visible ASCII, and the bytes 0x80–0xFF (sent as
@@ -21,11 +21,30 @@ const unsendableHeaderValue = /[^\t\u0020-\u007e\u0080-\u00ff]/;
 // body's own length, no upgrade): a check setting them would make the request unreadable.
 const framingHeaders = new Set(['transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer']);
 
+/** Why one header cannot be sent, as data: the probe and the private-definitions file each say it in their words. */
+export type HeaderFault = 'bad-name' | 'line-break' | 'unsendable' | 'framing';
+
+/** The one header rule (issue 23): what the probe refuses, the definitions file refuses when it loads. */
+export function headerFault(name: string, value: string): HeaderFault | undefined {
+  if (!headerNamePattern.test(name)) return 'bad-name';
+  if (badHeaderValue.test(value)) return 'line-break';
+  if (unsendableHeaderValue.test(value)) return 'unsendable';
+  if (framingHeaders.has(name.toLowerCase())) return 'framing';
+  return undefined;
+}
+
 /** Case-insensitive lookup of a header name in a plan's headers. */
 export function hasHeader(headers: Record<string, string>, name: string): boolean {
   const lower = name.toLowerCase();
   return Object.keys(headers).some((h) => h.toLowerCase() === lower);
 }
+
+const faultWords = (name: string): Record<HeaderFault, string> => ({
+  'bad-name': `header name ${JSON.stringify(name)} is not valid`,
+  'line-break': `header ${name} has a line break or NUL in its value`,
+  unsendable: `header ${name} has a character in its value that HTTP headers cannot carry`,
+  framing: `header ${name} cannot be set: the agent frames each request itself`,
+});
 
 /**
  * The request a check asks for, or why it cannot be sent. More than the allowed headers fails
@@ -39,16 +58,8 @@ export function planRequest(def: CheckDefinition): RequestPlan | { problem: stri
     return { problem: `check has ${names.length} headers, at most ${probeDefaults.maxHeaders} are allowed` };
   }
   for (const name of names) {
-    if (!headerNamePattern.test(name)) return { problem: `header name ${JSON.stringify(name)} is not valid` };
-    if (badHeaderValue.test(userHeaders[name] ?? '')) {
-      return { problem: `header ${name} has a line break or NUL in its value` };
-    }
-    if (unsendableHeaderValue.test(userHeaders[name] ?? '')) {
-      return { problem: `header ${name} has a character in its value that HTTP headers cannot carry` };
-    }
-    if (framingHeaders.has(name.toLowerCase())) {
-      return { problem: `header ${name} cannot be set: the agent frames each request itself` };
-    }
+    const fault = headerFault(name, userHeaders[name] ?? '');
+    if (fault !== undefined) return { problem: faultWords(name)[fault] };
   }
   const headers = { ...userHeaders };
   if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = probeDefaults.userAgent;

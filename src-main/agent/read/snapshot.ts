@@ -8,7 +8,7 @@ import type { EnrollmentDetails } from '../identity/enrollment.ts';
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import { redactUrl } from '../probes/redact.ts';
 import { describeNotRun, notRunReason } from '../checks/runnable-checks.ts';
-import { sharedBy } from '../schedule/grid.ts';
+import { effectiveInterval, sharedBy } from '../schedule/grid.ts';
 import type { SchedulerStats } from '../schedule/scheduler.ts';
 import { type AgentState, type AuthState, type LoopState, type UploadProgress } from '../live/state.ts';
 import type { StoredCheck } from '../store/checks.ts';
@@ -140,7 +140,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
       type: checkType(check.url, privateDefinition),
       target: privateDefinition ? 'private' : redactUrl(check.url),
       intervalSec: check.interval_sec,
-      effectiveIntervalSec: check.interval_sec * sharedBy({ monitorCount: check.monitor_count }),
+      effectiveIntervalSec: effectiveInterval(check.interval_sec, { monitorCount: check.monitor_count }),
       sharedBy: sharedBy({ monitorCount: check.monitor_count }),
       enabled: check.enabled,
       privateDefinition,

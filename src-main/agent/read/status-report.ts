@@ -2,7 +2,7 @@
 // another process runs the agent on the same data folder.
 import { agentDefaults } from '../defaults.ts';
 import { readLoad } from '../live/load-state.ts';
-import { sharedBy } from '../schedule/grid.ts';
+import { effectiveInterval, sharedBy } from '../schedule/grid.ts';
 import type { StoredIdentity } from '../identity/key-vault.ts';
 import type { RunState } from '../live/run-state-file.ts';
 import { currentSchemaVersion, schemaVersion, type Database } from '../store/database.ts';
@@ -78,13 +78,14 @@ export interface StatusReport {
   private_definitions: PrivateDefinitionsSummary;
 }
 
-/**
- * Whether a check is runnable is the running agent's own decision (runnable-checks.ts), made
- * here from the guids its definitions file defined (the agent records those, never a definition).
- */
 /** A recorded load older than this belongs to an agent that is gone: a few missed samples. */
 const loadFreshMs = 3 * agentDefaults.loadSampleMs;
 
+/**
+ * What `status --json` prints, read from the store. Whether a check is runnable is the running
+ * agent's own decision (checks/runnable-checks.ts), made here from the guids its definitions
+ * file defined (the agent records those, never a definition).
+ */
 export function statusReport(
   db: Database,
   identity: StoredIdentity | undefined,
@@ -111,14 +112,13 @@ export function statusReport(
     checks: listChecks(db).map((stored) => {
       const { check, privateDefinition } = stored;
       const lastResult = last.get(check.guid);
-      const shared = sharedBy({ monitorCount: check.monitor_count });
       return {
         guid: check.guid,
         name: check.name,
         enabled: check.enabled,
         interval_sec: check.interval_sec,
-        effective_interval_sec: check.interval_sec * shared,
-        shared_by: shared,
+        effective_interval_sec: effectiveInterval(check.interval_sec, { monitorCount: check.monitor_count }),
+        shared_by: sharedBy({ monitorCount: check.monitor_count }),
         private_definition: privateDefinition,
         runnable: notRunReason(stored, (guid) => defined.has(guid)) === undefined,
         ...(check.invalid_definition === undefined ? {} : { invalid_definition: check.invalid_definition }),

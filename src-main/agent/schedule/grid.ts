@@ -47,8 +47,11 @@ export interface Sharing {
 /** Monitors sharing the check, at least 1. */
 export const sharedBy = (sharing: Sharing): number => Math.max(1, Math.floor(sharing.monitorCount ?? 1));
 
-/** How often this monitor runs the check: N monitors take turns, one run per interval in all. */
-export const effectiveIntervalMs = (intervalMs: number, sharing: Sharing): number => intervalMs * sharedBy(sharing);
+/**
+ * How often this monitor runs the check: N monitors take turns, one run per interval in all. In
+ * the interval's own unit (the grid's ms, the status report's seconds).
+ */
+export const effectiveInterval = (interval: number, sharing: Sharing): number => interval * sharedBy(sharing);
 
 /** Where a check sits on this monitor's grid: every `periodMs`, at `phase` within it. */
 export interface GridSlot {
@@ -65,7 +68,7 @@ export function gridSlot(guid: string, intervalMs: number, sharing: Sharing): Gr
   const count = sharedBy(sharing);
   const rank = Math.floor(sharing.monitorRank ?? 0);
   return {
-    periodMs: intervalMs * count,
+    periodMs: effectiveInterval(intervalMs, sharing),
     phase: phaseMs(guid, intervalMs) + (((rank % count) + count) % count) * intervalMs,
   };
 }

@@ -1,4 +1,6 @@
-// Small key-value facts about this store: whose check set it holds, sync cursor, counters.
+// Small key-value facts about this store: whose check set it holds, the sync cursor, counters,
+// and (until they move to one live-state file, issue 23) a few facts the running agent publishes
+// for `status --json`.
 import type { Database } from './database.ts';
 
 export type MetaKey =
@@ -13,9 +15,9 @@ export type MetaKey =
   | 'dropped_results'
   /** Server clock minus local clock in seconds at the last API answer, for `status --json`. */
   | 'clock_skew_sec'
-  /** JSON array of the guids the private definitions file defines, for `status --json`. */
+  /** JSON of the private definitions file's state (checks/private-definitions/summary.ts), for `status --json`. */
   | 'private_definitions'
-  /** JSON of the running agent's load (load-state.ts), for `status --json`. */
+  /** JSON of the running agent's load (live/load-state.ts), for `status --json`. */
   | 'load';
 
 export function getMeta(db: Database, key: MetaKey): string | undefined {

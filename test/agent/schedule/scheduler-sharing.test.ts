@@ -1,6 +1,6 @@
 // Shared checks (issue 10 §5): N monitors take turns, one run per interval_sec in aggregate.
 import { describe, expect, it } from 'vitest';
-import { effectiveIntervalMs, gridSlot, phaseMs } from '../../../src-main/agent/schedule/grid.ts';
+import { effectiveInterval, gridSlot, phaseMs } from '../../../src-main/agent/schedule/grid.ts';
 import { createScheduler, type Job, type RunTicket } from '../../../src-main/agent/schedule/scheduler.ts';
 import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
 
@@ -47,7 +47,7 @@ describe('grid slot of a shared check', () => {
     },
   ])('$name', ({ sharing, period, offset }) => {
     expect(gridSlot('g', interval, sharing)).toEqual({ periodMs: period, phase: phaseMs('g', interval) + offset });
-    expect(effectiveIntervalMs(interval, sharing)).toBe(period);
+    expect(effectiveInterval(interval, sharing)).toBe(period);
   });
 });
 

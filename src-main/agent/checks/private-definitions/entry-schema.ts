@@ -6,7 +6,7 @@
 // URL passwords are secrets. Field names, header names that are valid tokens and guids are not.
 import { z } from 'zod';
 import { checkSchemeList, checkSchemeOf } from '../../wire/check-schemes.ts';
-import { headerNamePattern } from '../../probes/http-request.ts';
+import { headerFault, type HeaderFault } from '../../probes/http-request.ts';
 import { wireLimits } from '../../wire/limits.ts';
 import { definitionShape } from '../../wire/schemas.ts';
 
@@ -35,8 +35,15 @@ export function urlProblem(url: string): string | undefined {
   return undefined;
 }
 
-// undici refuses these in a value; catching them here names the header instead of failing later.
-const badValueChar = /[\r\n\0]/;
+// The probe's own header rule, so what it would refuse on every run is reported once, here.
+// A bad name is not quoted: a common slip is "Authorization: Bearer …" as the name. A name that
+// passed is a plain token and may be; a value never is.
+const headerFaultWords = (i: number, name: string): Record<HeaderFault, string> => ({
+  'bad-name': `entry ${i + 1} has a name that is not a valid HTTP header name (letters, digits and -, no ':' or spaces) — write the name alone as the key and the value after it, like "Authorization": "Bearer …"`,
+  'line-break': `"${name}" has a value with a line break or NUL character — remove it`,
+  unsendable: `"${name}" has a character in its value that HTTP headers cannot carry (a control character, or a letter beyond Latin-1) — remove it`,
+  framing: `"${name}" cannot be set: the agent frames each request itself — remove it`,
+});
 
 const headersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
   const names = Object.keys(headers);
@@ -47,15 +54,8 @@ const headersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx
     });
   }
   names.forEach((name, i) => {
-    // An invalid name is not quoted: a common slip is "Authorization: Bearer …" as the name.
-    if (!headerNamePattern.test(name)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `entry ${i + 1} has a name that is not a valid HTTP header name (letters, digits and -, no ':' or spaces) — write the name alone as the key and the value after it, like "Authorization": "Bearer …"`,
-      });
-    } else if (badValueChar.test(headers[name] ?? '')) {
-      ctx.addIssue({ code: 'custom', message: `"${name}" has a value with a line break or NUL character — remove it` });
-    }
+    const fault = headerFault(name, headers[name] ?? '');
+    if (fault !== undefined) ctx.addIssue({ code: 'custom', message: headerFaultWords(i, name)[fault] });
   });
 });
 

@@ -3,7 +3,7 @@
 // out of order. Log lines carry counts and file-level errors, never a definition value.
 import { resolve } from 'node:path';
 import type { Logger } from '../../base/log.ts';
-import { watchFile } from './file-watch.ts';
+import { watchFile } from '../../base/file-watch.ts';
 import { fileSignature, readSettled } from './read-settled.ts';
 import { emptyState, nextState, sameContent, type PrivateDefinitionsState } from './state.ts';
 
@@ -107,11 +107,12 @@ function start(options: PrivateDefinitionsOptions): { source: PrivateDefinitions
 
   const watch = watchFile({
     file,
-    debounceMs,
+    settleMs: debounceMs,
     pollMs,
     log,
-    onSettled: () => void reload().catch(() => undefined),
-    changedSinceRead: async () => (await fileSignature(file)) !== lastSignature,
+    what: 'the private definitions file',
+    changed: async () => (await fileSignature(file)) !== lastSignature,
+    onChange: () => void reload().catch(() => undefined),
   });
 
   const source: PrivateDefinitionsSource = {

@@ -137,6 +137,25 @@ describe('parsePrivateDefinitions: invalid entries are left out, the others load
       field: 'headers',
       says: '"X-Token" has a value with a line break',
     },
+    // The probe refuses these on every run; the file reports them once, when it loads (issue 23).
+    {
+      name: 'a framing header the agent sets itself',
+      patch: { headers: { 'Transfer-Encoding': 'chunked' } },
+      field: 'headers',
+      says: '"Transfer-Encoding" cannot be set: the agent frames each request itself',
+    },
+    {
+      name: 'a header value beyond Latin-1',
+      patch: { headers: { 'X-Token': 'HdrSecretValue\u2713' } },
+      field: 'headers',
+      says: '"X-Token" has a character in its value that HTTP headers cannot carry',
+    },
+    {
+      name: 'a header value with a control character',
+      patch: { headers: { 'X-Token': 'HdrSecretValue\u0007' } },
+      field: 'headers',
+      says: '"X-Token" has a character in its value that HTTP headers cannot carry',
+    },
     {
       name: 'timeout above 60',
       patch: { timeout_sec: 61 },
