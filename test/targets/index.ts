@@ -14,3 +14,4 @@ export { closedPort, listen, loopback } from './ports.ts';
 export { startSilentPort, type SilentPort } from './silent-port.ts';
 export { startTcpTarget, startTlsTarget, type SocketTarget, type TcpTargetOptions } from './socket-targets.ts';
 export { startForwardProxy, type ForwardProxy, type ForwardProxyOptions } from './forward-proxy.ts';
+export { startRawHttpTarget, type RawHttpTarget } from './raw-http-target.ts';

@@ -12,6 +12,12 @@ export const probeDefaults = {
   maxRedirects: 10,
   /** Body bytes examined for match_string: enough for any real page, bounded for endless ones. */
   maxBodyBytes: 4 * 1024 * 1024,
+  /**
+   * Body bytes a check without a match string still reads (beyond its sample), so a short page
+   * that ends before its declared length is seen as cut (issue 24 §4); bounded, so a large
+   * download or an endless stream is not fetched whole for a status check.
+   */
+  completeBodyBytes: 16 * 1024,
   /** Default response_sample length in code points when the caller does not say. */
   sampleChars: 4096,
   /**

@@ -5,7 +5,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { EgressBlockedError, egressRefusal } from './egress.ts';
+import { EgressBlockedError, egressRefusal, nameRefusal, refusedKind } from './egress.ts';
 import { bypassesProxy } from '../base/no-proxy.ts';
 import { openTunnel, shownProxy } from './proxy-tunnel.ts';
 import { waitFor } from './socket-wait.ts';
@@ -17,15 +17,21 @@ export const systemResolver: Resolver = async (hostname) => {
   return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 };
 
-/** Throws EgressBlockedError unless every address may be reached under the run's policy. */
+/**
+ * Throws EgressBlockedError unless every address may be reached under the run's policy. A
+ * refusal of a name never quotes the address it resolved to: for a private-definition check
+ * that address is part of the private network the definition must not reveal (issue 24 §10).
+ */
 function checkAddresses(run: Run, host: string, addresses: readonly string[]): void {
   if (run.egressPolicy !== 'strict') return;
   if (addresses.length === 0) throw new EgressBlockedError(`${host} has no address`);
   for (const address of addresses) {
-    const refusal = egressRefusal(address);
-    if (refusal === undefined) continue;
+    const kind = refusedKind(address);
+    if (kind === undefined) continue;
     throw new EgressBlockedError(
-      address === host ? refusal : `${host} resolves to ${refusal.replace(/^\S+ is /, `${address}, `)}`,
+      address === host
+        ? (egressRefusal(address) ?? kind)
+        : `${host} resolves to ${kind.replace(/^not /, 'something not ')}`,
     );
   }
 }
@@ -37,6 +43,8 @@ function checkAddresses(run: Run, host: string, addresses: readonly string[]): v
  */
 async function checkedAddresses(run: Run, host: string, trace: ConnectionTrace): Promise<ResolvedAddress[]> {
   const family = isIP(host);
+  const refusedName = run.egressPolicy === 'strict' && family === 0 ? nameRefusal(host) : undefined;
+  if (refusedName !== undefined) throw new EgressBlockedError(refusedName);
   if (family !== 0) {
     checkAddresses(run, host, [host]);
     return [{ address: host, family: family === 6 ? 6 : 4 }];

@@ -1,77 +1,49 @@
-// The egress policy of a shared-fleet monitor (issue 12 §3): checks written by other
-// organisations must not reach into the network this agent runs in. Pure classification of one
-// address; dial.ts applies it to every address a connection is about to use.
-import { BlockList, isIP } from 'node:net';
+// The egress policy of a shared-fleet monitor (issue 12 §3, issue 24 §10): checks written by
+// other organisations must not reach into the network this agent runs in. `strict` refuses
+// exactly what the server's own agent refuses, so a check the fleet runs fails or passes alike on
+// both agents. Pure classification of one name or one address; dial.ts applies it to every hop.
+import ipaddr from 'ipaddr.js';
 
 export type EgressPolicy = 'open' | 'strict';
 
-interface Range {
-  kind: string;
-  /** [network, prefix, family] */
-  subnets: [string, number, 'ipv4' | 'ipv6'][];
-}
+/** The refused ranges, by the words a reason uses (design.md "Office networks"). */
+const refused: Record<string, string[]> = {
+  // 0.0.0.0/8 ("this network") with 0.0.0.0: nothing reachable lives there either.
+  'an unspecified address': ['0.0.0.0/8', '::/128'],
+  'a loopback address': ['127.0.0.0/8', '::1/128'],
+  'a private address': ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+  'a link-local address': ['169.254.0.0/16', 'fe80::/10'],
+  'a shared (CGNAT) address': ['100.64.0.0/10'],
+  'a multicast address': ['224.0.0.0/4', 'ff00::/8'],
+  // IETF protocol assignments, TEST-NET-1/2/3, benchmarking, and 240/4 (with the broadcast address).
+  'a reserved address': [
+    '192.0.0.0/24',
+    '192.0.2.0/24',
+    '198.51.100.0/24',
+    '203.0.113.0/24',
+    '198.18.0.0/15',
+    '240.0.0.0/4',
+  ],
+  // NAT64 and 6to4 put an IPv4 address behind a gateway, so the whole prefix is refused, as the
+  // server's own agent does (IPv4-mapped forms are unmapped first, below).
+  'a NAT64 address': ['64:ff9b::/96'],
+  'a 6to4 address': ['2002::/16'],
+};
 
-// BlockList also matches IPv4-mapped IPv6 forms (::ffff:10.0.0.5, ::ffff:a00:5) against the IPv4
-// subnets, so a mapped address cannot slip past as "IPv6".
-const ranges: Range[] = [
-  {
-    kind: 'an unspecified address',
-    subnets: [
-      ['0.0.0.0', 8, 'ipv4'],
-      ['::', 128, 'ipv6'],
-    ],
-  },
-  {
-    kind: 'a loopback address',
-    subnets: [
-      ['127.0.0.0', 8, 'ipv4'],
-      ['::1', 128, 'ipv6'],
-    ],
-  },
-  {
-    kind: 'a private address',
-    subnets: [
-      ['10.0.0.0', 8, 'ipv4'],
-      ['172.16.0.0', 12, 'ipv4'],
-      ['192.168.0.0', 16, 'ipv4'],
-      ['fc00::', 7, 'ipv6'],
-    ],
-  },
-  {
-    kind: 'a link-local address',
-    subnets: [
-      ['169.254.0.0', 16, 'ipv4'],
-      ['fe80::', 10, 'ipv6'],
-    ],
-  },
-  { kind: 'a shared (CGNAT) address', subnets: [['100.64.0.0', 10, 'ipv4']] },
-  {
-    kind: 'a multicast address',
-    subnets: [
-      ['224.0.0.0', 4, 'ipv4'],
-      ['ff00::', 8, 'ipv6'],
-    ],
-  },
-  // 240/4 holds the limited broadcast address; nothing public lives there.
-  { kind: 'a reserved address', subnets: [['240.0.0.0', 4, 'ipv4']] },
-];
+const ranges: Parameters<typeof ipaddr.subnetMatch>[1] = Object.fromEntries(
+  Object.entries(refused).map(([kind, cidrs]) => [kind, cidrs.map((cidr) => ipaddr.parseCIDR(cidr))]),
+);
 
-const lists = ranges.map(({ kind, subnets }) => {
-  const list = new BlockList();
-  for (const [network, prefix, family] of subnets) list.addSubnet(network, prefix, family);
-  return { kind, list };
-});
+/** Names that only mean something inside somebody's network (and this machine's own name). */
+const internalSuffixes = ['.local', '.internal', '.localdomain', '.home.arpa'];
 
-// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) embed an IPv4 address that the gateway then reaches.
-const embedded: { prefix: RegExp; extract: (groups: string[]) => string }[] = [
-  { prefix: /^64:ff9b::/i, extract: (g) => hexPairToIpv4(g.at(-2) ?? '0', g.at(-1) ?? '0') },
-  { prefix: /^2002:/i, extract: (g) => hexPairToIpv4(g[1] ?? '0', g[2] ?? '0') },
-];
-
-function hexPairToIpv4(high: string, low: string): string {
-  const h = parseInt(high, 16);
-  const l = parseInt(low, 16);
-  return [h >> 8, h & 0xff, l >> 8, l & 0xff].join('.');
+/** The kind of address `address` is when strict refuses it, or undefined when it may be reached. */
+export function refusedKind(address: string): string | undefined {
+  const bare = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  if (!ipaddr.isValid(bare)) return 'not an IP address';
+  // process() unmaps ::ffff:a.b.c.d, so a mapped address is judged as the IPv4 address it is.
+  const kind = ipaddr.subnetMatch(ipaddr.process(bare), ranges, '');
+  return kind === '' ? undefined : kind;
 }
 
 /**
@@ -79,31 +51,18 @@ function hexPairToIpv4(high: string, low: string): string {
  * it may. Something that is not an IP address is refused: only resolved addresses are judged.
  */
 export function egressRefusal(address: string): string | undefined {
-  const bare = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 0) return `${address} is not an IP address`;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  for (const { kind, list } of lists) {
-    if (list.check(bare, type)) return `${bare} is ${kind}`;
-  }
-  if (family === 6 && !bare.includes('.')) {
-    for (const { prefix, extract } of embedded) {
-      if (!prefix.test(bare)) continue;
-      const inner = extract(expandIpv6(bare));
-      const refusal = egressRefusal(inner);
-      if (refusal !== undefined) return `${bare} embeds ${refusal}`;
-    }
-  }
-  return undefined;
+  const kind = refusedKind(address);
+  return kind === undefined ? undefined : `${address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '')} is ${kind}`;
 }
 
-/** The eight 16-bit groups of an IPv6 literal without dotted tail. */
-function expandIpv6(address: string): string[] {
-  const [head = '', tail] = address.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const zeros = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...zeros, ...right];
+/** Why the host name `host` is refused before any lookup, or undefined when it may be resolved. */
+export function nameRefusal(host: string): string | undefined {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost') return 'localhost is this machine';
+  if (internalSuffixes.some((suffix) => name.endsWith(suffix))) {
+    return `${name} is an internal name that only resolves inside a private network`;
+  }
+  return undefined;
 }
 
 /** The error a blocked connection fails with; errors.ts turns it into the user's reason. */

@@ -24,7 +24,11 @@ export interface Hop {
   /** Content-Encoding and Content-Type, for decoding the body as a browser would. */
   contentEncoding: string | undefined;
   contentType: string | undefined;
+  /** The declared Content-Length, when the body has one. */
+  contentLength: number | undefined;
   body: Readable;
+  /** Whether the whole message arrived: false once the body ended before its declared end. */
+  complete(): boolean;
   /** Run-clock time the response headers were complete. */
   headersAt: number;
   /** Ends the connection, whatever is left of the body. */
@@ -58,6 +62,11 @@ export function feedBody(body: Readable, take: (chunk: Buffer) => boolean): Prom
     body.once('end', stop);
     body.once('error', stop);
   });
+}
+
+function declaredLength(header: string | undefined): number | undefined {
+  const length = header === undefined ? NaN : Number(header);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 }
 
 /**
@@ -151,7 +160,9 @@ export async function sendHop(
         location: singleLocation(response),
         contentEncoding: response.headers['content-encoding'],
         contentType: response.headers['content-type'],
+        contentLength: declaredLength(response.headers['content-length']),
         body: response,
+        complete: () => response.complete,
         headersAt,
         // The socket alone: a response whose message is complete then just ends, while
         // destroying the response too would build an 'aborted' and a premature-close error

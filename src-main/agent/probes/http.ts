@@ -115,8 +115,10 @@ async function evaluate(
   await hop.close();
   const sample = capDetail(body.scan.sample, run.sampleChars);
   if (run.cancelled()) return answered(run, hop, trace, cancelledError, 'cancelled', sample);
-  // A body that could not be read or decoded only matters when the verdict depends on it.
-  if (body.error !== '' && def.match_string !== '') return answered(run, hop, trace, body.error, 'body', sample);
+  // A body cut short always fails; one that could not be decoded only when the verdict reads it.
+  if (body.error !== '' && (def.match_string !== '' || body.endedEarly)) {
+    return answered(run, hop, trace, body.error, 'body', sample);
+  }
   const latencyMs = run.latencyAt(hop.headersAt);
   // At the cap, say that the rest was not examined and, for a compressed body, that the limit
   // applies to the decoded bytes (a compression bomb shows up here, not as exhausted memory).
@@ -138,36 +140,82 @@ interface BodyRead {
   scan: ScanResult;
   /** Why the body could not be read in full; '' when it could (or was not needed). */
   error: string;
+  /** The body ended before its declared length or its last chunk. */
+  endedEarly: boolean;
 }
+
+const emptyScan: ScanResult = { found: false, sample: '', bytes: 0, capped: false };
 
 /**
  * Reads what the verdict and the sample need of the body, decoded (Content-Encoding undone,
- * then the charset) as a browser would. The byte cap applies to the decoded bytes.
+ * then the charset) as a browser would. The byte cap applies to the decoded bytes. Reading stops
+ * once a match settles the verdict; a check without a match string reads on to the end of a
+ * short body (probeDefaults.completeBodyBytes at least), undecoded when it keeps no sample. When
+ * the reading reaches the end and the body ended before its declared length or its last chunk,
+ * the body was cut: that fails the run whatever the check matches (issue 24 §4).
  */
 async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: string[], host: string): Promise<BodyRead> {
-  const empty: ScanResult = { found: false, sample: '', bytes: 0, capped: false };
-  if (def.match_string === '' && run.sampleChars === 0) return { scan: empty, error: '' };
+  const statusOnly = def.match_string === '';
   const problem = codingProblem(codings);
-  if (problem !== '') return { scan: empty, error: problem };
+  if (!statusOnly && problem !== '') return { scan: emptyScan, error: problem, endedEarly: false };
+  const decode = problem === '' && (!statusOnly || run.sampleChars > 0) ? codings : undefined;
   const charset = charsetOf(hop.contentType);
-  const scanner = createTextScanner({
-    matchString: def.match_string,
-    matchMode: def.match_mode,
-    sampleChars: run.sampleChars,
-    maxBytes: probeDefaults.maxBodyBytes,
-    ...(charset === undefined ? {} : { charset }),
-    html: /html/i.test(hop.contentType ?? ''),
-  });
+  const scanner =
+    decode === undefined
+      ? undefined
+      : createTextScanner({
+          matchString: def.match_string,
+          matchMode: def.match_mode,
+          sampleChars: run.sampleChars,
+          maxBytes: probeDefaults.maxBodyBytes,
+          ...(charset === undefined ? {} : { charset }),
+          html: /html/i.test(hop.contentType ?? ''),
+        });
+  let received = 0;
+  let examined = 0;
+  /** Reading stopped by choice (verdict settled, enough read), not at the body's end. */
+  const reading = { enough: false };
+  const take = (chunk: Buffer): boolean => {
+    examined += chunk.length;
+    const settled = scanner?.push(chunk) ?? true;
+    reading.enough =
+      (statusOnly ? settled && examined >= probeDefaults.completeBodyBytes : settled) ||
+      examined >= probeDefaults.maxBodyBytes;
+    return reading.enough;
+  };
   let error = '';
   try {
-    if (codings.length === 0) await feedBody(hop.body, (chunk) => scanner.push(chunk));
-    else
-      for await (const chunk of decodedBody(hop.body as AsyncIterable<Buffer>, codings)) if (scanner.push(chunk)) break;
+    if (decode === undefined || decode.length === 0) {
+      await feedBody(hop.body, (chunk) => {
+        received += chunk.length;
+        return take(chunk);
+      });
+    } else {
+      const raw = counted(hop.body as AsyncIterable<Buffer>, (n) => (received += n));
+      for await (const chunk of decodedBody(raw, decode)) if (take(chunk)) break;
+    }
   } catch (err) {
     const reason = run.reason(err, host);
     error = run.rule(err) === 'body' ? reason : `${reason} while reading the body`;
   }
-  return { scan: scanner.finish(), error };
+  const scan = scanner?.finish() ?? emptyScan;
+  if (!reading.enough && !run.stopped() && !hop.complete()) {
+    return { scan, error: endedEarly(received, hop.contentLength), endedEarly: true };
+  }
+  return { scan, error, endedEarly: false };
+}
+
+async function* counted(body: AsyncIterable<Buffer>, add: (bytes: number) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    add(chunk.length);
+    yield chunk;
+  }
+}
+
+function endedEarly(received: number, declared: number | undefined): string {
+  return declared === undefined
+    ? `the response ended early: the body stopped after ${received} bytes`
+    : `the response ended early: ${received} of ${declared} bytes arrived`;
 }
 
 /** An outcome for a response that arrived; an empty error means success. */

@@ -1,8 +1,8 @@
-// Issue 12 §3, probe side: the strict egress policy refuses internal addresses after
+// Issue 12 §3, probe side (the table of ranges and names is in egress-policy.test.ts): the strict egress policy refuses internal addresses after
 // resolution, pinned, on every hop, for every scheme. Private-range cases are resolved by a
 // test resolver and must be refused before any connection: no traffic leaves loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { egressRefusal, runProbe } from '../../../src-main/agent/probes/index.ts';
+import { runProbe } from '../../../src-main/agent/probes/index.ts';
 import type { ProbeContext, ResolvedAddress } from '../../../src-main/agent/probes/types.ts';
 import {
   startForwardProxy,
@@ -13,44 +13,6 @@ import {
   type SocketTarget,
 } from '../../targets/index.ts';
 import { definition } from './definition.ts';
-
-describe('egressRefusal', () => {
-  it.each([
-    { address: '127.0.0.1', reason: '127.0.0.1 is a loopback address' },
-    { address: '127.255.0.9', reason: '127.255.0.9 is a loopback address' },
-    { address: '::1', reason: '::1 is a loopback address' },
-    { address: '10.0.0.5', reason: '10.0.0.5 is a private address' },
-    { address: '172.16.0.1', reason: '172.16.0.1 is a private address' },
-    { address: '172.31.255.255', reason: '172.31.255.255 is a private address' },
-    { address: '192.168.1.1', reason: '192.168.1.1 is a private address' },
-    { address: 'fd12:3456::1', reason: 'fd12:3456::1 is a private address' },
-    { address: '169.254.169.254', reason: '169.254.169.254 is a link-local address' },
-    { address: 'fe80::1', reason: 'fe80::1 is a link-local address' },
-    { address: 'fe80::1%eth0', reason: 'fe80::1 is a link-local address' },
-    { address: '100.64.0.1', reason: '100.64.0.1 is a shared (CGNAT) address' },
-    { address: '100.127.255.254', reason: '100.127.255.254 is a shared (CGNAT) address' },
-    { address: '224.0.0.251', reason: '224.0.0.251 is a multicast address' },
-    { address: 'ff02::fb', reason: 'ff02::fb is a multicast address' },
-    { address: '0.0.0.0', reason: '0.0.0.0 is an unspecified address' },
-    { address: '::', reason: ':: is an unspecified address' },
-    { address: '255.255.255.255', reason: '255.255.255.255 is a reserved address' },
-    { address: '::ffff:10.0.0.5', reason: '::ffff:10.0.0.5 is a private address' },
-    { address: '::ffff:a00:5', reason: '::ffff:a00:5 is a private address' },
-    { address: '::ffff:127.0.0.1', reason: '::ffff:127.0.0.1 is a loopback address' },
-    { address: '[::ffff:169.254.169.254]', reason: '::ffff:169.254.169.254 is a link-local address' },
-    { address: '64:ff9b::a9fe:a9fe', reason: '64:ff9b::a9fe:a9fe embeds 169.254.169.254 is a link-local address' },
-    { address: '2002:c0a8:101::1', reason: '2002:c0a8:101::1 embeds 192.168.1.1 is a private address' },
-    { address: 'example.test', reason: 'example.test is not an IP address' },
-    { address: '93.184.215.14', reason: undefined },
-    { address: '100.63.255.255', reason: undefined },
-    { address: '172.32.0.1', reason: undefined },
-    { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', reason: undefined },
-    { address: '::ffff:93.184.215.14', reason: undefined },
-    { address: '64:ff9b::5db8:d70e', reason: undefined },
-  ])('$address', ({ address, reason }) => {
-    expect(egressRefusal(address)).toBe(reason);
-  });
-});
 
 let web: HttpTarget;
 let ssh: SocketTarget;
@@ -63,9 +25,9 @@ beforeAll(async () => {
     '/to-self': { status: 302, redirect: '/' },
   });
   ssh = await startTcpTarget({ banner: 'SSH-2.0-OpenSSH_9.6\r\n' });
-  // "site.test" resolves to a public documentation address; the proxy maps it to the loopback
+  // "site.test" resolves to a public address; the proxy maps it to the loopback
   // target, so a strict run can be followed through a redirect without leaving 127.0.0.1.
-  proxy = await startForwardProxy({ routes: { '198.51.100.7:80': web.port } });
+  proxy = await startForwardProxy({ routes: { '93.184.215.14:80': web.port } });
 });
 afterAll(async () => {
   await Promise.all([web.close(), ssh.close(), proxy.close()]);
@@ -102,29 +64,29 @@ describe('strict egress policy in the probes', () => {
     {
       name: 'https to a name resolving to loopback',
       url: () => `https://app.test:${web.port}/`,
-      reason: 'app.test resolves to 127.0.0.1, a loopback address',
+      reason: 'app.test resolves to a loopback address',
     },
     {
       name: 'tcp to a name resolving to a private address',
       url: () => 'tcp://intranet.test:22',
-      reason: 'intranet.test resolves to 10.0.0.5, a private address',
+      reason: 'intranet.test resolves to a private address',
     },
     {
       name: 'http to the metadata address by name',
       url: () => 'http://metadata.test/latest/',
-      reason: 'metadata.test resolves to 169.254.169.254, a link-local address',
+      reason: 'metadata.test resolves to a link-local address',
     },
     {
       name: 'a name with one public and one private address',
       url: () => 'https://mixed.test/',
-      reason: 'mixed.test resolves to 192.168.0.10, a private address',
+      reason: 'mixed.test resolves to a private address',
     },
   ])('refuses $name before any connection', async ({ url, reason }) => {
     const { resolve } = tableResolver({
       'app.test': ['127.0.0.1'],
       'intranet.test': ['10.0.0.5'],
       'metadata.test': ['169.254.169.254'],
-      'mixed.test': ['198.51.100.7', '192.168.0.10'],
+      'mixed.test': ['93.184.215.14', '192.168.0.10'],
     });
     const connectionsBefore = web.connections() + ssh.connections();
     const out = await runProbe(definition({ url: url(), match_string: 'x' }), { egressPolicy: 'strict', resolve });
@@ -155,7 +117,7 @@ describe('strict egress policy in the probes', () => {
   });
 
   it('checks every redirect hop: a public site redirecting inward is refused at that hop', async () => {
-    const { resolve, lookups } = tableResolver({ 'site.test': ['198.51.100.7'], 'intranet.test': ['10.0.0.5'] });
+    const { resolve, lookups } = tableResolver({ 'site.test': ['93.184.215.14'], 'intranet.test': ['10.0.0.5'] });
     const requestsBefore = web.requests.length;
     const out = await runProbe(definition({ url: 'http://site.test/to-intranet' }), {
       egressPolicy: 'strict',
@@ -165,16 +127,16 @@ describe('strict egress policy in the probes', () => {
     expect(out).toMatchObject({
       success: false,
       decidedBy: 'egress-policy',
-      error: 'blocked by egress policy: intranet.test resolves to 10.0.0.5, a private address',
+      error: 'blocked by egress policy: intranet.test resolves to a private address',
     });
     // The first hop went through, pinned: the proxy was asked for the checked address.
     expect(web.requests.slice(requestsBefore).map((r) => r.path)).toEqual(['/to-intranet']);
-    expect(proxy.connects.at(-1)).toBe('198.51.100.7:80');
+    expect(proxy.connects.at(-1)).toBe('93.184.215.14:80');
     expect(lookups).toEqual(['site.test', 'intranet.test']);
   });
 
   it('a redirect to a loopback literal is refused too', async () => {
-    const { resolve } = tableResolver({ 'site.test': ['198.51.100.7'] });
+    const { resolve } = tableResolver({ 'site.test': ['93.184.215.14'] });
     const out = await runProbe(definition({ url: 'http://site.test/to-loopback' }), {
       egressPolicy: 'strict',
       resolve,

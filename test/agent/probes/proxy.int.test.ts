@@ -58,7 +58,7 @@ describe('checks through the proxy', () => {
       port: () => secure.port,
     },
     { scheme: 'tcp', url: () => ssh.url, fields: { match_string: 'SSH-2.0' }, port: () => ssh.port },
-    { scheme: 'tls', url: () => tls.url, fields: { match_string: 'issuer CN=Office CA' }, port: () => tls.port },
+    { scheme: 'tls', url: () => tls.url, fields: { match_string: 'issuer=CN=Office CA' }, port: () => tls.port },
   ])('$scheme goes through a CONNECT tunnel and says so', async ({ url, fields, port }) => {
     const before = open.connects.length;
     const out = await runProbe(definition({ url: url(), ...fields }), via(open));
