@@ -6,6 +6,7 @@ import type { ExtraProbeContext } from './runs/check-runner.ts';
 import type { Clock } from './base/clock.ts';
 import type { AgentTunables } from './defaults.ts';
 import type { UploadOutcome } from './delivery/uploader.ts';
+import type { ResendOutcome } from './delivery/upload-loop.ts';
 import type { EnrollInput, EnrollOutcome } from './identity/enrollment.ts';
 import type { CallFailure, IdentityView } from './identity/identity.ts';
 import type { KeyVault } from './identity/key-vault.ts';
@@ -48,6 +49,8 @@ export interface Agent extends ReadModel {
   syncNow(): Promise<SyncOutcome | CallFailure>;
   /** Drains the outbox now, whatever the backoff says (a user asked). */
   uploadNow(): Promise<UploadOutcome | CallFailure>;
+  /** Moves the results set aside as refused back to the outbox and uploads now (a user asked). */
+  resendSetAside(): Promise<ResendOutcome>;
   isEnrolled(): boolean;
   identity(): IdentityView | undefined;
   /** Stops starting check runs (sync, upload and health go on); resume() continues on the grid. */

@@ -260,6 +260,7 @@ export function createAgent(options: AgentOptions): Agent {
     enroll: (input) => lifecycle.enroll(input),
     syncNow: () => checkSet.sync(),
     uploadNow: () => uploads.upload(),
+    resendSetAside: () => uploads.resendSetAside(),
     isEnrolled: () => identity.current() !== undefined,
     identity: () => identity.view(),
     pause() {

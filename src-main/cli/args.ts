@@ -17,6 +17,8 @@ export function parseFlags(argv: string[], options: Options): Parsed<Record<stri
       options: { ...common, ...options },
       strict: true,
       allowPositionals: false,
+      // Every boolean flag has its --no- form, so a flag saved to settings.json can be turned off.
+      allowNegative: true,
     });
     return { ok: true, value: values as Record<string, string | boolean | undefined> };
   } catch (error) {

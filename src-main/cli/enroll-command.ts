@@ -5,6 +5,7 @@ import { enroll, validateEnrollInput } from '../agent/identity/enrollment.ts';
 import { fileKeyVault } from '../agent/identity/key-vault.ts';
 import { serverClient } from '../agent/wire/network.ts';
 import { userAgent } from '../agent/base/version.ts';
+import { wireLimits } from '../agent/wire/limits.ts';
 import { describeIssues, parseFlags } from './args.ts';
 import { fileSettingsStore } from './dashboard/settings-file.ts';
 import { networkFlags, networkFlagsSchema, networkPatch } from './network-flags.ts';
@@ -66,6 +67,7 @@ export async function enrollCommand(argv: string[], io: CliIo): Promise<number> 
     if (outcome.monitorId !== undefined) io.stdout(outcome.monitorId);
     return enrollExitCode[outcome.kind];
   }
+  if (outcome.warning !== undefined) io.stderr(`warning: ${outcome.warning}`);
   // Only settings that worked are kept, so that `run` goes the same way.
   if (Object.keys(patch).length > 0) settings.update(patch);
   io.stdout(`enrolled with ${outcome.server}; data folder ${dataDir}`);
@@ -87,8 +89,17 @@ async function readToken(
   const fromStdin = v['token-stdin'] === true;
   if (fromFlag && fromStdin)
     return { ok: false, message: 'give the token either with --token or with --token-stdin, not both' };
-  const raw = fromFlag ? str(v.token) : fromStdin ? await io.readStdin() : (io.env.UPTIME_AGENT_ENROLL_TOKEN ?? '');
+  const raw = fromFlag
+    ? str(v.token)
+    : fromStdin
+      ? await io.readStdin(wireLimits.maxTokenChars + 1024)
+      : (io.env.UPTIME_AGENT_ENROLL_TOKEN ?? '');
   const value = raw.trim();
+  if (value.length > wireLimits.maxTokenChars)
+    return {
+      ok: false,
+      message: `the enrollment token is longer than ${wireLimits.maxTokenChars} characters, so it cannot be one; copy the token again from the "Add a monitor" page`,
+    };
   if (value === '') {
     return {
       ok: false,

@@ -2,16 +2,22 @@
 export interface CliIo {
   stdout: (line: string) => void;
   stderr: (line: string) => void;
-  readStdin: () => Promise<string>;
+  /** All of stdin; with maxBytes, stops reading past it (the caller sees it is too long). */
+  readStdin: (maxBytes?: number) => Promise<string>;
   env: NodeJS.ProcessEnv;
 }
 
 export const processIo: CliIo = {
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
-  readStdin: async () => {
+  readStdin: async (maxBytes = Infinity) => {
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    let size = 0;
+    for await (const chunk of process.stdin) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) break;
+    }
     return Buffer.concat(chunks).toString('utf8');
   },
   env: process.env,

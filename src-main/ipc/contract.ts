@@ -91,6 +91,7 @@ export const invokeArgs = {
   'agent:reclaim': z.object({ ...enrollFields, monitorId: text(40).min(1) }).strict(),
   'agent:sync-now': none,
   'agent:upload-now': none,
+  'agent:resend-set-aside': none,
   'agent:pause': none,
   'agent:resume': none,
   'agent:forget': none,
@@ -169,6 +170,7 @@ export interface InvokeResults {
   'agent:reclaim': EnrollResult;
   'agent:sync-now': RunResult;
   'agent:upload-now': RunResult;
+  'agent:resend-set-aside': RunResult;
   'agent:pause': AgentSnapshot;
   'agent:resume': AgentSnapshot;
   'agent:forget': AgentSnapshot;

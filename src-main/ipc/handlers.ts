@@ -4,6 +4,8 @@
 import { isAbsolute } from 'node:path';
 import type { Agent } from '../agent/agent.ts';
 import type { Logger } from '../agent/base/log.ts';
+import type { UploadOutcome } from '../agent/delivery/uploader.ts';
+import type { CallFailure } from '../agent/identity/identity.ts';
 import { networkFrom } from './settings-tunables.ts';
 import {
   invokeArgs,
@@ -13,6 +15,7 @@ import {
   type InvokeResults,
   type IpcResult,
   type ParsedArgs,
+  type RunResult,
   type Settings,
   type SettingsPatch,
 } from './contract.ts';
@@ -81,16 +84,13 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       };
     },
     async 'agent:upload-now'() {
-      const outcome = await agent.uploadNow();
-      if (!outcome.ok) return { ok: false, message: outcome.error.message };
-      const { delivered, rejected } = outcome.report;
-      return {
-        ok: true,
-        message:
-          delivered === 0 && rejected === 0
-            ? 'Nothing was waiting to be sent.'
-            : `${delivered} result${delivered === 1 ? '' : 's'} sent${rejected > 0 ? `, ${rejected} refused by the server` : ''}.`,
-      };
+      return uploadResult(await agent.uploadNow());
+    },
+    async 'agent:resend-set-aside'() {
+      const { moved, upload } = await agent.resendSetAside();
+      if (moved === 0) return { ok: true, message: 'No refused results were waiting.' };
+      const sent = uploadResult(upload);
+      return { ok: sent.ok, message: `${moved} refused result${moved === 1 ? '' : 's'} sent again: ${sent.message}` };
     },
     'agent:pause': () => {
       agent.pause();
@@ -186,5 +186,18 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       deps.log.error({ err: error, channel }, 'IPC handler failed');
       return { ok: false, error: `${channel} failed: ${error instanceof Error ? error.message : String(error)}` };
     }
+  };
+}
+
+/** What an upload a user asked for did, in one sentence for the window. */
+function uploadResult(outcome: UploadOutcome | CallFailure): RunResult {
+  if (!outcome.ok) return { ok: false, message: outcome.error.message };
+  const { delivered, rejected } = outcome.report;
+  return {
+    ok: true,
+    message:
+      delivered === 0 && rejected === 0
+        ? 'Nothing was waiting to be sent.'
+        : `${delivered} result${delivered === 1 ? '' : 's'} sent${rejected > 0 ? `, ${rejected} refused by the server` : ''}.`,
   };
 }

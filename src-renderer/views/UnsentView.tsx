@@ -1,5 +1,6 @@
 // Unsent results: what waits in the outbox, per check, what the server refused and why, and an
-// "Upload now" that shows its progress while a backlog drains.
+// "Upload now" that shows its progress while a backlog drains, and "Send again" for the results
+// the server refused (once the server or the check is fixed).
 import { useCallback, useState } from 'react';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
@@ -15,6 +16,8 @@ export function UnsentView() {
   const now = useNow();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>();
   const upload = useCommand(useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]));
+  const resend = useCommand(useCallback(() => bridge.invoke('agent:resend-set-aside', {}), [bridge]));
+  const [resent, setResent] = useState<{ ok: boolean; text: string } | undefined>();
   if (snapshot === undefined) return null;
   const { outbox, upload: loop } = snapshot;
   const names = new Map(snapshot.checks.map((c) => [c.guid, c.name]));
@@ -25,6 +28,12 @@ export function UnsentView() {
     setMessage(undefined);
     const result = await upload.run();
     if (result !== undefined) setMessage({ ok: result.ok, text: sentence(result.message) });
+  };
+
+  const resendNow = async (): Promise<void> => {
+    setResent(undefined);
+    const result = await resend.run();
+    if (result !== undefined) setResent({ ok: result.ok, text: sentence(result.message) });
   };
 
   return (
@@ -128,6 +137,16 @@ export function UnsentView() {
 
       <section className="card" aria-labelledby="rejected-title">
         <h2 id="rejected-title">Refused by the server</h2>
+        {resent === undefined ? null : (
+          <Notice tone={resent.ok ? 'success' : 'error'} title={resent.ok ? undefined : 'Sending again failed'}>
+            {resent.text}
+          </Notice>
+        )}
+        {resend.error === undefined ? null : (
+          <Notice tone="error" title="Sending again failed">
+            {sentence(resend.error)}
+          </Notice>
+        )}
         {outbox.rejectedCount === 0 ? (
           <p className="muted">
             None. A result the server refuses is set aside here with its reason, and the rest are still delivered.
@@ -135,9 +154,15 @@ export function UnsentView() {
         ) : (
           <>
             <p>
-              The server refused {count(outbox.rejectedCount, 'result')}. They are kept here and not sent again; the
-              reasons usually point at a check definition to fix on the server.
+              The server refused {count(outbox.rejectedCount, 'result')}. They are kept here and not sent again by
+              themselves; the reasons usually point at a check definition to fix on the server. Once it is fixed, send
+              them again.
               {outbox.rejected.length < outbox.rejectedCount ? ` The latest ${outbox.rejected.length} are listed.` : ''}
+            </p>
+            <p>
+              <button type="button" onClick={() => void resendNow()} disabled={resend.pending || !snapshot.enrolled}>
+                {resend.pending ? 'Sending again…' : 'Send again'}
+              </button>
             </p>
             <div className="table-wrap">
               <table className="table compact">

@@ -91,8 +91,8 @@ describe('uptime-agent enroll against the reference server', () => {
     },
     {
       name: 'a bad reclaim id',
-      args: ['--server', 'http://127.0.0.1:9', '--token', 't', ...place, '--reclaim', 'xyz'],
-      says: 'Crockford',
+      args: ['--server', 'http://127.0.0.1:9', '--token', 't', ...place, '--reclaim', 'edge 01'],
+      says: 'printable',
     },
     { name: 'an unknown flag', args: ['--frobnicate'], says: 'frobnicate' },
     {

@@ -95,4 +95,15 @@ describe('Unsent results', () => {
       'Upload failed',
     );
   });
+
+  it('sends the refused results again when asked, and says what happened', async () => {
+    const bridge = createFakeBridge({
+      'agent:snapshot': () => ok(backlog),
+      'agent:resend-set-aside': () => ok({ ok: true, message: '1 refused result sent again: 43 results sent.' }),
+    });
+    renderView(<UnsentView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Send again' }));
+    expect(await screen.findByText('1 refused result sent again: 43 results sent.')).toBeTruthy();
+    expect(bridge.callsTo('agent:resend-set-aside')).toHaveLength(1);
+  });
 });

@@ -20,11 +20,19 @@ export interface UploadLoop {
   upload(signal?: AbortSignal): Promise<UploadOutcome | CallFailure>;
   /** Whether a full wire batch is waiting, so an upload should not wait for the next interval. */
   batchWaiting(): boolean;
+  /** Puts the results set aside as refused back in the outbox and uploads now (a user asked). */
+  resendSetAside(): Promise<ResendOutcome>;
+}
+
+export interface ResendOutcome {
+  /** Results moved back from the set-aside list. */
+  moved: number;
+  upload: UploadOutcome | CallFailure;
 }
 
 export function createUploadLoop(deps: UploadLoopDeps): UploadLoop {
   const { outbox, live } = deps;
-  return {
+  const loop: UploadLoop = {
     async upload(signal) {
       const total = outbox.count();
       if (total === 0) return { ok: true, report: { delivered: 0, accepted: 0, rejected: 0, calls: 0 } };
@@ -49,5 +57,11 @@ export function createUploadLoop(deps: UploadLoopDeps): UploadLoop {
       return outcome;
     },
     batchWaiting: () => outbox.count() >= wireLimits.resultsPerBatch,
+    async resendSetAside() {
+      const moved = outbox.resendRejected();
+      if (moved > 0) deps.log.info({ moved }, 'results set aside as refused are sent again');
+      return { moved, upload: await loop.upload() };
+    },
   };
+  return loop;
 }

@@ -1,6 +1,8 @@
 // Drains the outbox to POST /api/results in commit order, under the wire limits (500 results,
-// 1 MiB of JSON), deleting rows only after a 200. 413 splits a batch; 400 bisects it until the
-// one result the server refuses is isolated and set aside with the server's reason.
+// 1 MiB of JSON), deleting rows only after a 200. 413 splits a batch; 400 bisects it. A result is
+// set aside only when the rest of its batch was accepted (a real poison row). When every part
+// tried is refused and none accepted, the server is at fault (a broken release, a middlebox): the
+// round stops with a server failure, so the loop backs off, and every result is kept (issue 24 §1).
 import type { ApiError } from '../wire/api-error.ts';
 import type { ApiClient } from '../wire/api-client.ts';
 import { wireLimits } from '../wire/limits.ts';
@@ -68,34 +70,89 @@ export async function drainOutbox(deps: UploadDeps): Promise<UploadOutcome> {
     }
     if (error !== undefined) return { ok: false, error, report };
     deps.onProgress?.({ ...report });
+    // Many refusals in one round: the rest waits for the next round rather than a refusal storm.
+    if (report.rejected >= maxSetAsidePerRound) return { ok: true, report };
   }
 }
 
-/** Sends rows; on 413 or 400 splits them, in order, until each part is delivered or set aside. */
+/** At most this many results are set aside in one round: a flood of refusals waits for the next. */
+export const maxSetAsidePerRound = 50;
+
+/**
+ * Refused calls, none accepted, after which a batch's refusals are the server's doing: the depth
+ * of a bisect down to one row, and a few more so that two or three poison rows side by side are
+ * still told apart from a server that refuses everything.
+ */
+const refusalsBeforeBlame = (rows: number): number => Math.ceil(Math.log2(Math.max(rows, 1))) + 4;
+
+/** One batch's bisect: what it has learnt so far. */
+interface Bisect {
+  report: UploadReport;
+  /** Some part of the batch was accepted: the server takes results, so a refused row is poison. */
+  accepted: boolean;
+  /** Single rows refused before anything was accepted: set aside once something is. */
+  suspects: { row: OutboxRow; reason: string }[];
+  refusals: number;
+  budget: number;
+}
+
+const serverRefusesAll = (status: number, reason: string | undefined): ApiError => ({
+  kind: 'server',
+  status,
+  ...(reason === undefined ? {} : { reason }),
+  message: `the server refuses every result (${status}${reason === undefined ? '' : `: ${reason}`}); they are kept and sent again later`,
+});
+
 async function deliver(
   rows: readonly OutboxRow[],
   deps: UploadDeps,
   report: UploadReport,
 ): Promise<ApiError | undefined> {
+  const bisect: Bisect = {
+    report,
+    accepted: false,
+    suspects: [],
+    refusals: 0,
+    budget: refusalsBeforeBlame(rows.length),
+  };
+  const error = await send(rows, deps, bisect);
+  if (error !== undefined) return error;
+  const [first] = bisect.suspects;
+  // Nothing of the batch was accepted: nothing proves these rows are at fault. Keep them.
+  if (first !== undefined) return serverRefusesAll(400, first.reason);
+  return undefined;
+}
+
+function setAside(deps: UploadDeps, bisect: Bisect, row: OutboxRow, reason: string): void {
+  deps.outbox.reject(row, reason, deps.now());
+  bisect.report.rejected++;
+}
+
+/** Sends rows; on 413 or 400 splits them, in order, until each part is delivered or judged. */
+async function send(rows: readonly OutboxRow[], deps: UploadDeps, bisect: Bisect): Promise<ApiError | undefined> {
+  const { report } = bisect;
+  if (report.rejected >= maxSetAsidePerRound) return undefined;
   report.calls++;
   const answer = await deps.client.results(deps.apiKey, batchBody(rows), deps.signal);
   if (answer.ok) {
     deps.outbox.remove(rows.map((r) => r.id));
     report.delivered += rows.length;
     report.accepted += answer.value.accepted;
+    bisect.accepted = true;
+    for (const { row, reason } of bisect.suspects.splice(0)) setAside(deps, bisect, row, reason);
     return undefined;
   }
-  const { status } = answer.error;
+  const { status, reason: said } = answer.error;
   if (status !== 400 && status !== 413) return answer.error;
+  const reason = said ?? (status === 413 ? 'result larger than the server accepts' : `refused with ${status}`);
+  if (!bisect.accepted && ++bisect.refusals >= bisect.budget) return serverRefusesAll(status, said);
   const [only] = rows;
   if (rows.length === 1 && only !== undefined) {
-    // A single result the server refuses will be refused forever: keep it aside, visible.
-    const reason =
-      answer.error.reason ?? (status === 413 ? 'result larger than the server accepts' : `refused with ${status}`);
-    deps.outbox.reject(only, reason, deps.now());
-    report.rejected++;
+    // The server accepts others: this one it will refuse for ever. Keep it aside, visible.
+    if (bisect.accepted) setAside(deps, bisect, only, reason);
+    else bisect.suspects.push({ row: only, reason });
     return undefined;
   }
   const half = Math.ceil(rows.length / 2);
-  return (await deliver(rows.slice(0, half), deps, report)) ?? (await deliver(rows.slice(half), deps, report));
+  return (await send(rows.slice(0, half), deps, bisect)) ?? (await send(rows.slice(half), deps, bisect));
 }

@@ -6,7 +6,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ApiClient } from '../wire/api-client.ts';
-import { monitorIdPattern } from '../wire/schemas.ts';
+import { anyMonitorIdPattern, monitorIdPattern } from '../wire/schemas.ts';
 import { prepareDataDir } from '../base/data-dir.ts';
 import type { EnrollmentDetails, KeyVault, MonitorPlace, StoredIdentity } from './key-vault.ts';
 import { parseServerUrl } from './server-url.ts';
@@ -39,7 +39,7 @@ export type EnrollFailureKind =
   | 'not-saved';
 
 export type EnrollOutcome =
-  | { ok: true; monitorId: string; server: string }
+  | { ok: true; monitorId: string; server: string; warning?: string }
   | { ok: false; kind: EnrollFailureKind; message: string; monitorId?: string };
 
 const field = (label: string) =>
@@ -58,8 +58,9 @@ const inputSchema = z.object({
   reclaimId: z
     .string()
     .trim()
-    .toLowerCase()
-    .regex(monitorIdPattern, 'the monitor id to reclaim must be 12 characters of lowercase Crockford base32')
+    .regex(anyMonitorIdPattern, 'the monitor id to reclaim must be printable characters without spaces')
+    // The usual ids are lowercase; one typed in capitals is the same id. Chosen ids stay as given.
+    .transform((id) => (monitorIdPattern.test(id.toLowerCase()) ? id.toLowerCase() : id))
     .optional(),
 });
 
@@ -130,6 +131,14 @@ export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<Enro
       message: `the server enrolled monitor ${monitorId}, but its key could not be saved (${why}). Fix that, reset monitor ${monitorId}'s enrollment on the server's Monitors page, then reclaim monitor ${monitorId}`,
     };
   }
+  // Kept and used as issued; said once, so that a typo'd server or token is noticed.
+  if (!monitorIdPattern.test(monitorId))
+    return {
+      ok: true,
+      monitorId,
+      server,
+      warning: `the server issued monitor id "${monitorId}", not of the usual twelve-character shape; it is kept and used as is`,
+    };
   return { ok: true, monitorId, server };
 }
 

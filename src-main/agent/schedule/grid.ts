@@ -1,18 +1,20 @@
 // Pure schedule arithmetic: a stable per-check phase from its guid, and a fixed grid of run
 // times (k * interval + phase, in epoch ms) that never drifts however late a run starts.
 
-/** FNV-1a, 32 bit: stable across runs and platforms, well spread for similar guids. */
+const utf8 = new TextEncoder();
+
+/**
+ * FNV-1a, 32 bit, of the guid's UTF-8 bytes: stable across runs and platforms, well spread for
+ * similar guids, and the very hash the server's own agent uses for its slots.
+ */
 export function hashGuid(guid: string, seed = 0x811c9dc5): number {
   let hash = seed;
-  for (let i = 0; i < guid.length; i++) {
-    hash ^= guid.charCodeAt(i);
+  for (const byte of utf8.encode(guid)) {
+    hash ^= byte;
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
 }
-
-/** The check's offset within its interval: checks of one interval spread over all of it. */
-export const phaseMs = (guid: string, intervalMs: number): number => hashGuid(guid) % Math.max(1, intervalMs);
 
 /** The first grid point strictly after t. */
 export function nextGridPoint(t: number, intervalMs: number, phase: number): number {
@@ -60,15 +62,21 @@ export interface GridSlot {
 }
 
 /**
- * The per-guid phase lives within one interval_sec, the same on every monitor; each rank takes
- * the next interval of the shared cycle, so N monitors together probe once per interval_sec.
- * A rank beyond the count (the server's data changing under us) wraps instead of leaving a gap.
+ * The server's own agent's slot formula, verbatim (design.md "Shared checks"), so a fleet mixing
+ * the two agents probes a shared check at even gaps. In whole Unix seconds: effective =
+ * interval × count; phase = (rank × interval + h mod effective) mod effective; runs at t where
+ * (t − phase) mod effective = 0. A rank beyond the count wraps instead of leaving a gap.
+ * Intervals of a fraction of a second (tests, never the wire) use the same rule in milliseconds.
  */
+/** The offset of a check nobody shares within its interval: checks of one interval spread over it. */
+export const phaseMs = (guid: string, intervalMs: number): number => gridSlot(guid, intervalMs, {}).phase;
+
 export function gridSlot(guid: string, intervalMs: number, sharing: Sharing): GridSlot {
   const count = sharedBy(sharing);
-  const rank = Math.floor(sharing.monitorRank ?? 0);
-  return {
-    periodMs: effectiveInterval(intervalMs, sharing),
-    phase: phaseMs(guid, intervalMs) + (((rank % count) + count) % count) * intervalMs,
-  };
+  const rank = ((Math.floor(sharing.monitorRank ?? 0) % count) + count) % count;
+  const periodMs = effectiveInterval(intervalMs, sharing);
+  const unit = intervalMs % 1000 === 0 ? 1000 : 1;
+  const interval = intervalMs / unit;
+  const effective = interval * count;
+  return { periodMs, phase: ((rank * interval + (hashGuid(guid) % effective)) % effective) * unit };
 }

@@ -47,6 +47,8 @@ export interface Outbox {
   remove(ids: readonly number[]): number;
   /** Moves one row to the rejected list with the server's reason. */
   reject(row: OutboxRow, reason: string, at: Date): void;
+  /** Moves every set-aside result back into the outbox (after the ones waiting) and returns how many. */
+  resendRejected(): number;
   /** The owner's unsent results (all of them while not enrolled). */
   count(): number;
   /** Every row, aside ones included: what the bound counts. */
@@ -173,6 +175,22 @@ export function createOutbox(db: Database, limits: OutboxLimits): Outbox {
         ).run(row.check_guid, row.ran_at, row.payload, reason, at.toISOString());
         this.remove([row.id]);
       });
+    },
+    resendRejected() {
+      // The monitor that produced each result is in its payload; a damaged payload stays aside.
+      const moved = transaction(db, () => {
+        const { changes } = db
+          .prepare(
+            `INSERT INTO outbox (check_guid, ran_at, payload, bytes, monitor_id)
+             SELECT check_guid, ran_at, payload, length(CAST(payload AS BLOB)), payload ->> '$.monitor_id'
+             FROM rejected WHERE json_valid(payload) AND payload ->> '$.monitor_id' IS NOT NULL ORDER BY id`,
+          )
+          .run();
+        db.prepare("DELETE FROM rejected WHERE json_valid(payload) AND payload ->> '$.monitor_id' IS NOT NULL").run();
+        return Number(changes);
+      });
+      recount();
+      return moved;
     },
     count: () => (owner === undefined ? sum((t) => t.n) : (perMonitor.get(owner)?.n ?? 0)),
     total: () => sum((t) => t.n),

@@ -6,4 +6,9 @@ export const wireLimits = {
   headersPerCheck: 10,
   defaultTimeoutSec: 10,
   maxTimeoutSec: 60,
+  /**
+   * The longest enrollment token sent: it travels in a header, which servers refuse past 8 to
+   * 16 KiB (431); real tokens are under a hundred characters. Longer is a paste gone wrong.
+   */
+  maxTokenChars: 4096,
 } as const;

@@ -91,12 +91,19 @@ export interface EnrollRequest {
   id?: string;
 }
 
-/** A monitor id: twelve lowercase Crockford base32 characters. */
+/** The usual monitor id: twelve lowercase Crockford base32 characters. */
 export const monitorIdPattern = /^[0-9a-hjkmnp-tv-z]{12}$/;
+
+/**
+ * Any monitor id the server may issue: the server's own agent takes any non-empty id, and platform
+ * tokens allow chosen ones (`edge-01`). Only printable ASCII, so it fits a file, a log line and a path.
+ */
+export const anyMonitorIdPattern = /^[\x21-\x7e]{1,200}$/;
 
 export const enrollResponseSchema = z.object({
   api_key: z.string().min(1),
-  monitor_id: z.string().regex(monitorIdPattern, 'twelve lowercase Crockford base32 characters'),
+  // Never a reason to throw the issued key away: an unusual shape is kept, with a warning.
+  monitor_id: z.string().regex(anyMonitorIdPattern, 'a non-empty id of printable characters'),
 });
 export type EnrollResponse = z.infer<typeof enrollResponseSchema>;
 

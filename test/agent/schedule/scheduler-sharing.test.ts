@@ -1,6 +1,6 @@
 // Shared checks (issue 10 §5): N monitors take turns, one run per interval_sec in aggregate.
 import { describe, expect, it } from 'vitest';
-import { effectiveInterval, gridSlot, phaseMs } from '../../../src-main/agent/schedule/grid.ts';
+import { effectiveInterval, gridSlot, hashGuid } from '../../../src-main/agent/schedule/grid.ts';
 import { createScheduler, type Job, type RunTicket } from '../../../src-main/agent/schedule/scheduler.ts';
 import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
 
@@ -28,25 +28,35 @@ async function advanceInSteps(clock: FakeClock, total: number, step = 1000): Pro
 /** Grid runs only: the first run of a newly seen check is off the grid by design. */
 const gridRuns = (tickets: RunTicket[]): number[] => tickets.slice(1).map((t) => t.dueAt);
 
-describe('grid slot of a shared check', () => {
+describe("grid slot of a shared check: the server's own agent's formula, in whole seconds", () => {
   it.each([
-    { name: 'absent fields: 1 and 0', sharing: {}, period: interval, offset: 0 },
-    { name: 'count 3, rank 0', sharing: { monitorCount: 3, monitorRank: 0 }, period: 3 * interval, offset: 0 },
-    {
-      name: 'count 3, rank 2',
-      sharing: { monitorCount: 3, monitorRank: 2 },
-      period: 3 * interval,
-      offset: 2 * interval,
-    },
-    { name: 'count 0 counts as 1', sharing: { monitorCount: 0, monitorRank: 0 }, period: interval, offset: 0 },
-    {
-      name: 'rank beyond the count wraps',
-      sharing: { monitorCount: 2, monitorRank: 3 },
-      period: 2 * interval,
-      offset: interval,
-    },
-  ])('$name', ({ sharing, period, offset }) => {
-    expect(gridSlot('g', interval, sharing)).toEqual({ periodMs: period, phase: phaseMs('g', interval) + offset });
+    { guid: 'check-a', intervalSec: 10, count: 3, rank: 0, phaseSec: 13 },
+    { guid: 'check-a', intervalSec: 10, count: 3, rank: 1, phaseSec: 23 },
+    { guid: 'check-a', intervalSec: 10, count: 3, rank: 2, phaseSec: 3 },
+    { guid: 'check-b', intervalSec: 60, count: 1, rank: 0, phaseSec: 16 },
+  ])('$guid, interval $intervalSec, count $count, rank $rank: phase $phaseSec', (v) => {
+    const slot = gridSlot(v.guid, v.intervalSec * 1000, { monitorCount: v.count, monitorRank: v.rank });
+    expect(slot).toEqual({ periodMs: v.intervalSec * v.count * 1000, phase: v.phaseSec * 1000 });
+  });
+
+  it("hashes the guid's UTF-8 bytes (FNV-1a, 32 bit)", () => {
+    expect(hashGuid('check-a')).toBe(1455618733);
+    expect(hashGuid('check-b')).toBe(1405285876);
+    // "é" is two UTF-8 bytes (0xc3 0xa9), one UTF-16 unit: the bytes decide.
+    let h = 0x811c9dc5;
+    for (const byte of [0xc3, 0xa9]) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+    expect(hashGuid('é')).toBe(h);
+  });
+
+  it.each([
+    { name: 'absent fields: 1 and 0', sharing: {}, period: interval },
+    { name: 'count 0 counts as 1', sharing: { monitorCount: 0, monitorRank: 0 }, period: interval },
+    { name: 'rank beyond the count wraps', sharing: { monitorCount: 2, monitorRank: 3 }, period: 2 * interval },
+  ])('$name', ({ sharing, period }) => {
+    const slot = gridSlot('g', interval, sharing);
+    expect(slot.periodMs).toBe(period);
+    expect(slot.phase % 1000).toBe(0);
+    expect(slot.phase).toBeLessThan(period);
     expect(effectiveInterval(interval, sharing)).toBe(period);
   });
 });
@@ -66,8 +76,35 @@ describe('scheduler with shared checks', () => {
     }
     const all = monitors.flatMap((m) => gridRuns(m.tickets)).sort((a, b) => a - b);
     expect(new Set(all.slice(1).map((t, i) => t - (all[i] ?? 0)))).toEqual(new Set([interval]));
-    for (const t of all) expect((t - phaseMs('shared', interval)) % interval).toBe(0);
+    for (const t of all) expect((t - gridSlot('shared', interval, { monitorCount: 3 }).phase) % interval).toBe(0);
     for (const m of monitors) await m.scheduler.stop(0);
+  });
+
+  it('runs a shared check exactly at its slots: whole Unix seconds where (t - phase) mod effective = 0', async () => {
+    const clock = createFakeClock();
+    const started: number[] = [];
+    const scheduler = createScheduler({
+      clock,
+      concurrency: 10,
+      startupSpreadMs: 5000,
+      onRunError: () => undefined,
+      run: () => {
+        started.push(clock.now());
+        return Promise.resolve();
+      },
+    });
+    // check-a, interval 10 s, shared by 3, rank 1: the server's own agent runs it at phase 23 of 30 s.
+    scheduler.upsert({ guid: 'check-a', intervalMs: 10_000, monitorCount: 3, monitorRank: 1 });
+    await advanceInSteps(clock, 300_000, 500);
+    const onGrid = started.slice(1);
+    expect(onGrid.length).toBeGreaterThanOrEqual(9);
+    for (const at of onGrid) {
+      // Due runs may start a few ms early (runs due together are batched), never late here.
+      const slot = Math.ceil(at / 1000);
+      expect(slot * 1000 - at).toBeLessThan(20);
+      expect((((slot - 23) % 30) + 30) % 30).toBe(0);
+    }
+    await scheduler.stop(0);
   });
 
   it('a change of count or rank moves the check to its new slot without an extra run', async () => {

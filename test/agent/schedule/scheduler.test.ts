@@ -67,8 +67,9 @@ describe('scheduler', () => {
   });
 
   it('starts runs due within batchMs of each other together, early and never late', async () => {
-    // Two checks whose grid points are 1–9 ms apart, found by their guids' phases.
-    const interval = 1000;
+    // Two checks whose grid points are 1–9 ms apart, found by their guids' phases. Whole-second
+    // intervals put every phase on a whole second (the fleet's formula); a fraction of one does not.
+    const interval = 999;
     const guids = Array.from({ length: 400 }, (_, i) => `check-${i}`);
     const pair = guids.flatMap((a) =>
       guids
