@@ -5,7 +5,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino, type DestinationStream } from 'pino';
-import { createLogger, type Logger } from '../agent/base/log.ts';
+import { createLogger, logLevel, type Logger } from '../agent/base/log.ts';
 import { shellDefaults } from './shell-defaults.ts';
 
 export interface RotatingFileOptions {
@@ -62,7 +62,8 @@ export interface ShellLogOptions {
 }
 
 export function createShellLogger(options: ShellLogOptions): { log: Logger; file: string; close(): void } {
-  const level = options.level ?? process.env.UPTIME_AGENT_LOG_LEVEL ?? 'info';
+  const asked = options.level ?? process.env.UPTIME_AGENT_LOG_LEVEL;
+  const { level } = logLevel(asked);
   const file = rotatingFile({
     dir: options.logsDir,
     name: 'main',
@@ -77,7 +78,7 @@ export function createShellLogger(options: ShellLogOptions): { log: Logger; file
       ])
     : file;
   return {
-    log: createLogger(destination, level),
+    log: createLogger(destination, asked),
     file: join(options.logsDir, logFileName('main', 0)),
     close: () => file.close(),
   };

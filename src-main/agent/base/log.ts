@@ -27,11 +27,29 @@ export const redactPaths = [
   '*.match_string',
 ];
 
+/** The levels UPTIME_AGENT_LOG_LEVEL may name (pino's, plus silent). */
+const knownLevels: ReadonlySet<string> = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
+const fallbackLevel = 'info';
+
+/**
+ * The level asked for, or info when it is no level at all: a typo in an environment variable
+ * must not stop every command (pino throws on an unknown level), it costs one warning.
+ */
+export function logLevel(asked: string | undefined = process.env.UPTIME_AGENT_LOG_LEVEL): {
+  level: string;
+  unknown?: string;
+} {
+  const wanted = asked?.trim().toLowerCase() ?? '';
+  if (wanted === '') return { level: fallbackLevel };
+  return knownLevels.has(wanted) ? { level: wanted } : { level: fallbackLevel, unknown: asked };
+}
+
 export function createLogger(
   destination: DestinationStream = stderrDestination(),
-  level = process.env.UPTIME_AGENT_LOG_LEVEL ?? 'info',
+  asked = process.env.UPTIME_AGENT_LOG_LEVEL,
 ): Logger {
-  return pino(
+  const { level, unknown } = logLevel(asked);
+  const log = pino(
     {
       name: 'uptime-agent',
       level,
@@ -41,6 +59,11 @@ export function createLogger(
     },
     destination,
   );
+  if (unknown !== undefined)
+    log.warn(
+      `UPTIME_AGENT_LOG_LEVEL ${JSON.stringify(unknown)} is not a log level (trace, debug, info, warn, error, fatal, silent); logging at ${fallbackLevel}`,
+    );
+  return log;
 }
 
 /**

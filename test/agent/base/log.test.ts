@@ -57,4 +57,21 @@ describe('createLogger', () => {
     expect(out.lines).toHaveLength(1);
     expect(JSON.parse(out.lines[0] ?? '')).toMatchObject({ msg: 'hello', token: '[redacted]', level: 30 });
   });
+
+  it('an unknown level (a typo in UPTIME_AGENT_LOG_LEVEL) logs at info after one warning', () => {
+    const out = capture();
+    const log = createLogger(out, 'loud');
+    log.debug('hidden');
+    log.info('shown');
+    expect(out.lines.map((line) => JSON.parse(line) as { level: number; msg: string })).toEqual([
+      expect.objectContaining({ level: 40, msg: expect.stringContaining('"loud" is not a log level') as string }),
+      expect.objectContaining({ level: 30, msg: 'shown' }),
+    ]);
+  });
+
+  it('a known level in any case is used as is', () => {
+    const out = capture();
+    createLogger(out, 'WARN').info('hidden');
+    expect(out.lines).toEqual([]);
+  });
 });

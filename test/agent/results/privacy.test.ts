@@ -6,7 +6,6 @@ import {
   sentDetail,
   shownError,
 } from '../../../src-main/agent/results/privacy.ts';
-import type { SampleKind } from '../../../src-main/agent/probes/types.ts';
 
 describe('privacy of private-definition checks', () => {
   const def = {
@@ -21,43 +20,51 @@ describe('privacy of private-definition checks', () => {
     'DNS lookup failed for intranet.corp.example',
     'body does not contain "Welcome Bob"',
     'redirect loop at https://intranet.corp.example:8443/secret/path?token=abc123',
-    'redirect to unsupported scheme ftp://files.corp.example/x',
     'status 401 with header k-998877 and hunter2',
-    'path /secret/path refused',
-  ])('masks every piece of the definition out of the error %s', (error) => {
-    const sent = sentDetail({ error, responseSample: '', sampleKind: 'body' }, secrets).error;
-    for (const secret of ['intranet', 'Welcome Bob', 'k-998877', 'hunter2', '/secret/path', 'abc123', 'files.corp'])
-      expect(sent).not.toContain(secret);
+  ])('sends only the failure kind, never the text of the error %s', (error) => {
+    const sent = sentDetail({ error, responseSample: 'x', decidedBy: 'status', httpStatus: 401 }, secrets);
+    expect(sent).toEqual({ error: 'the target answered HTTP 401, a status the check does not accept', sample: '' });
   });
 
-  const samples: { name: string; kind: SampleKind | undefined; sent: string }[] = [
-    { name: 'a tcp banner describes the target: withheld', kind: 'banner', sent: '' },
-    { name: 'a tls certificate summary describes the target: withheld', kind: 'certificate', sent: '' },
-    { name: 'a sample of unknown kind: withheld (fail closed)', kind: undefined, sent: '' },
-    { name: 'a body: sent, masked', kind: 'body', sent: 'hello from [private]' },
-  ];
-  it.each(samples)('$name', ({ kind, sent }) => {
-    const outcome = {
-      error: '',
-      responseSample: 'hello from intranet.corp.example',
-      ...(kind === undefined ? {} : { sampleKind: kind }),
-    };
-    expect(sentDetail(outcome, secrets).sample).toBe(sent);
+  it.each(['body', 'banner', 'certificate', undefined] as const)('sends no %s sample of a private check', () => {
+    const sent = sentDetail({ error: '', responseSample: 'hello', decidedBy: 'all-rules', httpStatus: 200 }, secrets);
+    expect(sent).toEqual({ error: '', sample: '' });
   });
 
-  it('sends everything of a normal check, whatever its sample kind', () => {
-    expect(
-      sentDetail({ error: 'e http://x.test/', responseSample: 'SSH-2.0', sampleKind: 'banner' }, undefined),
-    ).toEqual({ error: 'e http://x.test/', sample: 'SSH-2.0' });
-  });
-
-  it('withholds an error that still holds a value too short to mask (match_string "OK")', () => {
-    const short = privateSecrets({ url: 'tcp://10.0.0.7:25', match_string: 'OK' });
-    expect(sentDetail({ error: 'banner does not contain "OK"', responseSample: '' }, short).error).toBe(
-      privateWithheldError,
+  it('sends everything of a normal check', () => {
+    const sent = sentDetail(
+      { error: 'e http://x.test/', responseSample: 'SSH-2.0', decidedBy: 'match', httpStatus: 0 },
+      undefined,
     );
-    expect(sentDetail({ error: 'connection refused', responseSample: '' }, short).error).toBe('connection refused');
-    expect(sentDetail({ error: '', responseSample: 'OK ready', sampleKind: 'body' }, short).sample).toBe('');
+    expect(sent).toEqual({ error: 'e http://x.test/', sample: 'SSH-2.0' });
+  });
+
+  const b64 = (text: string): string => Buffer.from(text).toString('base64');
+  it.each([
+    ['upper case', 'PATH /SECRET/PATH?TOKEN=ABC123 HOST INTRANET.CORP.EXAMPLE'],
+    ['URL-encoded', 'path %2Fsecret%2Fpath token%3Dabc123 Welcome%20Bob Welcome+Bob'],
+    ['URL-encoded, upper-case hex', 'path %2fsecret%2fpath'],
+    ['basic auth, base64', `authorization: Basic ${b64('admin:hunter2')}`],
+    ['a value in a base64 dump, any alignment', b64('GET /x HTTP/1.1\r\nX-Api-Key: k-998877\r\n')],
+    ['a value in a base64 dump, other alignment', b64('xGET X-Api-Key: k-998877!')],
+    ['a value in a base64 dump, third alignment', b64('xyGET X-Api-Key: k-998877!!')],
+  ])('masks every local value in its %s form', (_name, text) => {
+    const shown = redactPrivate(text, secrets) ?? '';
+    for (const value of ['intranet', 'welcome', 'k-998877', 'hunter2', 'secret', 'abc123'])
+      expect(shown.toLowerCase()).not.toContain(value);
+    // Decoded from any start, no base64 run left in the text holds a value.
+    for (const run of shown.match(/[A-Za-z0-9+/]{4,}/g) ?? [])
+      for (const start of [0, 1, 2, 3]) {
+        const decoded = Buffer.from(run.slice(start), 'base64').toString('latin1');
+        for (const value of ['k-998877', 'hunter2', 'admin:hunter2']) expect(decoded).not.toContain(value);
+      }
+  });
+
+  it('withholds a shown error that still holds a value too short to mask (match_string "OK")', () => {
+    const short = privateSecrets({ url: 'tcp://10.0.0.7:25', match_string: 'OK' });
+    expect(shownError('banner does not contain "OK"', short)).toBe(privateWithheldError);
+    expect(shownError('banner does not contain "ok"', short)).toBe(privateWithheldError);
+    expect(shownError('connection refused', short)).toBe('connection refused');
   });
 
   it('masks any URL even when it is not part of the definition', () => {

@@ -34,7 +34,7 @@ describe('buildResult', () => {
     expect(r.ran_at).toBe('2026-11-21T10:00:00.123Z');
   });
 
-  it('sends only what the privacy rules let through for a private check', () => {
+  it('sends no content of a private check: no sample, an error made of the failure kind', () => {
     const secrets = privateSecrets({ url: 'https://intranet.corp.example/', match_string: '' });
     const r = buildResult({
       ...base,
@@ -46,7 +46,7 @@ describe('buildResult', () => {
         sampleKind: 'body',
       }),
     });
-    expect(r.error).toBe('DNS lookup failed for [private]');
-    expect(r.response_sample).toBe('hello from [private]');
+    expect(r.error).toBe('the connection to the target failed');
+    expect(r).not.toHaveProperty('response_sample');
   });
 });
