@@ -169,6 +169,7 @@ export function createAgent(options: AgentOptions): Agent {
     now,
     schedulerStats: () => probing.stats(),
     downSince: (guid) => insight.transitions.downSince(guid),
+    flapping: (guid) => insight.transitions.flapping(guid),
     egressPolicy: () => network.probe().egressPolicy,
   });
 

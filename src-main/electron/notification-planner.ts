@@ -1,7 +1,9 @@
 // Which notifications to show, decided without the Notification API: check transitions grouped
-// when many change at once, a flapping check held quiet for a while and then told its latest
-// state once, and each problem (key rejected, monitor disabled, definitions file) told once per
-// new occurrence. Times are passed in, so every rule is tested without waiting.
+// when many change at once, a check that changes again soon held quiet for a while and then told
+// its latest state once, a check the agent finds flapping told once as such (the agent then
+// stops announcing its changes) and told again only if it settles down, and each problem (key
+// rejected, monitor disabled, definitions file) told once per new occurrence. Times are passed
+// in, so every rule is tested without waiting.
 import type { AgentSnapshot, CheckTransition, Problem, ViewName } from '../ipc/contract.ts';
 
 type ProblemKind = Problem['kind'];
@@ -37,15 +39,48 @@ export function listNames(names: readonly string[], shown: number): string {
   return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
 }
 
+function flappingNotes(flapping: readonly CheckTransition[], namesInGroup: number): Note[] {
+  const [first] = flapping;
+  if (first === undefined) return [];
+  const quiet = 'You are not told of each change; you are told if it stays down.';
+  if (flapping.length > 1)
+    return [
+      {
+        title: `${flapping.length} checks keep going down and up`,
+        body: `${listNames(
+          flapping.map((t) => t.name),
+          namesInGroup,
+        )} change state again and again. ${quiet}`,
+        navigate: { view: 'events' },
+      },
+    ];
+  const changes = first.flapping?.changes ?? 0;
+  const minutes = Math.max(
+    1,
+    Math.round((Date.parse(first.at) - Date.parse(first.flapping?.since ?? first.at)) / 60_000),
+  );
+  return [
+    {
+      title: `${first.name} keeps going down and up`,
+      body: `It changed state ${changes} times in ${minutes} min. ${quiet}`,
+      navigate: { view: 'checks', guid: first.guid },
+    },
+  ];
+}
+
 function groupNotes(told: readonly CheckTransition[], namesInGroup: number): Note[] {
-  const notes: Note[] = [];
+  const notes: Note[] = flappingNotes(
+    told.filter((t) => t.kind === 'flapping'),
+    namesInGroup,
+  );
   const down = told.filter((t) => t.kind === 'down');
   const recovered = told.filter((t) => t.kind === 'recovered');
   const [firstDown] = down;
   if (down.length === 1 && firstDown !== undefined) {
+    const settled = firstDown.settled === true ? 'It stopped changing and stays down: ' : '';
     notes.push({
       title: `${firstDown.name} is down`,
-      body: `${firstDown.error ?? 'The check failed.'} Open Uptime Agent for its recent results.`,
+      body: `${settled}${firstDown.error ?? 'The check failed.'} Open Uptime Agent for its recent results.`,
       navigate: { view: 'checks', guid: firstDown.guid },
     });
   } else if (down.length > 1) {
@@ -113,7 +148,11 @@ export function createNotificationPlanner(options: PlannerOptions = shellDefault
       const told: CheckTransition[] = [];
       for (const transition of batch) {
         const memory = checks.get(transition.guid);
-        if (memory !== undefined && nowMs - memory.toldAt < options.flapWindowMs) memory.held = transition;
+        // The agent says it once per flapping episode: told at once, and what was held is old news.
+        if (transition.kind === 'flapping') tell(transition, nowMs, told);
+        // Settled passing after flapping: the flapping notice said only a lasting outage is told.
+        else if (transition.kind === 'recovered' && transition.settled === true) checks.delete(transition.guid);
+        else if (memory !== undefined && nowMs - memory.toldAt < options.flapWindowMs) memory.held = transition;
         else tell(transition, nowMs, told);
       }
       return groupNotes(told, options.namesInGroup);

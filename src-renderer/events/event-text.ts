@@ -38,11 +38,36 @@ export interface EventText {
   tone: 'bad' | 'ok' | 'warn' | 'info';
 }
 
+/** "went down 5 times, down 1 min 40 s in all" */
+export function patternWords(pattern: NonNullable<EventItem['pattern']>): string {
+  const times = pattern.downs === 1 ? 'once' : `${pattern.downs} times`;
+  return pattern.downSec > 0 ? `went down ${times}, ${duration(pattern.downSec)} down in all` : `went down ${times}`;
+}
+
+/** A flapping check: one card for all its changes, until it settled. */
+function flappingText(event: EventItem, now: number): EventText {
+  const name = event.checkName === '' ? 'A check' : event.checkName;
+  const pattern = event.pattern === undefined ? '' : `It ${patternWords(event.pattern)}. `;
+  if (event.endedAt === undefined)
+    return {
+      title: `${name} keeps going down and up ${sinceWhen(event.startedAt, now)}`,
+      detail: `${pattern}Each change is not listed or notified; you are told if it stays down. Open the check to see its runs.`,
+      tone: 'warn',
+    };
+  const ended = event.endReason === undefined ? '' : sentence(event.endReason);
+  return {
+    title: `${name} kept going down and up ${clock(event.startedAt)}–${clock(event.endedAt)}`,
+    detail: `${pattern}${ended}`.trim(),
+    tone: 'info',
+  };
+}
+
 export function eventText(event: EventItem, now: number): EventText {
   const lasted =
     event.endedAt === undefined
       ? undefined
       : duration((Date.parse(event.endedAt) - Date.parse(event.startedAt)) / 1000);
+  if (event.kind === 'flapping') return flappingText(event, now);
   if (event.kind === 'down') {
     const name = event.checkName === '' ? 'A check' : event.checkName;
     if (event.endedAt === undefined) {

@@ -1,6 +1,8 @@
 // Events: every state change of the checks and of the agent, newest first, from the persisted
 // log — the same log the tray and the desktop notifications are told from. Reloaded when the
-// agent announces a change; older events on request.
+// agent announces a change; older events on request. A check that is down right now stays on
+// top (longest first) whatever happened since; a flapping check is one card (the agent folds
+// its changes into it).
 import { useCallback, useEffect, useState } from 'react';
 import type { AgentEvent } from '../../src-main/ipc/contract.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
@@ -20,6 +22,9 @@ const filters: { value: Filter; label: string }[] = [
   { value: 'agent', label: 'Agent only' },
 ];
 
+/** A check down right now: kept on top of the list. */
+const ongoingDown = (e: AgentEvent): boolean => e.kind === 'down' && e.endedAt === undefined;
+
 type Loaded =
   { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; events: AgentEvent[]; more: boolean };
 
@@ -34,8 +39,8 @@ export function EventsView() {
     snapshot === undefined
       ? ''
       : `${snapshot.checks
-          .filter((c) => c.health === 'down')
-          .map((c) => c.guid)
+          .filter((c) => c.health === 'down' || c.flapping !== undefined)
+          .map((c) => `${c.guid}${c.flapping === undefined ? '' : '~'}`)
           .join(',')}|${snapshot.connectivity.online}|${snapshot.auth}`;
 
   const load = useCallback(async (): Promise<void> => {
@@ -52,15 +57,19 @@ export function EventsView() {
   }, [load, changeKey]);
   useEffect(() => bridge.on('checks:transition', () => void load()), [bridge, load]);
 
-  const shown =
+  const kept =
     loaded.kind === 'ready'
       ? loaded.events.filter((e) => filter === 'all' || (filter === 'agent') === (e.checkGuid === ''))
       : [];
+  const shown = [
+    ...kept.filter(ongoingDown).sort((a, b) => a.startedAt.localeCompare(b.startedAt)),
+    ...kept.filter((e) => !ongoingDown(e)),
+  ];
 
   return (
     <ViewFrame
       title="Events"
-      intro="When each check went down and came back, and what happened to the agent (offline, key refused…), newest first."
+      intro="When each check went down and came back, and what happened to the agent (offline, key refused…), newest first. Checks down right now come first; a check that keeps going down and up has one entry."
     >
       <div className="toolbar">
         <label className="field inline">

@@ -1,5 +1,6 @@
 // Overview: leads with what is broken — the checks that are down (since when, and why), then
-// the agent's problems, each with the button that fixes it — and then who this agent is,
+// the checks that keep going down and up (once each, with their last runs), then the agent's
+// problems, each with the button that fixes it — and then who this agent is,
 // whether it reaches the server and what waits to be sent.
 import { useCallback } from 'react';
 import { countsLine } from '../../src-main/ipc/agent-summary.ts';
@@ -13,7 +14,8 @@ import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation, type Place } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
-import { agentProblems, downChecks, type OverviewAction } from './overview-model.ts';
+import { agentProblems, downChecks, flappingChecks, type OverviewAction } from './overview-model.ts';
+import { beatsOfStates, HeartbeatBar } from '../checks/HeartbeatBar.tsx';
 
 const problemTarget: Record<OverviewAction, Place | undefined> = {
   enroll: { view: 'enroll' },
@@ -40,6 +42,7 @@ export function OverviewView() {
   if (snapshot === undefined) return null;
   const { identity, connectivity, outbox, counts } = snapshot;
   const down = downChecks(snapshot);
+  const flapping = flappingChecks(snapshot);
   const problems = agentProblems(snapshot, now);
 
   const togglePause = async (): Promise<void> => {
@@ -132,6 +135,38 @@ export function OverviewView() {
                 </button>
                 <span className="down-since">{since === undefined ? 'down' : `down ${sinceWhen(since, now)}`}</span>
                 <span className="down-reason">{sentence(reason)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {flapping.length === 0 ? null : (
+        <section className="card flap-card" aria-labelledby="flap-title">
+          <h2 id="flap-title">
+            {flapping.length === 1
+              ? '1 check keeps going down and up'
+              : `${flapping.length} checks keep going down and up`}
+          </h2>
+          <ul className="down-list">
+            {flapping.map((check) => (
+              <li key={check.guid} className="down-item">
+                <button
+                  type="button"
+                  className="link down-name"
+                  onClick={() => navigate({ view: 'checks', guid: check.guid })}
+                >
+                  {check.name}
+                </button>
+                <span className="down-since">
+                  {check.flapping === undefined ? '' : `changing state ${sinceWhen(check.flapping.since, now)}`}
+                </span>
+                <span className="down-reason">
+                  {check.health === 'down' ? 'Failing right now' : 'Passing right now'}; you are told if it stays down.
+                </span>
+                {check.beats === undefined ? null : (
+                  <HeartbeatBar beats={beatsOfStates(check.beats.slice(-30))} name={check.name} compact />
+                )}
               </li>
             ))}
           </ul>

@@ -22,9 +22,10 @@ export interface OverviewProblem {
   severity: 'bad' | 'warn';
 }
 
+/** Down checks, longest first; a flapping check is listed among the flapping ones instead. */
 export function downChecks(snapshot: AgentSnapshot): DownCheck[] {
   return snapshot.checks
-    .filter((c) => c.health === 'down')
+    .filter((c) => c.health === 'down' && c.flapping === undefined)
     .map((check) => ({
       check,
       since: check.downSince ?? check.lastResult?.ran_at,
@@ -34,6 +35,13 @@ export function downChecks(snapshot: AgentSnapshot): DownCheck[] {
           : check.lastResult.error,
     }))
     .sort((a, b) => (a.since ?? '').localeCompare(b.since ?? '') || a.check.name.localeCompare(b.check.name));
+}
+
+/** Checks that keep going down and up, the longest flapping first. */
+export function flappingChecks(snapshot: AgentSnapshot): CheckView[] {
+  return snapshot.checks
+    .filter((c) => c.flapping !== undefined)
+    .sort((a, b) => (a.flapping?.since ?? '').localeCompare(b.flapping?.since ?? '') || a.name.localeCompare(b.name));
 }
 
 const severe = new Set(['key-rejected', 'monitor-disabled', 'key-damaged', 'results-dropped', 'private-file']);

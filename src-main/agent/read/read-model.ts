@@ -30,6 +30,8 @@ export interface ReadModelDeps {
   now: () => Date;
   /** When a down check's current episode began (the event log's). */
   downSince: (guid: string) => string | undefined;
+  /** While a check flaps: since when and how many changes so far. */
+  flapping?: (guid: string) => { since: string; changes: number } | undefined;
   /** The egress policy checks run under (shown in the window). */
   egressPolicy?: () => 'open' | 'strict';
 }
@@ -51,6 +53,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
         checks: deps.checkSet.stored(),
         figures: (guid) => stats.figures(guid),
         downSince: deps.downSince,
+        ...(deps.flapping === undefined ? {} : { flapping: deps.flapping }),
         outbox: outboxFigures(outbox),
         unsentPerCheck: outbox.perCheck(),
         privateDefinitions: deps.checkSet.privateSummary(),

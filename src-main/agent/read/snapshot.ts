@@ -49,6 +49,8 @@ export interface CheckView {
   beats?: string;
   /** While down: when the current down episode began (the event log's). */
   downSince?: string;
+  /** While it changes state often: since when, and how many changes so far (runs/flapping.ts). */
+  flapping?: { since: string; changes: number };
 }
 
 export interface AgentSnapshot {
@@ -119,6 +121,7 @@ export interface SnapshotInput {
   checks: readonly StoredCheck[];
   figures: (guid: string) => CheckFigures;
   downSince?: (guid: string) => string | undefined;
+  flapping?: (guid: string) => { since: string; changes: number } | undefined;
   outbox: AgentSnapshot['outbox'];
   unsentPerCheck: ReadonlyMap<string, number>;
   privateDefinitions: PrivateDefinitionsSummary;
@@ -154,7 +157,13 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     };
     const health = healthOf(view, probingStopped);
     const downSince = health === 'down' ? input.downSince?.(check.guid) : undefined;
-    return { ...view, health, ...(downSince === undefined ? {} : { downSince }) };
+    const flapping = view.runnable ? input.flapping?.(check.guid) : undefined;
+    return {
+      ...view,
+      health,
+      ...(downSince === undefined ? {} : { downSince }),
+      ...(flapping === undefined ? {} : { flapping }),
+    };
   });
   return {
     version: input.version,

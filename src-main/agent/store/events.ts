@@ -2,11 +2,16 @@
 // 10:28 to 10:41 — status 503"), open while it lasts, so the detail pane, the Events view, the
 // tray and desktop notifications all read the same facts. Opening an episode that is already open
 // is a no-op that says so: a restarted agent that finds a check still down does not announce it
-// twice. Bounded: the oldest closed episodes go once the log holds more than maxRows.
+// twice. Bounded: the oldest closed episodes go once the log holds more than maxRows. A check's
+// flapping episode stands for the down episodes inside it: lists show it once, with their
+// pattern, instead of a card per change (runs/flapping.ts).
 import type { Database } from './database.ts';
 
-/** Episodes of a check ('test-run': a "Run now" from the window, kept here, never uploaded). */
-export type CheckEventKind = 'down' | 'test-run';
+/**
+ * Episodes of a check ('test-run': a "Run now" from the window, kept here, never uploaded;
+ * 'flapping': the check changed state often, from its first change counted until it settled).
+ */
+export type CheckEventKind = 'down' | 'test-run' | 'flapping';
 /** Episodes of the agent (the guid is empty). */
 export type AgentEventKind =
   | 'offline'
@@ -32,7 +37,21 @@ export interface AgentEvent {
   reason: string;
   /** Why it ended, when that says something ("status 200"). */
   endReason?: string;
+  /** A flapping episode's pattern: the down episodes it stands for. */
+  pattern?: FlapPattern;
 }
+
+export interface FlapPattern {
+  /** Down episodes within it (each one failing stretch). */
+  downs: number;
+  /** Total time down within it, in seconds. */
+  downSec: number;
+  /** The latest failing stretches, oldest first (`to` absent while it lasts). */
+  recent: { from: string; to?: string }[];
+}
+
+/** Failing stretches kept in a flapping episode's pattern. */
+const patternShown = 12;
 
 export interface EventSubject {
   kind: EventKind;
@@ -65,6 +84,12 @@ interface EventRow {
   end_reason: string;
 }
 
+/** A flapping episode's span; `to` null while it lasts. */
+interface FlapSpan {
+  from: string;
+  to: string | null;
+}
+
 const columns = 'id, kind, check_guid, check_name, started_at, ended_at, reason, end_reason';
 
 const fromRow = (r: EventRow): AgentEvent => ({
@@ -88,7 +113,47 @@ export function createEventLog(db: Database, maxRows = 20_000): EventLog {
   const close = db.prepare('UPDATE events SET ended_at = ?, end_reason = ? WHERE id = ?');
   const byId = db.prepare(`SELECT ${columns} FROM events WHERE id = ?`);
   const prune = db.prepare('DELETE FROM events WHERE ended_at IS NOT NULL AND id <= (SELECT MAX(id) FROM events) - ?');
+  const flapSpans = db.prepare("SELECT check_guid, started_at, ended_at FROM events WHERE kind = 'flapping'");
+  const downsFrom = db.prepare(
+    `SELECT ${columns} FROM events WHERE check_guid = ? AND kind = 'down' AND started_at >= ? ORDER BY id`,
+  );
   let inserts = 0;
+
+  /** Flapping episodes by check: a down episode inside one is shown through it. */
+  const flapIndex = (): Map<string, FlapSpan[]> => {
+    const index = new Map<string, FlapSpan[]>();
+    for (const row of flapSpans.all() as unknown as Pick<EventRow, 'check_guid' | 'started_at' | 'ended_at'>[]) {
+      const spans = index.get(row.check_guid) ?? [];
+      spans.push({ from: row.started_at, to: row.ended_at });
+      index.set(row.check_guid, spans);
+    }
+    return index;
+  };
+
+  /**
+   * A down episode inside a flapping one is folded into it: while the flapping lasts, and once it
+   * ended for every stretch that ended with it. The stretch a check settled down in stays shown.
+   */
+  const inside = (row: EventRow, f: FlapSpan): boolean =>
+    row.started_at >= f.from && (f.to === null || (row.ended_at !== null && row.ended_at <= f.to));
+  const folded = (row: EventRow, flaps: ReturnType<typeof flapIndex>): boolean =>
+    row.kind === 'down' && (flaps.get(row.check_guid) ?? []).some((f) => inside(row, f));
+
+  const withPattern = (event: AgentEvent): AgentEvent => {
+    if (event.kind !== 'flapping') return event;
+    const to = event.endedAt ?? null;
+    const rows = (downsFrom.all(event.checkGuid, event.startedAt) as unknown as EventRow[]).filter((row) =>
+      inside(row, { from: event.startedAt, to }),
+    );
+    const closedMs = rows.reduce(
+      (sum, r) => sum + (r.ended_at === null ? 0 : Date.parse(r.ended_at) - Date.parse(r.started_at)),
+      0,
+    );
+    const recent = rows
+      .slice(-patternShown)
+      .map((r) => ({ from: r.started_at, ...(r.ended_at === null ? {} : { to: r.ended_at }) }));
+    return { ...event, pattern: { downs: rows.length, downSec: Math.round(closedMs / 1000), recent } };
+  };
 
   const add = (subject: EventSubject, startedAt: string, endedAt: string | null, reason: string): AgentEvent => {
     const id = Number(
@@ -118,21 +183,20 @@ export function createEventLog(db: Database, maxRows = 20_000): EventLog {
       return add(subject, iso, iso, reason);
     },
     list({ guid, limit, beforeId }) {
-      const where: string[] = [];
-      const args: (string | number)[] = [];
-      if (guid !== undefined) {
-        where.push('check_guid = ?');
-        args.push(guid);
+      const where = [...(guid === undefined ? [] : ['check_guid = ?']), 'id < ?'];
+      const page = db.prepare(`SELECT ${columns} FROM events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
+      const flaps = flapIndex();
+      // Folded rows do not count against the limit: read on until the page is full or the log ends.
+      const shown: AgentEvent[] = [];
+      let before = beforeId ?? Number.MAX_SAFE_INTEGER;
+      while (shown.length < limit) {
+        const rows = page.all(...(guid === undefined ? [] : [guid]), before, limit) as unknown as EventRow[];
+        for (const row of rows) if (shown.length < limit && !folded(row, flaps)) shown.push(withPattern(fromRow(row)));
+        const last = rows.at(-1);
+        if (last === undefined || rows.length < limit) break;
+        before = last.id;
       }
-      if (beforeId !== undefined) {
-        where.push('id < ?');
-        args.push(beforeId);
-      }
-      const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-      const rows = db
-        .prepare(`SELECT ${columns} FROM events ${clause} ORDER BY id DESC LIMIT ?`)
-        .all(...args, limit) as unknown as EventRow[];
-      return rows.map(fromRow);
+      return shown;
     },
     openEvents() {
       return (
