@@ -1,5 +1,8 @@
-// Every tunable of the agent, with the reason for its value. Callers override them per run
-// (CLI flags, settings); nothing else hard-codes these numbers.
+// The agent's own tunables (its loops, concurrency, outbox bound, clocks, offline handling),
+// each with the reason for its value. Callers override them per run (CLI flags, settings). Other
+// concerns keep their numbers in a defaults object of their own beside their code (probes, the
+// private definitions file, the result sink, rollups, the API client, the event hub, the shell):
+// docs/architecture.md "Tunables" lists each one.
 import type { BackoffPolicy } from './delivery/backoff.ts';
 
 export const agentDefaults = {

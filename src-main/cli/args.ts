@@ -2,6 +2,7 @@
 // sentence for anything wrong (exit 2, nothing sent).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
+import { inputLimits } from '../agent/base/input-limits.ts';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -42,5 +43,5 @@ export function describeIssues(error: z.ZodError): string {
 export const intervalSeconds = z.coerce
   .number({ error: 'must be a number of seconds' })
   .refine(Number.isFinite, 'must be a number of seconds')
-  .min(0.05, 'must be at least 0.05 seconds')
-  .max(86_400, 'must be at most 86400 seconds (a day)');
+  .min(inputLimits.intervalSec.min, `must be at least ${inputLimits.intervalSec.min} seconds`)
+  .max(inputLimits.intervalSec.max, `must be at most ${inputLimits.intervalSec.max} seconds (a day)`);

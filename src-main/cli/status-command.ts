@@ -10,6 +10,7 @@ import { readRunState } from '../agent/live/run-state-file.ts';
 import { openDatabase, openDatabaseReadOnly, schemaVersion, type Database } from '../agent/store/database.ts';
 import { statusReport, type StatusReport } from '../agent/read/status-report.ts';
 import { countChecks } from '../agent/read/check-health.ts';
+import { countsText } from '../ipc/agent-summary.ts';
 import { parseFlags } from './args.ts';
 import { readSettingsFile } from './dashboard/settings-file.ts';
 import { exitCodes } from './exit-codes.ts';
@@ -82,7 +83,7 @@ function describe(report: StatusReport, dataDir: string): string[] {
     `monitor ${report.monitor_id ?? '?'} on ${report.server ?? '?'}`,
     ...(report.store_problem === null ? [] : [`problem: ${report.store_problem}`]),
     `last sync: ${report.last_sync_at ?? 'never'}`,
-    `checks: ${counts.total} (${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run)`,
+    `checks: ${counts.total} (${countsText(counts)})`,
     `unsent results: ${report.unsent_results}`,
     ...report.aside_results.map(
       (a) => `unsent results of monitor ${a.monitor_id} (kept aside; reclaim that monitor to send them): ${a.count}`,

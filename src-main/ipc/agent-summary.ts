@@ -1,7 +1,7 @@
 // The agent summed up for a human, in one place for the tray icon, its tooltip and menu, and the
 // window's status pill: one precedence, so that (say) paused + offline reads the same everywhere.
 // Type imports only: the renderer bundles this file.
-import type { AgentSnapshot } from './contract.ts';
+import type { AgentSnapshot, CheckHealth } from './contract.ts';
 
 export const agentConditions = ['not-enrolled', 'ok', 'warning', 'error', 'paused'] as const;
 export type AgentCondition = (typeof agentConditions)[number];
@@ -41,9 +41,25 @@ export function backlogStuck(snapshot: AgentSnapshot): boolean {
   return Date.parse(snapshot.takenAt) - Date.parse(oldest) > backlogWarnAfterMs;
 }
 
-/** "12 checks: 9 up, 1 down, 0 pending, 1 skipped, 1 not run": every check in exactly one. */
+/** A check's state as the window names it (its badge, the Checks filter). */
+export const healthLabels: Record<CheckHealth, string> = {
+  up: 'Up',
+  down: 'Down',
+  pending: 'Pending',
+  skipped: 'Skipped (offline)',
+  paused: 'Paused',
+  disabled: 'Disabled',
+  'not-run': 'Not run',
+};
+
+/** "9 up, 1 down, 0 pending, 1 skipped, 1 not run": every check in exactly one (the window and `status`). */
+export function countsText(counts: AgentSnapshot['counts']): string {
+  return `${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run`;
+}
+
+/** "12 checks: 9 up, 1 down, 0 pending, 1 skipped, 1 not run". */
 export function countsLine(counts: AgentSnapshot['counts']): string {
-  return `${plural(counts.total, 'check')}: ${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run`;
+  return `${plural(counts.total, 'check')}: ${countsText(counts)}`;
 }
 
 const toneOf: Record<AgentCondition, AgentSummary['tone']> = {

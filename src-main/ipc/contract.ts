@@ -1,8 +1,11 @@
 // The one IPC contract between the agent host (Electron main, or the web dashboard) and the
 // renderer. Main validates every argument against these schemas; the preload and the web bridge
 // expose exactly `AgentBridge`; the renderer talks to nothing else. Types only flow one way from
-// the agent (type imports are erased, so the renderer bundles none of the agent's code).
+// the agent (type imports are erased); of the agent's code the renderer bundles only the pure
+// data this file re-exports (input limits, the loops' default intervals), so each is written once.
 import { z } from 'zod';
+import { inputLimits } from '../agent/base/input-limits.ts';
+import { agentDefaults } from '../agent/defaults.ts';
 import type { TestRunResult } from '../agent/read/check-insight.ts';
 import type { CheckWindow } from '../agent/read/check-window.ts';
 import type { AgentSnapshot } from '../agent/read/snapshot.ts';
@@ -13,6 +16,15 @@ import type { HistoryEntry } from '../agent/store/history.ts';
 import type { OutageRecord } from '../agent/store/results-view.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';
 
+export { inputLimits };
+
+/** The loops' intervals when nothing sets them, in the seconds the settings use (the window shows them). */
+export const intervalDefaultsSec = {
+  syncSec: agentDefaults.syncIntervalMs / 1000,
+  uploadSec: agentDefaults.uploadIntervalMs / 1000,
+  statusSec: agentDefaults.statusIntervalMs / 1000,
+  pingSec: agentDefaults.pingIntervalMs / 1000,
+};
 export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/read/snapshot.ts';
 export type { CheckTransition } from '../agent/runs/transitions.ts';
 export type { HistoryEntry } from '../agent/store/history.ts';
@@ -24,15 +36,16 @@ export type { TestRunResult } from '../agent/read/check-insight.ts';
 export type { OutageRecord } from '../agent/store/results-view.ts';
 
 const text = (max: number) => z.string().trim().max(max);
-const seconds = z.number().min(0.05).max(86_400);
+const seconds = z.number().min(inputLimits.intervalSec.min).max(inputLimits.intervalSec.max);
+const placeText = text(inputLimits.enrollFieldChars);
 
 /** The shell's settings; headless hosts keep the same shape in a JSON file. */
 export const settingsSchema = z.object({
   serverUrl: text(2000).default(''),
-  monitorName: text(200).default(''),
-  region: text(200).default(''),
-  country: text(200).default(''),
-  city: text(200).default(''),
+  monitorName: placeText.default(''),
+  region: placeText.default(''),
+  country: placeText.default(''),
+  city: placeText.default(''),
   privateChecksFile: text(4096).optional(),
   notifications: z.boolean().default(true),
   launchAtLogin: z.boolean().default(false),
@@ -41,12 +54,12 @@ export const settingsSchema = z.object({
     .partial()
     .default({}),
   /** Extra "host:port" targets the agent connects to when deciding whether it is offline. */
-  connectivityTargets: z.array(text(300)).max(20).default([]),
+  connectivityTargets: z.array(text(300)).max(inputLimits.connectivityTargets).default([]),
   /** The unsent-results bound; beyond it the oldest results go first (and are counted). */
   outboxLimits: z
     .object({
-      maxResults: z.number().int().min(1_000).max(10_000_000),
-      maxMegabytes: z.number().int().min(10).max(10_240),
+      maxResults: z.number().int().min(inputLimits.outboxResults.min).max(inputLimits.outboxResults.max),
+      maxMegabytes: z.number().int().min(inputLimits.outboxMegabytes.min).max(inputLimits.outboxMegabytes.max),
     })
     .partial()
     .default({}),
@@ -71,10 +84,10 @@ const enrollFields = {
   server: text(2000),
   /** Pasted: trimmed here, never logged, never echoed back. */
   token: text(10_000),
-  name: text(200),
-  region: text(200),
-  country: text(200),
-  city: text(200),
+  name: placeText,
+  region: placeText,
+  country: placeText,
+  city: placeText,
   allowInsecureHttp: z.boolean().optional(),
   /** The enroll dialog's advanced part; given values are saved to the settings. */
   proxyUrl: text(2000).optional(),

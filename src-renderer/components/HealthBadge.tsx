@@ -1,15 +1,6 @@
 // A check's state in words and colour (never colour alone).
 import type { CheckHealth } from '../../src-main/ipc/contract.ts';
-
-export const healthLabels: Record<CheckHealth, string> = {
-  up: 'Up',
-  down: 'Down',
-  pending: 'Pending',
-  skipped: 'Skipped (offline)',
-  paused: 'Paused',
-  disabled: 'Disabled',
-  'not-run': 'Not run',
-};
+import { healthLabels } from '../../src-main/ipc/agent-summary.ts';
 
 export function HealthBadge({ health }: { health: CheckHealth }) {
   return (

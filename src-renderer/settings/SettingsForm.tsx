@@ -1,6 +1,12 @@
 // The shell's settings as a form: loaded from the agent, saved as one patch of what changed.
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
-import type { CommandLineSettings, Settings, SettingsPatch } from '../../src-main/ipc/contract.ts';
+import {
+  inputLimits,
+  intervalDefaultsSec,
+  type CommandLineSettings,
+  type Settings,
+  type SettingsPatch,
+} from '../../src-main/ipc/contract.ts';
 import { Notice } from '../components/Notice.tsx';
 import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
@@ -14,10 +20,10 @@ type IntervalKey = keyof Settings['intervals'];
  * for check changes twenty times a second) without telling anyone anything sooner.
  */
 const intervalFields: { key: IntervalKey; label: string; fallback: number; min: number }[] = [
-  { key: 'syncSec', label: 'Check sync', fallback: 60, min: 10 },
-  { key: 'uploadSec', label: 'Result upload', fallback: 10, min: 1 },
-  { key: 'statusSec', label: 'Status report', fallback: 60, min: 10 },
-  { key: 'pingSec', label: 'Heartbeat', fallback: 30, min: 5 },
+  { key: 'syncSec', label: 'Check sync', fallback: intervalDefaultsSec.syncSec, min: 10 },
+  { key: 'uploadSec', label: 'Result upload', fallback: intervalDefaultsSec.uploadSec, min: 1 },
+  { key: 'statusSec', label: 'Status report', fallback: intervalDefaultsSec.statusSec, min: 10 },
+  { key: 'pingSec', label: 'Heartbeat', fallback: intervalDefaultsSec.pingSec, min: 5 },
 ];
 
 type FieldName = IntervalKey | 'targets' | 'outboxResults' | 'outboxMegabytes' | NetworkField;
@@ -86,10 +92,10 @@ export function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok
     const text = draft.intervals[field.key].trim();
     if (text === '') continue;
     const value = Number(text);
-    if (!Number.isFinite(value) || value < field.min || value > 86_400) {
+    if (!Number.isFinite(value) || value < field.min || value > inputLimits.intervalSec.max) {
       errors.push({
         field: field.key,
-        message: `${field.label}: give a number of seconds between ${field.min} and 86400, or leave it empty for the default (${field.fallback} s).`,
+        message: `${field.label}: give a number of seconds between ${field.min} and ${inputLimits.intervalSec.max}, or leave it empty for the default (${field.fallback} s).`,
       });
     } else intervals[field.key] = value;
   }
@@ -103,10 +109,21 @@ export function patchOf(draft: Draft): { ok: true; patch: SettingsPatch } | { ok
       field: 'targets',
       message: `Connectivity targets: ${bad.map((b) => `"${b}"`).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not host:port (for example 192.0.2.10:443).`,
     });
-  else if (targets.length > 20) errors.push({ field: 'targets', message: 'Connectivity targets: at most 20.' });
-  const results = wholeNumber(draft.outboxResults, 'Unsent results kept', 1_000, 10_000_000);
+  else if (targets.length > inputLimits.connectivityTargets)
+    errors.push({ field: 'targets', message: `Connectivity targets: at most ${inputLimits.connectivityTargets}.` });
+  const results = wholeNumber(
+    draft.outboxResults,
+    'Unsent results kept',
+    inputLimits.outboxResults.min,
+    inputLimits.outboxResults.max,
+  );
   if (results.message !== undefined) errors.push({ field: 'outboxResults', message: results.message });
-  const megabytes = wholeNumber(draft.outboxMegabytes, 'Unsent results size', 10, 10_240);
+  const megabytes = wholeNumber(
+    draft.outboxMegabytes,
+    'Unsent results size',
+    inputLimits.outboxMegabytes.min,
+    inputLimits.outboxMegabytes.max,
+  );
   if (megabytes.message !== undefined) errors.push({ field: 'outboxMegabytes', message: megabytes.message });
   const { network } = draft;
   // An untouched field keeps the saved proxy (its password was never in the window to send back).

@@ -6,7 +6,7 @@ import { filterChecks, nextSort, sortChecks, type HealthFilter, type Sort } from
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
-import { countsLine } from '../../src-main/ipc/agent-summary.ts';
+import { countsLine, healthLabels } from '../../src-main/ipc/agent-summary.ts';
 import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
@@ -16,13 +16,10 @@ import { useNow } from '../state/use-now.ts';
 const healthFilters: { value: HealthFilter; label: string }[] = [
   { value: 'all', label: 'All states' },
   { value: 'problems', label: 'Needs attention' },
-  { value: 'up', label: 'Up' },
-  { value: 'down', label: 'Down' },
-  { value: 'pending', label: 'Pending' },
-  { value: 'not-run', label: 'Not run' },
-  { value: 'skipped', label: 'Skipped (offline)' },
-  { value: 'paused', label: 'Paused' },
-  { value: 'disabled', label: 'Disabled' },
+  ...(['up', 'down', 'pending', 'not-run', 'skipped', 'paused', 'disabled'] as const).map((value) => ({
+    value,
+    label: healthLabels[value],
+  })),
 ];
 
 /** The selected check comes from the place (the URL hash), so Back and reload keep it. */

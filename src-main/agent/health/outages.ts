@@ -1,6 +1,7 @@
 // Connectivity outages: opened when the agent finds itself offline, closed when it is back,
 // kept in the store for the UI, and the last completed one reported in MonitorStatus.
 import type { Database } from '../store/database.ts';
+import { outageSeconds } from '../store/results-view.ts';
 
 export interface CompletedOutage {
   startedAt: string;
@@ -51,8 +52,7 @@ export function createOutageTracker(db: Database, startedAt: Date): OutageTracke
       if (open === undefined) return undefined;
       const endedAt = at.toISOString();
       db.prepare('UPDATE outages SET ended_at = ? WHERE id = ?').run(endedAt, open.id);
-      const durationSec = Math.max(0, Math.round((at.getTime() - Date.parse(open.startedAt)) / 1000));
-      lastCompleted = { startedAt: open.startedAt, endedAt, durationSec };
+      lastCompleted = { startedAt: open.startedAt, endedAt, durationSec: outageSeconds(open.startedAt, endedAt) };
       open = undefined;
       return lastCompleted;
     },

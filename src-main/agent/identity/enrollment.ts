@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { inputLimits } from '../base/input-limits.ts';
 import type { ApiClient } from '../wire/api-client.ts';
 import { anyMonitorIdPattern, monitorIdPattern } from '../wire/schemas.ts';
 import { prepareDataDir } from '../base/data-dir.ts';
@@ -47,7 +48,7 @@ const field = (label: string) =>
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(200, `${label} is longer than 200 characters`);
+    .max(inputLimits.enrollFieldChars, `${label} is longer than ${inputLimits.enrollFieldChars} characters`);
 
 const inputSchema = z.object({
   name: field('name'),

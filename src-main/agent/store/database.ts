@@ -68,11 +68,6 @@ function migrate(db: Database): void {
   }
 }
 
-/** Runs fn inside the caller's transaction if there is one, else inside its own. */
-export function atomically<T>(db: Database, fn: () => T): T {
-  return db.isTransaction ? fn() : transaction(db, fn);
-}
-
 /**
  * Runs fn inside one transaction: all of it is committed, or none of it. SQLite itself rolls
  * back after some errors (a full disk, an I/O error): ROLLBACK then has nothing to undo and

@@ -10,6 +10,14 @@ export interface OutageRecord {
   duration_sec: number | null;
 }
 
+/**
+ * An outage's length in whole seconds, from its stored ISO start to its end: the one rule for
+ * the window's list, `status --json` and MonitorStatus last_outage_sec (a clock stepped back
+ * mid-outage gives 0, never a negative length).
+ */
+export const outageSeconds = (startedAt: string, endedAt: string): number =>
+  Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(startedAt)) / 1000));
+
 export function lastResults(db: Database): Map<string, LastResult> {
   const rows = db
     .prepare(
@@ -48,7 +56,6 @@ export function outageHistory(db: Database, limit = 100): OutageRecord[] {
   return rows.map((r) => ({
     started_at: r.started_at,
     ended_at: r.ended_at,
-    duration_sec:
-      r.ended_at === null ? null : Math.max(0, Math.round((Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000)),
+    duration_sec: r.ended_at === null ? null : outageSeconds(r.started_at, r.ended_at),
   }));
 }
