@@ -10,6 +10,7 @@ import { describeIssues, parseFlags } from './args.ts';
 import { fileSettingsStore } from './dashboard/settings-file.ts';
 import { networkFlags, networkFlagsSchema, networkPatch } from './network-flags.ts';
 import { enrollExitCode, exitCodes } from './exit-codes.ts';
+import { enrollFailureLine } from './failure-words.ts';
 import type { CliIo } from './io.ts';
 
 const flags = {
@@ -60,11 +61,9 @@ export async function enrollCommand(argv: string[], io: CliIo): Promise<number> 
     client: (server) => serverClient(server, { ...settings.get(), ...patch }, io.env, userAgent),
   });
   if (!outcome.ok) {
-    io.stderr(
-      `enroll failed: ${outcome.message}${outcome.kind === 'not-saved' ? `: uptime-agent enroll --reclaim ${outcome.monitorId ?? 'ID'} --server ${input.server} ...` : ''}`,
-    );
+    io.stderr(enrollFailureLine(outcome, input.server));
     // The monitor id the server issued, for scripts, as on success.
-    if (outcome.monitorId !== undefined) io.stdout(outcome.monitorId);
+    if (outcome.kind === 'not-saved' && outcome.monitorId !== undefined) io.stdout(outcome.monitorId);
     return enrollExitCode[outcome.kind];
   }
   if (outcome.warning !== undefined) io.stderr(`warning: ${outcome.warning}`);

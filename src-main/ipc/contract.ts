@@ -9,7 +9,8 @@ import { agentDefaults } from '../agent/defaults.ts';
 import type { TestRunResult } from '../agent/read/check-insight.ts';
 import type { CheckWindow } from '../agent/read/check-window.ts';
 import type { AgentSnapshot } from '../agent/read/snapshot.ts';
-import type { EnrollFailureKind, EnrollOutcome } from '../agent/identity/enrollment.ts';
+import type { EnrollOutcome } from '../agent/identity/enrollment.ts';
+import type { FailureFacts } from '../agent/wire/failure.ts';
 import type { AgentEvent } from '../agent/store/events.ts';
 import type { CheckTransition } from '../agent/runs/transitions.ts';
 import type { HistoryEntry } from '../agent/store/history.ts';
@@ -26,6 +27,9 @@ export const intervalDefaultsSec = {
   pingSec: agentDefaults.pingIntervalMs / 1000,
 };
 export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/read/snapshot.ts';
+export type { EnrollFailure, EnrollFailureKind, EnrollField, FieldProblem } from '../agent/identity/enrollment.ts';
+export type { ApiErrorKind, FailureCause, FailureFacts } from '../agent/wire/failure.ts';
+export type { ConnectionState, ConnectionStateName } from '../agent/live/state.ts';
 export type { CheckTransition } from '../agent/runs/transitions.ts';
 export type { HistoryEntry } from '../agent/store/history.ts';
 export type { AgentEvent } from '../agent/store/events.ts';
@@ -143,16 +147,18 @@ export type InvokeChannel = keyof typeof invokeArgs;
 export type InvokeArgs<C extends InvokeChannel> = z.input<(typeof invokeArgs)[C]>;
 export type ParsedArgs<C extends InvokeChannel> = z.output<(typeof invokeArgs)[C]>;
 
-/** The agent's own enrollment outcome: one failure kind per answer the user acts on differently. */
-export type EnrollResult =
-  | Extract<EnrollOutcome, { ok: true }>
-  /** 'local-state' and 'not-saved' travel as 'usage' and 'bad-request' until the window has words of its own for them (handlers.ts). */
-  | { ok: false; kind: Exclude<EnrollFailureKind, 'local-state' | 'not-saved'>; message: string };
+/**
+ * The agent's own enrollment outcome, unchanged: one failure kind per answer the user acts on
+ * differently, with its cause, field and monitor id (src-renderer/words/ chooses the words).
+ */
+export type EnrollResult = EnrollOutcome;
 
-/** A sync or upload run, in words for the UI. */
+/** A sync or upload run: a summary on success; on failure, what failed as data. */
 export interface RunResult {
   ok: boolean;
+  /** Success: what was done, in words. Failure: the log line (the window words `failure`). */
   message: string;
+  failure?: FailureFacts;
 }
 
 export interface CommandLineSettings {

@@ -6,6 +6,7 @@ import type { Agent } from '../agent/agent.ts';
 import type { Logger } from '../agent/base/log.ts';
 import type { UploadOutcome } from '../agent/delivery/uploader.ts';
 import type { CallFailure } from '../agent/identity/identity.ts';
+import { factsOf } from '../agent/wire/failure.ts';
 import { networkFrom } from './settings-tunables.ts';
 import {
   invokeArgs,
@@ -73,7 +74,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     'agent:reclaim': (args) => enrollWith(args, args.monitorId),
     async 'agent:sync-now'() {
       const outcome = await agent.syncNow();
-      if (!outcome.ok) return { ok: false, message: outcome.error.message };
+      if (!outcome.ok) return { ok: false, message: outcome.error.message, failure: factsOf(outcome.error) };
       const { received, stopped } = outcome.summary;
       return {
         ok: true,
@@ -168,11 +169,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       await deps.onSettingsChanged?.(next, { serverUrl: server });
       return outcome;
     }
-    // The window has no words of its own yet for these two; the message says what happened and
-    // what to do (the folder, or the monitor id to reclaim), so they travel under the nearest kind.
-    if (outcome.kind === 'local-state') return { ok: false, kind: 'usage', message: outcome.message };
-    if (outcome.kind === 'not-saved') return { ok: false, kind: 'bad-request', message: outcome.message };
-    return { ok: false, kind: outcome.kind, message: outcome.message };
+    // Unchanged: the window chooses its words from the kind, cause, field and monitor id.
+    return outcome;
   }
 
   return async (channel, args) => {
@@ -191,7 +189,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
 
 /** What an upload a user asked for did, in one sentence for the window. */
 function uploadResult(outcome: UploadOutcome | CallFailure): RunResult {
-  if (!outcome.ok) return { ok: false, message: outcome.error.message };
+  if (!outcome.ok) return { ok: false, message: outcome.error.message, failure: factsOf(outcome.error) };
   const { delivered, rejected } = outcome.report;
   return {
     ok: true,

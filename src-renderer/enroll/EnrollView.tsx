@@ -10,7 +10,8 @@ import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation } from '../state/navigation.tsx';
-import { describeFailure, type EnrollFailure, type EnrollField, type FailureText } from './enroll-outcome.ts';
+import type { EnrollFailure } from '../../src-main/ipc/contract.ts';
+import { enrollFailureWords, type EnrollField, type FailureText } from '../words/failure-words.ts';
 import { TokenField } from './TokenField.tsx';
 
 interface Form {
@@ -136,7 +137,7 @@ export function EnrollView({ reclaimId }: { reclaimId?: string | undefined }) {
   };
 
   const text: FailureText | undefined =
-    failure === undefined ? undefined : describeFailure(failure.failure, failure.server, failure.reclaimId);
+    failure === undefined ? undefined : enrollFailureWords(failure.failure, failure.server, failure.reclaimId);
   const reclaiming = form.reclaimId.trim() !== '';
   const form_ = useRef<HTMLFormElement>(null);
 

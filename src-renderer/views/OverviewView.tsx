@@ -14,6 +14,7 @@ import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation, type Place } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
+import { apiFailureWords, runResultWords } from '../words/failure-words.ts';
 import { agentProblems, downChecks, flappingChecks, type OverviewAction } from './overview-model.ts';
 import { beatsOfStates, HeartbeatBar } from '../checks/HeartbeatBar.tsx';
 
@@ -52,12 +53,12 @@ export function OverviewView() {
   const syncResult = async (): Promise<void> => {
     setFlash(undefined);
     const result = await sync.run();
-    if (result !== undefined) setFlash(sentence(result.message));
+    if (result !== undefined) setFlash(runResultWords(result));
   };
   const uploadResult = async (): Promise<void> => {
     setFlash(undefined);
     const result = await upload.run();
-    if (result !== undefined) setFlash(sentence(result.message));
+    if (result !== undefined) setFlash(runResultWords(result));
   };
   const act = (action: OverviewAction): void => {
     if (action === 'sync-now') void syncResult();
@@ -249,15 +250,15 @@ export function OverviewView() {
             <dt>Last sync</dt>
             <dd>
               {ago(snapshot.sync.lastOkAt, now)}
-              {snapshot.sync.lastError === undefined ? null : (
-                <span className="bad-text"> — failing: {snapshot.sync.lastError}</span>
+              {snapshot.sync.lastFailure === undefined ? null : (
+                <span className="bad-text"> — failing: {apiFailureWords(snapshot.sync.lastFailure)}</span>
               )}
             </dd>
             <dt>Last upload</dt>
             <dd>
               {ago(snapshot.upload.lastOkAt, now)}
-              {snapshot.upload.lastError === undefined ? null : (
-                <span className="bad-text"> — failing: {snapshot.upload.lastError}</span>
+              {snapshot.upload.lastFailure === undefined ? null : (
+                <span className="bad-text"> — failing: {apiFailureWords(snapshot.upload.lastFailure)}</span>
               )}
             </dd>
             <dt>Running checks</dt>

@@ -10,6 +10,7 @@ import { ago, bytes, count, dateTime, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNow } from '../state/use-now.ts';
+import { apiFailureWords, runResultWords } from '../words/failure-words.ts';
 
 export function UnsentView() {
   const { bridge, snapshot } = useAgent();
@@ -27,7 +28,7 @@ export function UnsentView() {
   const uploadNow = async (): Promise<void> => {
     setMessage(undefined);
     const result = await upload.run();
-    if (result !== undefined) setMessage({ ok: result.ok, text: sentence(result.message) });
+    if (result !== undefined) setMessage({ ok: result.ok, text: runResultWords(result) });
   };
 
   const resendNow = async (): Promise<void> => {
@@ -71,9 +72,10 @@ export function UnsentView() {
           {sentence(upload.error)}
         </Notice>
       )}
-      {loop.lastError !== undefined && loop.failures > 0 ? (
+      {loop.lastFailure !== undefined && loop.failures > 0 ? (
         <Notice tone="warning" title={`Sending has failed ${count(loop.failures, 'time')} in a row`}>
-          {sentence(loop.lastError)} The agent keeps the results and retries with growing pauses; nothing is lost.
+          {apiFailureWords(loop.lastFailure)} The agent keeps the results and retries with growing pauses; nothing is
+          lost.
         </Notice>
       ) : null}
       {outbox.dropped > 0 ? (

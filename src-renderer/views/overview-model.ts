@@ -4,6 +4,7 @@
 import type { AgentSnapshot, CheckView, Problem } from '../../src-main/ipc/contract.ts';
 import { backlogNeedsAttention } from '../state/signals.ts';
 import { ago, count, dateTime } from '../format.ts';
+import { apiFailureWords } from '../words/failure-words.ts';
 
 export interface DownCheck {
   check: CheckView;
@@ -60,13 +61,13 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
   } else if (
     snapshot.auth === 'ok' &&
     snapshot.sync.failures > 0 &&
-    snapshot.sync.lastError !== undefined &&
+    snapshot.sync.lastFailure !== undefined &&
     !snapshot.problems.some((p) => p.kind === 'server-connection')
   ) {
     // A server-connection problem (proxy, untrusted certificate...) already says what and what to do.
     problems.push({
       kind: 'server-unavailable',
-      message: `The server is not answering as it should (last contact ${ago(snapshot.connectivity.lastContactAt, now)}); results wait here and checks go on. The last attempt said: ${snapshot.sync.lastError}.`,
+      message: `The server is not answering as it should (last contact ${ago(snapshot.connectivity.lastContactAt, now)}); results wait here and checks go on. ${apiFailureWords(snapshot.sync.lastFailure)}`,
       action: 'sync-now',
       actionLabel: 'Try again now',
       severity: 'warn',
@@ -78,7 +79,8 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
       p.kind === 'server-connection' && p.action === 'none'
         ? { action: 'sync-now' as const, actionLabel: 'Try again now' }
         : {};
-    problems.push({ ...p, ...retry, severity: severe.has(p.kind) ? 'bad' : 'warn' });
+    const message = p.failure === undefined ? p.message : apiFailureWords(p.failure);
+    problems.push({ ...p, message, ...retry, severity: severe.has(p.kind) ? 'bad' : 'warn' });
   }
   const { outbox } = snapshot;
   if (

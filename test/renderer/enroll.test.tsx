@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EnrollResult, IpcResult } from '../../src-main/ipc/contract.ts';
+import type { EnrollFailure, EnrollResult, IpcResult } from '../../src-main/ipc/contract.ts';
 import { EnrollView } from '../../src-renderer/enroll/EnrollView.tsx';
 import { createFakeBridge, deferred, ok, type Answers } from './fake-bridge.ts';
 import { appInfoOf, notEnrolled, settingsOf } from './fixtures.ts';
@@ -9,8 +9,11 @@ import { renderView } from './render.tsx';
 
 afterEach(cleanup);
 
-const refused = (kind: Extract<EnrollResult, { ok: false }>['kind'], message: string) => () =>
-  ok<EnrollResult>({ ok: false, kind, message });
+/** A failure as the agent sends it: kind and facts; `message` is its log line, never shown. */
+const refused =
+  (kind: EnrollFailure['kind'], message: string, facts: Partial<EnrollFailure> = {}) =>
+  () =>
+    ok<EnrollResult>({ ok: false, kind, message, ...facts });
 
 function setup(answers: Answers = {}, reclaimId?: string) {
   const bridge = createFakeBridge({
@@ -103,38 +106,46 @@ describe('Enroll', () => {
     {
       kind: 'token-rejected' as const,
       message: 'the server refused the enrollment token',
+      facts: { status: 401 },
       says: ['The server refused the enrollment token', 'Mint a new token'],
     },
     {
       kind: 'bad-request' as const,
       message: 'the server refused the enrollment request: name: too long',
+      facts: { status: 400, reason: 'name: too long', field: 'name' as const },
       says: ['The server refused the request', 'name: too long'],
     },
     {
       kind: 'unreachable' as const,
       message: 'could not enroll: connect ECONNREFUSED 127.0.0.1:9',
-      says: [
-        'The server could not be reached',
-        'Tried https://uptime.example/api/enroll',
-        'Nothing answers at that address',
-      ],
+      facts: { cause: 'refused' as const },
+      says: ['The server could not be reached', 'Tried https://uptime.example.', 'Nothing answers at that address'],
     },
     {
       kind: 'usage' as const,
-      message: 'city is required',
-      says: ['Some fields need attention', 'City is required', 'nothing was sent'],
+      message: 'city: Required',
+      facts: { field: 'city' as const, problem: 'required' as const },
+      says: ['Some fields need attention', 'The city is required', 'nothing was sent'],
     },
-  ])('says in words what $kind means, keeping what was typed', async ({ kind, message, says }) => {
-    setup({ 'agent:enroll': refused(kind, message) });
+    {
+      kind: 'local-state' as const,
+      message: 'the data folder /x is not writable (EACCES); make it writable or choose another with --data-dir',
+      facts: { cause: 'not-writable' as const },
+      says: ['This computer cannot keep the monitor’s key', 'cannot be written', 'Nothing was sent'],
+    },
+  ])('says in words what $kind means, keeping what was typed', async ({ kind, message, facts, says }) => {
+    setup({ 'agent:enroll': refused(kind, message, facts) });
     await fillAndSubmit();
     const alert = await screen.findByRole('alert');
     for (const text of says) expect(alert.textContent).toContain(text);
+    // The log line never reaches the window.
+    expect(alert.textContent).not.toContain(message);
     expect(screen.getByLabelText<HTMLInputElement>('Enrollment token').value).toBe('  uet_pasted-token  ');
   });
 
   it('409 on a reclaim: explains the reset on the Monitors page', async () => {
     const { bridge } = setup(
-      { 'agent:reclaim': refused('still-enrolled', 'monitor x is still enrolled') },
+      { 'agent:reclaim': refused('still-enrolled', 'monitor x is still enrolled', { monitorId: 'abcdefghjkmn' }) },
       'abcdefghjkmn',
     );
     await fillAndSubmit();
@@ -176,7 +187,7 @@ describe('Enroll', () => {
     await fillAndSubmit();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('This address does not look like the uptime server’s API');
-    expect(alert.textContent).toContain('Tried https://uptime.example/api/enroll');
+    expect(alert.textContent).toContain('Tried https://uptime.example,');
     expect(alert.textContent).not.toContain('no monitor with id');
     const server = screen.getByLabelText('Server URL');
     expect(server.getAttribute('aria-invalid')).toBe('true');
@@ -189,7 +200,8 @@ describe('Enroll', () => {
     setup({
       'agent:enroll': refused(
         'unreachable',
-        'could not enroll: could not reach https://uptime.example/api/enroll: C0A7F8D2:error:0A00010B:SSL routines:ssl3_get_record:wrong version number',
+        'could not enroll: could not reach https://uptime.example/api/enroll: the server speaks plain http, not https',
+        { cause: 'plain-http' },
       ),
     });
     await fillAndSubmit();
@@ -203,6 +215,7 @@ describe('Enroll', () => {
       'agent:enroll': refused(
         'usage',
         'plain http to uptime.example:8080 would send the API key in clear; use https://, or pass --allow-insecure-http if you accept that',
+        { field: 'server', problem: 'plain-http' },
       ),
     });
     await fillAndSubmit();
@@ -220,9 +233,26 @@ describe('Enroll', () => {
   });
 
   it('a refused token marks the token field', async () => {
-    setup({ 'agent:enroll': refused('token-rejected', 'the server refused the enrollment token') });
+    setup({ 'agent:enroll': refused('token-rejected', 'the server refused the enrollment token', { status: 401 }) });
     await fillAndSubmit();
     await screen.findByRole('alert');
     expect(screen.getByLabelText('Enrollment token').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('not saved: says the server enrolled the monitor and names the id to reclaim, not "refused"', async () => {
+    setup({
+      'agent:enroll': refused(
+        'not-saved',
+        "the server enrolled monitor q1w2e3r4t5y6, but its key could not be saved (the disk is full). Fix that, reset monitor q1w2e3r4t5y6's enrollment on the server's Monitors page, then reclaim monitor q1w2e3r4t5y6",
+        { monitorId: 'q1w2e3r4t5y6', cause: 'disk-full' },
+      ),
+    });
+    await fillAndSubmit();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Enrolled, but the key could not be saved');
+    expect(alert.textContent).toContain('monitor q1w2e3r4t5y6');
+    expect(alert.textContent).toContain('reclaim monitor q1w2e3r4t5y6');
+    expect(alert.textContent).toContain('The disk holding the agent’s data is full');
+    expect(alert.textContent).not.toContain('refused');
   });
 });

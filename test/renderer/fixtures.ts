@@ -24,6 +24,11 @@ export function snapshotOf(overrides: Partial<AgentSnapshot> = {}): AgentSnapsho
     paused: false,
     auth: 'ok',
     connectivity: { online: true, lastContactAt: '2026-11-21T09:59:58.000Z' },
+    connection: {
+      state: 'connected',
+      since: '2026-11-21T09:00:00.000Z',
+      lastSuccessAt: '2026-11-21T09:59:58.000Z',
+    },
     sync: { ...idle, lastOkAt: '2026-11-21T09:59:58.000Z' },
     upload: { ...idle, lastOkAt: '2026-11-21T09:59:50.000Z' },
     status: idle,

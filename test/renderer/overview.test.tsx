@@ -89,7 +89,8 @@ describe('Overview', () => {
       },
       {
         kind: 'server-connection',
-        message: "The server's certificate is not trusted: signed by Office CA: add your CA in Settings.",
+        message: 'The server cannot be reached with the current network settings.',
+        failure: { kind: 'network', cause: 'untrusted-ca', issuer: 'Office CA' },
         action: 'none',
         actionLabel: '',
       },
@@ -105,7 +106,12 @@ describe('Overview', () => {
         ok(
           snapshotOf({
             problems: [...problems],
-            sync: { ...snapshotOf().sync, failures: 2, lastError: 'certificate not trusted' },
+            sync: {
+              ...snapshotOf().sync,
+              failures: 2,
+              lastError: 'the server certificate is not trusted',
+              lastFailure: { kind: 'network', cause: 'untrusted-ca' },
+            },
           }),
         ),
       'agent:sync-now': () => ok({ ok: true, message: 'synced' }),
@@ -118,7 +124,7 @@ describe('Overview', () => {
     expect(items).toHaveLength(3);
     expect(items[0]).toContain('API key is damaged');
     expect(items.some((t) => t.includes('5 minutes behind'))).toBe(true);
-    expect(items.some((t) => t.includes('add your CA in Settings'))).toBe(true);
+    expect(items.some((t) => t.includes('add it in Settings. It is signed by Office CA.'))).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Enroll again' }));
     expect(navigate).toHaveBeenCalledWith({ view: 'enroll' });
     fireEvent.click(screen.getByRole('button', { name: 'Try again now' }));
@@ -196,7 +202,12 @@ describe('Overview', () => {
     bridge.answer('agent:snapshot', () =>
       ok(
         snapshotOf({
-          sync: { failures: 3, lastError: 'the server answered 503', lastOkAt: '2026-11-21T09:40:00.000Z' },
+          sync: {
+            failures: 3,
+            lastError: 'GET https://uptime.example/api/checks answered 503',
+            lastFailure: { kind: 'server', status: 503 },
+            lastOkAt: '2026-11-21T09:40:00.000Z',
+          },
           outbox: {
             unsent: 40,
             bytes: 12_000,
@@ -210,7 +221,9 @@ describe('Overview', () => {
     );
     renderView(<OverviewView />, bridge);
     const problems = await screen.findByRole('region', { name: 'Problems of the agent' });
-    expect(within(problems).getByText(/The server is not answering as it should/)).toBeTruthy();
+    const unavailable = within(problems).getByText(/The server is not answering as it should/);
+    expect(unavailable.textContent).toContain('The server had a problem of its own (status 503)');
+    expect(unavailable.textContent).not.toContain('/api/');
     fireEvent.click(within(problems).getByRole('button', { name: 'Send now' }));
     expect(bridge.callsTo('agent:upload-now')).toHaveLength(1);
     fireEvent.click(within(problems).getByRole('button', { name: 'Try again now' }));

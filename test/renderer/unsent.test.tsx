@@ -29,6 +29,7 @@ const backlog = snapshotOf({
   upload: {
     failures: 3,
     lastError: 'POST https://uptime.example/api/results answered 503',
+    lastFailure: { kind: 'server', status: 503 },
     lastOkAt: '2026-11-21T09:49:00.000Z',
   },
 });

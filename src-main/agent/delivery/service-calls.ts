@@ -12,8 +12,9 @@ import {
   type AuthState,
   type LoopName,
 } from '../live/state.ts';
+import { nextConnection } from '../live/connection.ts';
 import type { ApiClient } from '../wire/api-client.ts';
-import type { ApiError } from '../wire/api-error.ts';
+import { factsOf, type ApiError } from '../wire/failure.ts';
 import type { Identity } from '../identity/identity.ts';
 
 type Outcome = { ok: true } | { ok: false; error: ApiError };
@@ -63,7 +64,7 @@ export interface ServiceCalls {
 }
 
 const notEnrolled: ApiError = {
-  kind: 'cancelled',
+  kind: 'not-enrolled',
   message: 'this agent is not enrolled yet; enroll it with a token first',
 };
 
@@ -102,10 +103,12 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
   function record(loop: LoopName, outcome: Outcome, skewSec: number | undefined): void {
     const at = now();
     const error = outcome.ok ? undefined : outcome.error;
-    if (error?.kind === 'cancelled') return;
+    // Aborted by the stop: it says nothing about the server. (Not enrolled never gets here.)
+    if (error?.kind === 'cancelled' || error?.kind === 'not-enrolled') return;
     const before = deps.state().auth;
     const auth = authAfter(error) ?? before;
-    const answered = error === undefined || error.status !== undefined;
+    // A local store failure happened after the server's 200: it answered.
+    const answered = error === undefined || error.status !== undefined || error.kind === 'local-store';
     if (answered) deps.onReachable();
     if (error !== undefined && (error.kind === 'network' || error.kind === 'timeout')) deps.onUnreachable();
     if (error !== undefined)
@@ -126,21 +129,19 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
     const skew = noteSkew(skewSec);
     deps.update((s) => {
       const { connectionProblem: _old, ...rest } = s;
-      const problem =
-        error?.action === undefined
-          ? answered
-            ? undefined
-            : s.connectionProblem
-          : { message: error.message, action: error.action };
+      // A failure the user can fix (the classifier gave it an action) stays until the server answers.
+      const problem = error?.action === undefined ? (answered ? undefined : s.connectionProblem) : factsOf(error);
       return {
         ...rest,
         auth,
         ...(answered ? { lastContactAt: at.toISOString() } : {}),
         ...(skew === undefined ? {} : { clockSkewSec: skew }),
         ...(problem === undefined ? {} : { connectionProblem: problem }),
+        connection: nextConnection(s.connection, error, at.toISOString()),
         loops: {
           ...s.loops,
-          [loop]: error === undefined ? loopSucceeded(at) : loopFailed(s.loops[loop], at, error.message),
+          [loop]:
+            error === undefined ? loopSucceeded(at) : loopFailed(s.loops[loop], at, error.message, factsOf(error)),
         },
       };
     });
@@ -157,7 +158,8 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
     const { kind } = outcome.error;
     if (isAuthFailure(outcome.error)) return recheckDelay();
     // A refused payload is not cured by waiting less; the next regular run tries again.
-    if (kind === 'rejected' || kind === 'cancelled') return intervalMs;
+    if (kind === 'rejected' || kind === 'cancelled' || kind === 'not-enrolled' || kind === 'local-store')
+      return intervalMs;
     return Math.min(intervalMs * 10, backoffDelay(deps.state().loops[loop].failures, deps.tunables.retryBackoff));
   }
 

@@ -62,7 +62,7 @@ export async function drainOutbox(deps: UploadDeps): Promise<UploadOutcome> {
       return {
         ok: false,
         error: {
-          kind: 'cancelled',
+          kind: 'local-store',
           message: `delivered results could not be removed from the store (${detail}); uploading waits`,
         },
         report,

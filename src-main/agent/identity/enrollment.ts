@@ -7,8 +7,17 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { inputLimits } from '../base/input-limits.ts';
 import type { ApiClient } from '../wire/api-client.ts';
+import type { FailureFacts } from '../wire/failure.ts';
+import {
+  describeFailure,
+  isEnrollField,
+  saveFailureCause,
+  type EnrollField,
+  type EnrollOutcome,
+  type FieldProblem,
+} from './enroll-failure.ts';
 import { anyMonitorIdPattern, monitorIdPattern } from '../wire/schemas.ts';
-import { prepareDataDir } from '../base/data-dir.ts';
+import { DataDirError, prepareDataDir } from '../base/data-dir.ts';
 import type { EnrollmentDetails, KeyVault, MonitorPlace, StoredIdentity } from './key-vault.ts';
 import { parseServerUrl } from './server-url.ts';
 import type { Database } from '../store/database.ts';
@@ -25,23 +34,16 @@ export interface EnrollInput extends MonitorPlace {
 }
 
 export type { EnrollmentDetails, MonitorPlace } from './key-vault.ts';
+export {
+  enrollFailureKinds,
+  type EnrollFailure,
+  type EnrollFailureKind,
+  type EnrollField,
+  type EnrollOutcome,
+  type FieldProblem,
+} from './enroll-failure.ts';
 
-/** What went wrong, one kind per answer the user must act on differently. */
-export type EnrollFailureKind =
-  | 'usage'
-  | 'token-rejected'
-  | 'no-such-monitor'
-  | 'still-enrolled'
-  | 'bad-request'
-  | 'unreachable'
-  /** The data folder cannot take the key: nothing was sent. */
-  | 'local-state'
-  /** The server enrolled the monitor but its key could not be saved: monitorId says which. */
-  | 'not-saved';
-
-export type EnrollOutcome =
-  | { ok: true; monitorId: string; server: string; warning?: string }
-  | { ok: false; kind: EnrollFailureKind; message: string; monitorId?: string };
+type InputFailure = { ok: false; message: string; field?: EnrollField; problem?: FieldProblem };
 
 const field = (label: string) =>
   z
@@ -68,16 +70,26 @@ const inputSchema = z.object({
 export type ValidEnrollInput = z.infer<typeof inputSchema> & { server: string };
 
 /** Checks everything that can be checked before a request: a usage failure sends nothing. */
-export function validateEnrollInput(
-  input: EnrollInput,
-): { ok: true; value: ValidEnrollInput } | { ok: false; message: string } {
+export function validateEnrollInput(input: EnrollInput): { ok: true; value: ValidEnrollInput } | InputFailure {
   const server = parseServerUrl(input.server, input.allowInsecureHttp);
-  if (!server.ok) return { ok: false, message: server.message };
+  if (!server.ok) return { ok: false, message: server.message, field: 'server', problem: server.problem };
   const reclaimId = input.reclaimId === undefined || input.reclaimId.trim() === '' ? undefined : input.reclaimId;
   const parsed = inputSchema.safeParse({ ...input, reclaimId });
-  if (!parsed.success) return { ok: false, message: parsed.error.issues.map((i) => i.message).join('; ') };
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const field = first?.path[0];
+    return {
+      ok: false,
+      message: parsed.error.issues.map((i) => i.message).join('; '),
+      ...(typeof field === 'string' && isEnrollField(field) ? { field } : {}),
+      ...(first === undefined ? {} : { problem: problemOf(first.code) }),
+    };
+  }
   return { ok: true, value: { ...parsed.data, server: server.url } };
 }
+
+const problemOf = (code: string): FieldProblem =>
+  code === 'too_big' ? 'too-long' : code === 'invalid_format' ? 'invalid' : 'required';
 
 export interface EnrollDeps {
   /** Where the key goes: checked writable before any request, so the server and agent agree. */
@@ -89,10 +101,15 @@ export interface EnrollDeps {
 
 export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<EnrollOutcome> {
   const valid = validateEnrollInput(input);
-  if (!valid.ok) return { ok: false, kind: 'usage', message: valid.message };
+  if (!valid.ok) return { ...valid, kind: 'usage' };
   const writable = await checkWritable(deps.dataDir);
   if (!writable.ok)
-    return { ok: false, kind: 'local-state', message: `${writable.message}. Nothing was sent to the server` };
+    return {
+      ok: false,
+      kind: 'local-state',
+      ...(writable.cause === undefined ? {} : { cause: writable.cause }),
+      message: `${writable.message}. Nothing was sent to the server`,
+    };
   const { server, token, reclaimId, ...place } = valid.value;
   const client = deps.client(server);
   let answer;
@@ -101,17 +118,15 @@ export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<Enro
   } finally {
     await client.close();
   }
-  if (!answer.ok)
+  if (!answer.ok) {
+    const { message: _log, action, ...facts } = answer.error;
     return {
+      ...facts,
       ok: false,
-      ...describeFailure(
-        answer.error.status,
-        answer.error.reason,
-        answer.error.message,
-        reclaimId,
-        answer.error.action,
-      ),
+      ...(reclaimId === undefined ? {} : { monitorId: reclaimId }),
+      ...describeFailure(answer.error.status, answer.error.reason, answer.error.message, reclaimId, action),
     };
+  }
   const { api_key: apiKey, monitor_id: monitorId } = answer.value;
   const details: EnrollmentDetails = { ...place, enrolled_at: (deps.now?.() ?? new Date()).toISOString() };
   try {
@@ -119,16 +134,18 @@ export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<Enro
     await deps.vault.save({ apiKey, identity: { monitorId, server, details } });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    const cause = saveFailureCause(error);
     const why =
-      code === 'ENOSPC'
+      cause === 'disk-full'
         ? 'the disk is full'
-        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        : cause === 'not-writable'
           ? 'the data folder is not writable'
           : (code ?? 'write failed');
     return {
       ok: false,
       kind: 'not-saved',
       monitorId,
+      ...(cause === undefined ? {} : { cause }),
       message: `the server enrolled monitor ${monitorId}, but its key could not be saved (${why}). Fix that, reset monitor ${monitorId}'s enrollment on the server's Monitors page, then reclaim monitor ${monitorId}`,
     };
   }
@@ -147,7 +164,9 @@ export async function enroll(input: EnrollInput, deps: EnrollDeps): Promise<Enro
  * Creates the folder if needed and writes (then removes) a file the size of a key file: a
  * read-only folder or a full disk is found before the server hands out a key.
  */
-export async function checkWritable(dataDir: string): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function checkWritable(
+  dataDir: string,
+): Promise<{ ok: true } | { ok: false; message: string; cause?: FailureFacts['cause'] }> {
   const probe = join(dataDir, `.write-check.${process.pid}.${randomBytes(4).toString('hex')}`);
   try {
     prepareDataDir(dataDir);
@@ -155,56 +174,20 @@ export async function checkWritable(dataDir: string): Promise<{ ok: true } | { o
     return { ok: true };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (error instanceof Error && error.name === 'DataDirError') return { ok: false, message: error.message };
-    if (code === 'ENOSPC') return { ok: false, message: `the disk holding ${dataDir} is full; free some space` };
+    const cause = saveFailureCause(error);
+    if (error instanceof DataDirError)
+      return { ok: false, message: error.message, ...(cause === undefined ? {} : { cause }) };
+    if (code === 'ENOSPC')
+      return { ok: false, cause: 'disk-full', message: `the disk holding ${dataDir} is full; free some space` };
     return {
       ok: false,
+      ...(cause === undefined ? {} : { cause }),
       message: `the data folder ${dataDir} is not writable (${code ?? 'error'}); make it writable or choose another with --data-dir`,
     };
   } finally {
     await rm(probe, { force: true });
   }
 }
-
-function describeFailure(
-  status: number | undefined,
-  reason: string | undefined,
-  message: string,
-  reclaimId: string | undefined,
-  action: string | undefined,
-): { kind: EnrollFailureKind; message: string } {
-  switch (status) {
-    case 401:
-      return {
-        kind: 'token-rejected',
-        message:
-          'the server refused the enrollment token: it is unknown, revoked or expired. Mint a new token on the "Add a monitor" page and try again.',
-      };
-    case 404:
-      return {
-        kind: 'no-such-monitor',
-        message: `no monitor with id ${reclaimId ?? '?'} exists in this token's organisation. Enroll as a new monitor instead (leave out the monitor id).`,
-      };
-    case 409:
-      return {
-        kind: 'still-enrolled',
-        message: `monitor ${reclaimId ?? '?'} is still enrolled. Reset its enrollment on the server's Monitors page first, then reclaim it again.`,
-      };
-    case 400:
-      return {
-        kind: 'bad-request',
-        message: `the server refused the enrollment request${reason === undefined ? '' : `: ${reason}`}. Check the name, region, country and city.`,
-      };
-    default:
-      // A proxy or certificate problem says what to do itself; "is the server running" would mislead.
-      return {
-        kind: 'unreachable',
-        message: `could not enroll: ${message}. ${action === undefined ? 'Check the server URL and that the server is running' : capitalise(action)}.`,
-      };
-  }
-}
-
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * Identity used to live in the store's meta rows; an agent that finds a key file without one

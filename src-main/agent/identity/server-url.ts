@@ -2,7 +2,10 @@
 import { isIP } from 'node:net';
 import { bareHost } from '../base/url-parts.ts';
 
-export type ServerUrlOutcome = { ok: true; url: string } | { ok: false; message: string };
+export type ServerUrlOutcome =
+  | { ok: true; url: string }
+  /** plain-http: http to another machine without allowInsecureHttp; invalid: anything else. */
+  | { ok: false; message: string; problem: 'invalid' | 'plain-http' };
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = bareHost(hostname).toLowerCase();
@@ -21,23 +24,33 @@ export function parseServerUrl(input: string, allowInsecureHttp = false): Server
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, message: `"${text}" is not a valid server URL; give one like https://uptime.example.com` };
+    return {
+      ok: false,
+      problem: 'invalid',
+      message: `"${text}" is not a valid server URL; give one like https://uptime.example.com`,
+    };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, message: `the server URL must start with https:// (got ${url.protocol}//)` };
+    return {
+      ok: false,
+      problem: 'invalid',
+      message: `the server URL must start with https:// (got ${url.protocol}//)`,
+    };
   }
   if (url.username !== '' || url.password !== '') {
     return {
       ok: false,
+      problem: 'invalid',
       message: 'the server URL must not hold a user name or password; the enrollment token is the credential',
     };
   }
   if (url.search !== '' || url.hash !== '') {
-    return { ok: false, message: 'the server URL must not have a query (?…) or fragment (#…)' };
+    return { ok: false, problem: 'invalid', message: 'the server URL must not have a query (?…) or fragment (#…)' };
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
     return {
       ok: false,
+      problem: 'plain-http',
       message: `plain http to ${url.host} would send the API key in clear; use https://, or pass --allow-insecure-http if you accept that`,
     };
   }

@@ -1,6 +1,7 @@
 // The agent's live state, beyond what the store holds: what the loops last saw. The UI and the
 // tray read it through the agent's snapshot; every change is announced to subscribers.
 import type { LoadReport } from '../schedule/load.ts';
+import type { FailureFacts } from '../wire/failure.ts';
 
 export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled' | 'key-damaged';
 
@@ -12,8 +13,10 @@ export type LoopName = 'sync' | 'upload' | 'status' | 'ping';
 export interface LoopState {
   lastOkAt?: string;
   lastAttemptAt?: string;
-  /** The last failure, one line, cleared by the next success. */
+  /** The last failure, one line for the log, cleared by the next success. */
   lastError?: string;
+  /** The same failure as data (kind, cause): what the window words. Cleared by the next success. */
+  lastFailure?: FailureFacts;
   /** Consecutive failures, for backoff and for the UI. */
   failures: number;
 }
@@ -23,6 +26,24 @@ export interface UploadProgress {
   delivered: number;
   /** Rows waiting when that drain started. */
   total: number;
+}
+
+/**
+ * The server as this agent last found it, decided once here (delivery/service-calls.ts) for the
+ * window, the tray and `status --json`: connected at the first call of any kind the server takes,
+ * unreachable while calls get no usable answer, rejected (401, or a key that cannot be sent) and
+ * disabled (403) until it accepts this monitor again. connecting: no call has ended yet.
+ */
+export type ConnectionStateName = 'connecting' | 'connected' | 'unreachable' | 'rejected' | 'disabled';
+
+export interface ConnectionState {
+  state: ConnectionStateName;
+  /** When this state began (ISO); absent while connecting. */
+  since?: string;
+  /** The last call the server took (ISO). */
+  lastSuccessAt?: string;
+  /** What put it in an unreachable, rejected or disabled state. */
+  lastFailure?: FailureFacts;
 }
 
 export interface AgentState {
@@ -47,7 +68,8 @@ export interface AgentState {
    * The last failure to reach the server that the user can fix (a proxy refusing, an untrusted
    * certificate): what happened and what to do. Cleared when the server answers again.
    */
-  connectionProblem?: { message: string; action: string };
+  connectionProblem?: FailureFacts;
+  connection: ConnectionState;
   /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
   storeProblem?: string;
   /** Whether probing keeps up (schedule/load.ts); absent until probing has run a while. */
@@ -64,6 +86,7 @@ export function initialState(now: Date, droppedResults: number): AgentState {
     loops: { sync: idle(), upload: idle(), status: idle(), ping: idle() },
     droppedResults,
     skippedOffline: 0,
+    connection: { state: 'connecting' },
   };
 }
 
@@ -71,8 +94,14 @@ export function loopSucceeded(at: Date): LoopState {
   return { lastOkAt: at.toISOString(), lastAttemptAt: at.toISOString(), failures: 0 };
 }
 
-export function loopFailed(loop: LoopState, at: Date, error: string): LoopState {
-  return { ...loop, lastAttemptAt: at.toISOString(), lastError: error, failures: loop.failures + 1 };
+export function loopFailed(loop: LoopState, at: Date, error: string, failure?: FailureFacts): LoopState {
+  return {
+    ...loop,
+    lastAttemptAt: at.toISOString(),
+    lastError: error,
+    ...(failure === undefined ? {} : { lastFailure: failure }),
+    failures: loop.failures + 1,
+  };
 }
 
 /** The one live state value, replaced on every change; subscribers hear of each change. */

@@ -3,6 +3,7 @@ import type { PrivateDefinitionsSummary } from '../checks/private-definitions/in
 import { describeOverload } from '../schedule/load.ts';
 import { clockSkewLimitSec, type AgentState } from '../live/state.ts';
 import type { AsideResults } from '../store/outbox.ts';
+import type { FailureFacts } from '../wire/failure.ts';
 
 export type ProblemKind =
   | 'key-rejected'
@@ -22,6 +23,8 @@ export type ProblemKind =
 export interface Problem {
   kind: ProblemKind;
   message: string;
+  /** server-connection: the failure as data; the window chooses its words from it (src-renderer/words/). */
+  failure?: FailureFacts;
   /** The view (and action) that fixes it. */
   action: 'enroll' | 'private-definitions' | 'unsent' | 'none';
   actionLabel: string;
@@ -33,8 +36,6 @@ export interface OutboxProblems {
   rejectedCount: number;
   aside?: AsideResults[];
 }
-
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** What the user must know or do, from live state, the outbox's figures and the private definitions. */
 export function problemsOf(state: AgentState, outbox: OutboxProblems, priv: PrivateDefinitionsSummary): Problem[] {
@@ -76,7 +77,8 @@ export function problemsOf(state: AgentState, outbox: OutboxProblems, priv: Priv
   if (state.connectionProblem !== undefined) {
     problems.push({
       kind: 'server-connection',
-      message: `${capitalise(state.connectionProblem.message)}: ${state.connectionProblem.action}.`,
+      message: 'The server cannot be reached with the current network settings.',
+      failure: state.connectionProblem,
       action: 'none',
       actionLabel: '',
     });

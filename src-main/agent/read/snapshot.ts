@@ -10,7 +10,13 @@ import { redactUrl } from '../probes/redact.ts';
 import { describeNotRun, notRunReason } from '../checks/runnable-checks.ts';
 import { effectiveInterval, sharedBy } from '../schedule/grid.ts';
 import type { SchedulerStats } from '../schedule/scheduler.ts';
-import { type AgentState, type AuthState, type LoopState, type UploadProgress } from '../live/state.ts';
+import {
+  type AgentState,
+  type AuthState,
+  type ConnectionState,
+  type LoopState,
+  type UploadProgress,
+} from '../live/state.ts';
 import type { StoredCheck } from '../store/checks.ts';
 import type { HistoryEntry } from '../store/history.ts';
 import type { AsideResults, Outbox, RejectedResult } from '../store/outbox.ts';
@@ -62,6 +68,8 @@ export interface AgentSnapshot {
   paused: boolean;
   auth: AuthState;
   connectivity: { online: boolean; offlineSince?: string; lastContactAt?: string; clockSkewSec?: number };
+  /** The server as the agent last found it (live/state.ts), decided once in the agent. */
+  connection: ConnectionState;
   /** The egress policy checks run under (issue 12 §3). */
   egressPolicy?: 'open' | 'strict';
   sync: LoopState & { cursor?: string };
@@ -183,6 +191,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
       ...(state.lastContactAt === undefined ? {} : { lastContactAt: state.lastContactAt }),
       ...(state.clockSkewSec === undefined ? {} : { clockSkewSec: state.clockSkewSec }),
     },
+    connection: state.connection,
     sync: { ...state.loops.sync, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) },
     upload: { ...state.loops.upload, ...(state.uploading === undefined ? {} : { progress: state.uploading }) },
     status: state.loops.status,

@@ -4,23 +4,15 @@
 //   auth (401) -> the key was reset: stop, surface, retry slowly; disabled (403) -> same, pause probing;
 //   invalid-answer (not JSON, wrong schema, redirect) -> treat like a server fault: keep state, back off;
 //   damaged-key (the stored key cannot be sent as a header) -> stop, surface: re-enroll or reclaim;
-//   cancelled -> the agent is stopping: nothing to do.
+//   not-enrolled (no identity to call with) -> nothing was sent: enroll first;
+//   local-store (the server took the results but the store could not remove them) -> wait, retry;
+//   cancelled -> the agent is stopping (the call was aborted): nothing to do, nothing recorded.
+// The kind and its cause travel as data to the window and the CLI, which choose their own words
+// (src-renderer/words/, src-main/cli/failure-words.ts); `message` and `action` are for the log.
 import { UntrustedCertificate } from './tls-trust.ts';
+import type { ApiError, ApiErrorKind, FailureCause } from './failure.ts';
 
-export type ApiErrorKind =
-  'network' | 'timeout' | 'server' | 'rejected' | 'auth' | 'disabled' | 'invalid-answer' | 'damaged-key' | 'cancelled';
-
-export interface ApiError {
-  kind: ApiErrorKind;
-  /** HTTP status when the server answered. */
-  status?: number;
-  /** The server's one-line plain-text reason, when it gave one. */
-  reason?: string;
-  /** One line for logs and the UI: what happened. Never holds a secret. */
-  message: string;
-  /** What the user can do about it, when it is not "wait, the agent retries" (for the UI). */
-  action?: string;
-}
+export type { ApiError, ApiErrorKind, FailureCause, FailureFacts } from './failure.ts';
 
 export type ApiOutcome<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
@@ -49,6 +41,31 @@ const codeMessages: Record<string, string> = {
   SELF_SIGNED_CERT_IN_CHAIN: "the server's TLS certificate is not trusted",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate is not trusted",
   ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is for another name",
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the server speaks plain http, not https',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the server speaks plain http, not https',
+  ERR_SSL_HTTP_REQUEST: 'the server speaks plain http, not https',
+};
+
+const codeCauses: Record<string, FailureCause> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EHOSTUNREACH: 'no-route',
+  ENETUNREACH: 'no-route',
+  ETIMEDOUT: 'timeout',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_CLOSED: 'reset',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  CERT_HAS_EXPIRED: 'bad-certificate',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'untrusted-ca',
+  SELF_SIGNED_CERT_IN_CHAIN: 'untrusted-ca',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'untrusted-ca',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'bad-certificate',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'plain-http',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'plain-http',
+  ERR_SSL_HTTP_REQUEST: 'plain-http',
 };
 
 /** The error code of a Node or undici error, looking through `cause` chains. */
@@ -89,6 +106,9 @@ function proxyError(error: unknown, route: Route & { proxy: string }): ApiError 
     if (status === 407) {
       return {
         kind: 'network',
+        cause: 'proxy-auth',
+        proxy: route.proxy,
+        status,
         message: `the proxy ${route.proxy} asks for a user name and password (407)`,
         action:
           'put the proxy credentials in the proxy address in Settings (http://user:password@host:port), or fix them',
@@ -97,20 +117,29 @@ function proxyError(error: unknown, route: Route & { proxy: string }): ApiError 
     if (status === 403)
       return {
         kind: 'network',
+        cause: 'proxy-denied',
+        proxy: route.proxy,
+        status,
         message: base,
         action: 'ask your network administrator to allow the uptime server through the proxy',
       };
     return {
       kind: 'network',
+      cause: 'proxy-upstream',
+      proxy: route.proxy,
+      status,
       message: `${base}: the proxy could not reach the server`,
       action: 'check the server URL, or let the server bypass the proxy (NO_PROXY)',
     };
   }
   const code = errorCode(error);
-  if (code === undefined || code.startsWith('CERT') || trustCodes.has(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+  if (code === undefined || codeCauses[code] === 'untrusted-ca' || codeCauses[code] === 'bad-certificate')
     return undefined;
+  if (codeCauses[code] === 'plain-http') return undefined;
   return {
     kind: 'network',
+    cause: 'proxy',
+    proxy: route.proxy,
     message: `could not reach the proxy ${route.proxy}: ${codeMessages[code]}`,
     action: 'check the proxy address in Settings',
   };
@@ -127,11 +156,18 @@ export function networkError(
   if (cancelled) return { kind: 'cancelled', message: `request to ${target} cancelled` };
   if (timedOut) {
     const via = route?.proxy === undefined ? '' : ` through the proxy ${route.proxy}`;
-    return { kind: 'timeout', message: `no answer from ${target}${via} in time` };
+    return {
+      kind: 'timeout',
+      cause: 'timeout',
+      ...(route?.proxy === undefined ? {} : { proxy: route.proxy }),
+      message: `no answer from ${target}${via} in time`,
+    };
   }
   if (error instanceof UntrustedCertificate && trustCodes.has(error.code)) {
     return {
       kind: 'network',
+      cause: 'untrusted-ca',
+      issuer: error.issuer,
       message: `the server's certificate is not trusted: signed by ${error.issuer}`,
       action: 'add your CA in Settings',
     };
@@ -147,7 +183,8 @@ export function networkError(
       : error instanceof Error
         ? error.message
         : String(error);
-  return { kind: 'network', message: `could not reach ${target}: ${what}` };
+  const cause = code === undefined ? undefined : codeCauses[code];
+  return { kind: 'network', ...(cause === undefined ? {} : { cause }), message: `could not reach ${target}: ${what}` };
 }
 
 /** A server call that did not succeed, as its callers return it. */

@@ -65,7 +65,8 @@ export function serverClient(
   now?: () => number,
 ): ApiClient {
   const route = serverRoute(serverUrl, settings, env);
-  if (!route.ok) return failingApiClient({ kind: 'network', message: route.message, action: route.action });
+  if (!route.ok)
+    return failingApiClient({ kind: 'network', cause: 'bad-setting', message: route.message, action: route.action });
   return createApiClient({
     baseUrl: serverUrl,
     userAgent,

@@ -63,7 +63,7 @@ describe.skipIf(!canMountTmpfs)(`upload with a full disk (${canMountTmpfs ? 'tmp
         now: () => new Date(),
         signal: AbortSignal.timeout(5000),
       });
-      expect(stalled).toMatchObject({ ok: false, error: { kind: 'cancelled' }, report: { calls: 1 } });
+      expect(stalled).toMatchObject({ ok: false, error: { kind: 'local-store' }, report: { calls: 1 } });
       if (!stalled.ok) expect(stalled.error.message).toContain('database or disk is full');
       expect(server.requests({ endpoint: 'results' })).toHaveLength(1);
       expect(outbox.count()).toBe(11);

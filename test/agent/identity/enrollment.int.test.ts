@@ -55,7 +55,7 @@ describe('enroll and the key file', () => {
           { server: server.url, token, ...place },
           { dataDir: disk.dir, vault: fileKeyVault(disk.dir), client },
         );
-        expect(outcome).toMatchObject({ ok: false, kind: 'not-saved' });
+        expect(outcome).toMatchObject({ ok: false, kind: 'not-saved', cause: 'disk-full' });
         if (outcome.ok || outcome.monitorId === undefined) throw new Error('expected a monitor id');
         expect(server.admin.monitors().map((m) => m.id)).toContain(outcome.monitorId);
         expect(outcome.message).toContain(

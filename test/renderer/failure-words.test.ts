@@ -1,0 +1,62 @@
+// Every failure kind and cause the agent can send has words in the window, and none of them is
+// machine text: the table is driven by the agent's own lists, so a new kind without words fails.
+import { describe, expect, it } from 'vitest';
+import { enrollFailureKinds, type EnrollFailure } from '../../src-main/agent/identity/enrollment.ts';
+import { apiErrorKinds, failureCauses } from '../../src-main/agent/wire/failure.ts';
+import { apiFailureWords, causeWords, enrollFailureWords } from '../../src-renderer/words/failure-words.ts';
+
+/** What no sentence for a person may contain: errno names, flags, API paths, ISO times, library text. */
+const machineText =
+  /\bE[A-Z]{4,}\b|--[a-z][a-z-]+|\/api\/|\d{4}-\d\d-\d\dT|SSL routines|UND_ERR|undefined|null|\[object/;
+
+describe('failure words', () => {
+  it.each(apiErrorKinds.map((kind) => ({ kind })))('a failed call of kind $kind has words', ({ kind }) => {
+    const words = apiFailureWords({ kind, status: 500 });
+    expect(words.length).toBeGreaterThan(20);
+    expect(words).not.toMatch(machineText);
+  });
+
+  it.each(failureCauses.map((cause) => ({ cause })))('the cause $cause has words of its own', ({ cause }) => {
+    const words = apiFailureWords({ kind: 'network', cause });
+    expect(words).toBe(causeWords[cause]);
+    expect(words).not.toMatch(machineText);
+  });
+
+  it('every cause is worded differently', () => {
+    expect(new Set(failureCauses.map((cause) => causeWords[cause])).size).toBe(failureCauses.length);
+  });
+
+  const failure = (kind: EnrollFailure['kind']): EnrollFailure => ({
+    ok: false,
+    kind,
+    message: 'could not reach https://uptime.example/api/enroll: connect ECONNREFUSED --flag',
+    monitorId: 'q1w2e3r4t5y6',
+  });
+
+  it.each(enrollFailureKinds.map((kind) => ({ kind })))('an enrollment failure of kind $kind has words', ({ kind }) => {
+    for (const reclaimId of ['', 'q1w2e3r4t5y6']) {
+      const text = enrollFailureWords(failure(kind), 'https://uptime.example', reclaimId);
+      for (const part of [text.title, text.detail, text.advice]) {
+        expect(part.length).toBeGreaterThan(10);
+        expect(part).not.toMatch(machineText);
+      }
+    }
+  });
+
+  it('not saved names the monitor to reclaim and the local cause', () => {
+    const text = enrollFailureWords({ ...failure('not-saved'), cause: 'not-writable' }, 'https://uptime.example', '');
+    expect(text.title).toBe('Enrolled, but the key could not be saved');
+    expect(text.detail).toContain('monitor q1w2e3r4t5y6');
+    expect(text.detail).toContain('data folder cannot be written');
+    expect(text.advice).toContain('reclaim monitor q1w2e3r4t5y6');
+  });
+
+  it('a field problem names the field, never the log line', () => {
+    const text = enrollFailureWords(
+      { ok: false, kind: 'usage', message: 'city is longer than 200 characters', field: 'city', problem: 'too-long' },
+      'https://uptime.example',
+      '',
+    );
+    expect(text).toMatchObject({ field: 'city', detail: 'The city is longer than 200 characters.' });
+  });
+});
