@@ -201,6 +201,11 @@ describe('wiring', () => {
     cleanups.push(() => hub.close());
     let enabled = false;
     wire(hub, () => enabled);
+    // Subscribed after the notifications, so an event seen here has reached them already.
+    const transitions: CheckTransition[][] = [];
+    hub.subscribe((event, payload) => {
+      if (event === 'checks:transition') transitions.push(payload as CheckTransition[]);
+    });
     const check = h.server.admin.createCheck({
       name: 'Quiet',
       url: `http://127.0.0.1:${await closedPort()}/`,
@@ -208,7 +213,7 @@ describe('wiring', () => {
     });
     h.server.admin.assign(check.guid, h.monitorId);
     await eventually(() => h.agent.snapshot().counts.down === 1, 10_000, 'the check to go down');
-    await new Promise((r) => setTimeout(r, 100)); // past the transition batch window
+    await eventually(() => transitions.flat().some((t) => t.guid === check.guid), 10_000, 'the transition delivered');
     expect(FakeNotification.shown).toEqual([]);
 
     enabled = true;
@@ -218,7 +223,9 @@ describe('wiring', () => {
       10_000,
       'the key notification',
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // The same problem in later snapshots (sent here at once, not waited for) is no new notification.
+    hub.refresh();
+    hub.refresh();
     expect(FakeNotification.shown.map((n) => n.options.title)).toEqual(['The server refused this monitor’s API key']);
   });
 
