@@ -1,7 +1,7 @@
 // Shared pieces of the shell tests: a snapshot to vary, an in-memory store, temp folders.
 import { createAgent } from '../../src-main/agent/agent.ts';
 import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
-import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
+import type { AgentSnapshot, CheckTransition } from '../../src-main/ipc/contract.ts';
 import type { StoreBacking } from '../../src-main/electron/settings.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -50,3 +50,19 @@ export function memoryBacking(initial: Record<string, unknown> = {}): StoreBacki
     },
   };
 }
+
+/** A check going down, as the agent announces it. */
+export const down = (name: string, at = 0): CheckTransition => ({
+  guid: `g-${name}`,
+  name,
+  kind: 'down',
+  error: `connect ECONNREFUSED (${name})`,
+  at: new Date(at).toISOString(),
+});
+/** The same check recovering. */
+export const recovered = (name: string, at = 0): CheckTransition => ({
+  guid: `g-${name}`,
+  name,
+  kind: 'recovered',
+  at: new Date(at).toISOString(),
+});
