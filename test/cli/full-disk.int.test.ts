@@ -64,8 +64,11 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
       );
       expect(full.store_problem).not.toContain('rollback');
       const uploadsWhileFull = server.requests({ endpoint: 'results' }).length;
-      await new Promise((r) => setTimeout(r, 2000));
-      // No resend storm: at most a few upload attempts while deletes cannot happen.
+      // Two more rounds of the three 1 s checks (counted at the target, not waited for): about
+      // six upload intervals of 0.3 s. No resend storm: at most a few upload attempts while
+      // deletes cannot happen.
+      const runsWhileFull = target.requests.length;
+      await eventually(() => target.requests.length >= runsWhileFull + 6, 20_000, 'two more rounds of the checks');
       expect(server.requests({ endpoint: 'results' }).length - uploadsWhileFull).toBeLessThanOrEqual(10);
 
       disk.free();

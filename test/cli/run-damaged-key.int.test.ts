@@ -40,8 +40,9 @@ describe('uptime-agent run with a damaged key file', () => {
       '0.1',
     ]);
     await eventually(() => run.log().includes('the stored API key is damaged'), 15_000, 'the damaged key reported');
-    // Let the loops go round a few times: a damaged key must not wedge them.
-    await new Promise((r) => setTimeout(r, 500));
+    // The loops have started and met the damaged key (a positive signal, not a pause): a damaged
+    // key must not wedge them, so the stop below is prompt and clean.
+    await eventually(() => run.log().includes('ping failed: the stored key is damaged'), 15_000, 'the loops running');
     const result = await run.stop();
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('graceful stop took too long');

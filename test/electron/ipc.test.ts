@@ -1,6 +1,6 @@
 // IPC as the window sees it: every contract channel is there, arguments are checked, foreign
 // senders are refused, and agent events reach the window only while it exists.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, type Agent } from '../../src-main/agent/agent.ts';
 import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
 import { silentLogger } from '../../src-main/agent/base/log.ts';
@@ -144,9 +144,11 @@ describe('events to the window', () => {
     if (win === undefined) throw new Error('no window');
     win.webContents.finishLoad();
     agent.pause();
-    await new Promise((r) => setTimeout(r, 50));
-    const snapshots = win.webContents.sentOf('agent:state-changed') as AgentSnapshot[];
-    expect(snapshots.at(-1)?.paused).toBe(true);
+    // The positive signal: the paused state reaches the window (no fixed pause).
+    await vi.waitFor(() => {
+      const snapshots = win.webContents.sentOf('agent:state-changed') as AgentSnapshot[];
+      expect(snapshots.at(-1)?.paused).toBe(true);
+    });
     win.destroyed = true;
     win.webContents.destroyed = true;
     const before = win.webContents.sent.length;

@@ -1,7 +1,9 @@
 // Shared pieces of the shell tests: a snapshot to vary, an in-memory store, temp folders.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createAgent } from '../../src-main/agent/agent.ts';
 import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
-import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
+import type { AgentSnapshot, CheckTransition } from '../../src-main/ipc/contract.ts';
 import type { StoreBacking } from '../../src-main/electron/settings.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -49,4 +51,31 @@ export function memoryBacking(initial: Record<string, unknown> = {}): StoreBacki
       delete data[key];
     },
   };
+}
+
+/** A check going down, as the agent announces it. */
+export const down = (name: string, at = 0): CheckTransition => ({
+  guid: `g-${name}`,
+  name,
+  kind: 'down',
+  error: `connect ECONNREFUSED (${name})`,
+  at: new Date(at).toISOString(),
+});
+/** The same check recovering. */
+export const recovered = (name: string, at = 0): CheckTransition => ({
+  guid: `g-${name}`,
+  name,
+  kind: 'recovered',
+  at: new Date(at).toISOString(),
+});
+
+/** The files under root whose bytes contain needle (a key must never be found in clear). */
+export async function filesContaining(root: string, needle: string): Promise<string[]> {
+  const hits: string[] = [];
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    if ((await readFile(file)).includes(needle)) hits.push(file);
+  }
+  return hits;
 }

@@ -128,8 +128,11 @@ describe('uploader against the reference server', () => {
     h.store.outbox.insert(results(guid, 10));
     await eventually(() => h.agent.state().auth === 'key-rejected', 10_000, 'key rejected');
     const first = resultCalls().length;
-    await new Promise((r) => setTimeout(r, 1000));
-    // 1 s at a 400 ms retry period allows at most 3 more calls, where 50 ms would allow 20.
+    // Counted, not waited for: each recheck of the key (the ping) comes 400-800 ms after the last,
+    // so two of them span at least 800 ms, where a 50 ms upload interval would allow 16 calls.
+    const pings = (): number => h.server.requests({ endpoint: 'ping' }).length;
+    const pingsBefore = pings();
+    await eventually(() => pings() >= pingsBefore + 2, 10_000, 'two rechecks of the key');
     expect(resultCalls().length - first).toBeLessThanOrEqual(3);
     expect(h.store.outbox.count()).toBe(10);
     expect(h.agent.snapshot().problems[0]).toMatchObject({ kind: 'key-rejected', action: 'enroll' });
@@ -157,8 +160,11 @@ describe('uploader against the reference server', () => {
     const runsBefore = h.agent.checkHistory(check.guid, 1000).length;
     const unsent = h.store.outbox.count();
     expect(unsent).toBeGreaterThanOrEqual(10);
-    // A 1 s check would start at least once in 1.5 s; while disabled it must not.
-    await new Promise((r) => setTimeout(r, 1500));
+    // A 1 s check would start at least once in that time; while disabled it must not. Counted, not
+    // waited for: each recheck (the ping) comes 300-600 ms after the last, so four span 1.2 s.
+    const pings = (): number => h.server.requests({ endpoint: 'ping' }).length;
+    const pingsBefore = pings();
+    await eventually(() => pings() >= pingsBefore + 4, 10_000, 'four rechecks of the monitor');
     expect(started()).toBe(startedBefore);
     // Nothing was delivered (and so nothing deleted) while disabled.
     expect(h.store.outbox.count()).toBeGreaterThanOrEqual(unsent);

@@ -1,6 +1,6 @@
 // A key file replaced by another process is noticed within seconds (watch, and a poll behind it).
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src-main/agent/base/clock.ts';
+import { systemClock, type Clock } from '../../../src-main/agent/base/clock.ts';
 import { watchIdentityFile } from '../../../src-main/agent/identity/identity-watch.ts';
 import { fileKeyVault } from '../../../src-main/agent/identity/key-vault.ts';
 import { tempDataDir } from '../../support/cli.ts';
@@ -15,15 +15,22 @@ describe('watching the key file', () => {
     const vault = fileKeyVault(dir);
     await vault.save({ apiKey: 'first', identity });
     let changes = 0;
-    const watch = watchIdentityFile(vault.file ?? '', () => changes++, {
-      clock: systemClock,
-      settleMs: 50,
-      pollMs: 60_000,
-    });
+    // The real clock, counting the settle timers it runs: once every one set so far has run, each
+    // burst of watch events the save caused has been checked (no fixed pause).
+    const settle = { set: 0, ran: 0 };
+    const clock: Clock = {
+      ...systemClock,
+      setTimer: (delayMs, fn) => {
+        if (delayMs !== 50) return systemClock.setTimer(delayMs, fn);
+        settle.set++;
+        return systemClock.setTimer(delayMs, () => (settle.ran++, fn()));
+      },
+    };
+    const watch = watchIdentityFile(vault.file ?? '', () => changes++, { clock, settleMs: 50, pollMs: 60_000 });
     try {
       await vault.save({ apiKey: 'second', identity: { ...identity, monitorId: 'zzzzzzzzzzzz' } });
       await eventually(() => changes === 1, 5_000, 'the change');
-      await new Promise((r) => setTimeout(r, 200));
+      await eventually(() => settle.ran === settle.set, 5_000, 'every settle timer run');
       expect(changes).toBe(1);
       await vault.clear();
       await eventually(() => changes === 2, 5_000, 'the removal');

@@ -4,17 +4,16 @@
 // and never uploaded.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckInsight, insightDefaults, type CheckInsight } from '../../../src-main/agent/read/check-insight.ts';
+import { createCheckInsight } from '../../../src-main/agent/read/check-insight.ts';
 import { storeFile } from '../../../src-main/agent/base/data-dir.ts';
 import { createResultSink, sinkDefaults } from '../../../src-main/agent/results/result-sink.ts';
-import { createLiveState, initialState, type LiveState } from '../../../src-main/agent/live/state.ts';
-import { openDatabase, transaction, type Database } from '../../../src-main/agent/store/database.ts';
-import { createHistory, type HistoryEntry } from '../../../src-main/agent/store/history.ts';
+import { createLiveState, initialState } from '../../../src-main/agent/live/state.ts';
+import { openDatabase } from '../../../src-main/agent/store/database.ts';
+import { createHistory } from '../../../src-main/agent/store/history.ts';
 import { createOutbox } from '../../../src-main/agent/store/outbox.ts';
 import type { CheckTransition } from '../../../src-main/agent/runs/transitions.ts';
 import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
-import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
-import { tempDir, type TempDir } from '../../support/temp-dir.ts';
+import { createFakeClock } from '../../support/fake-clock.ts';
 import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason, type SmallDisk } from '../../support/tmpfs.ts';
 import { startHttpTarget, type HttpTarget } from '../../targets/index.ts';
 
@@ -149,104 +148,6 @@ describe('check insight: the agent stopping', () => {
     } finally {
       db.close();
     }
-  });
-});
-
-// The rollups behind the window: recorded in memory from the result commit, written every 10 s,
-// before reads and at stop, on a real store file, with the clock driven by hand.
-describe('check insight: when the rollups reach the store', () => {
-  let dir: TempDir;
-  let dbs: Database[];
-  let clock: FakeClock;
-  let live: LiveState;
-  const noChecks = {
-    runnable: () => ({ runnable: new Map(), missingPrivate: [], unknownPrivate: [], unschedulable: [] }),
-  };
-
-  afterEach(async () => {
-    for (const db of dbs) db.close();
-    await dir.remove();
-  });
-
-  async function setUp(
-    tunables: Partial<typeof insightDefaults> = {},
-  ): Promise<{ db: Database; insight: CheckInsight; rows: () => number }> {
-    dir = await tempDir('insight-test-');
-    const db = openDatabase(join(dir.path, 'agent.db'));
-    // Another connection, as another process (or the next start after a crash) reads the file.
-    const reader = openDatabase(join(dir.path, 'agent.db'));
-    dbs = [db, reader];
-    clock = createFakeClock();
-    live = createLiveState(initialState(new Date(clock.now()), 0));
-    const insight = createCheckInsight(
-      { db, history: createHistory(db, 60), clock, live, checkSet: noChecks },
-      tunables,
-    );
-    const rows = (): number =>
-      (reader.prepare('SELECT COALESCE(SUM(runs), 0) AS n FROM rollups_minute').get() as { n: number }).n;
-    return { db, insight, rows };
-  }
-  const entry = (guid: string, secondsIn: number, success = true): HistoryEntry => ({
-    check_guid: guid,
-    ran_at: new Date(clock.now() - 30_000 + secondsIn * 1000).toISOString(),
-    success,
-    skipped: false,
-    http_status: success ? 200 : 503,
-    latency_ms: 12,
-    error: success ? '' : 'status 503',
-  });
-
-  it('writes every 10 s and at stop, never in the result commit; a read sees every run at once', async () => {
-    const { db, insight, rows } = await setUp();
-    transaction(db, () => insight.history.insert([entry('a', 0), entry('b', 0)]));
-    transaction(db, () => insight.history.insert([entry('a', 1, false)]));
-    expect(rows()).toBe(0);
-    await clock.advance(9_999);
-    expect(rows()).toBe(0);
-    await clock.advance(1);
-    expect(rows()).toBe(3);
-
-    transaction(db, () => insight.history.insert([entry('a', 2), entry('b', 2)]));
-    // The window reads exact figures without waiting for the timer.
-    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 3, failures: 1, skipped: 0 });
-    expect(rows()).toBe(4);
-    // Stopping writes the rest (b's last run) and leaves no timer behind.
-    insight.close();
-    expect(rows()).toBe(5);
-    expect(clock.pending()).toBe(0);
-  });
-
-  it('a timed flush writes in slices, one after the other, until nothing is left', async () => {
-    const { db, insight, rows } = await setUp({ rollupFlushSlice: 2 });
-    transaction(db, () => insight.history.insert(['a', 'b', 'c', 'd', 'e'].map((guid) => entry(guid, 0))));
-    await clock.advance(insightDefaults.rollupFlushMs);
-    expect(rows()).toBe(5);
-    expect(clock.pending()).toBe(0);
-  });
-
-  it('a result commit rolled back after the history insert and then retried counts its runs once', async () => {
-    const { db, insight } = await setUp();
-    const entries = [entry('a', 0), entry('a', 1, false)];
-    expect(() =>
-      transaction(db, () => {
-        insight.history.insert(entries);
-        throw new Error('database or disk is full');
-      }),
-    ).toThrow('disk is full');
-    // The result sink retries with the same entries.
-    transaction(db, () => insight.history.insert(entries));
-    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 2, failures: 1, skipped: 0 });
-  });
-
-  it('while results cannot be saved the rollups wait in memory, and are written once results are', async () => {
-    const { db, insight, rows } = await setUp();
-    transaction(db, () => insight.history.insert([entry('a', 0)]));
-    live.update((s) => ({ ...s, storeProblem: 'the disk is full' }));
-    await clock.advance(30_000);
-    expect(rows()).toBe(0);
-    live.update(({ storeProblem: _gone, ...rest }) => rest);
-    await clock.advance(10_000);
-    expect(rows()).toBe(1);
   });
 });
 
