@@ -165,6 +165,8 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
   const problem = codingProblem(codings);
   if (!statusOnly && problem !== '') return { scan: emptyScan, error: problem, endedEarly: false };
   const decode = problem === '' && (!statusOnly || run.sampleChars > 0) ? codings : undefined;
+  // Nothing to examine and the whole message already parsed: nothing left that could be cut.
+  if (decode === undefined && hop.complete()) return { scan: emptyScan, error: '', endedEarly: false };
   const charset = charsetOf(hop.contentType);
   const scanner =
     decode === undefined
