@@ -31,6 +31,11 @@ export const probeDefaults = {
   maxHeaderBytes: 64 * 1024,
   /** Banner bytes read from a tcp service: greetings (SSH, SMTP, FTP) are one short line. */
   maxBannerBytes: 4096,
+  /**
+   * How long a tcp check reads the banner after connecting (issue 24 §8), as the server's own
+   * agent does: a greeter that then waits for the client is decided here, not at the timeout.
+   */
+  bannerWindowMs: 3000,
   /** After a tls/tcp probe ends its side, how long the peer gets to close before a reset. */
   closeGraceMs: 1000,
   /** Sent unless the check sets its own User-Agent, so target logs can tell probe traffic. */

@@ -24,6 +24,8 @@ export interface Hop {
   /** Content-Encoding and Content-Type, for decoding the body as a browser would. */
   contentEncoding: string | undefined;
   contentType: string | undefined;
+  /** Set-Cookie lines, for the run's cookie jar. */
+  setCookie: string[] | undefined;
   /** The declared Content-Length, when the body has one. */
   contentLength: number | undefined;
   body: Readable;
@@ -160,6 +162,7 @@ export async function sendHop(
         location: singleLocation(response),
         contentEncoding: response.headers['content-encoding'],
         contentType: response.headers['content-type'],
+        setCookie: response.headers['set-cookie'],
         contentLength: declaredLength(response.headers['content-length']),
         body: response,
         complete: () => response.complete,

@@ -53,3 +53,16 @@ function without(headers: Record<string, string>, drop: (name: string) => boolea
 export function hopKey(plan: RequestPlan, url: URL): string {
   return `${plan.method} ${url.protocol}//${url.host}${url.pathname}${url.search}`;
 }
+
+/**
+ * The plan with the run's cookies for this hop added to any Cookie header the check sets itself
+ * (which only its own origin receives: redirectedPlan drops it across origins).
+ */
+export function withCookies(plan: RequestPlan, cookies: string | undefined): RequestPlan {
+  if (cookies === undefined) return plan;
+  const own = Object.keys(plan.headers).find((name) => name.toLowerCase() === 'cookie');
+  const headers = { ...plan.headers };
+  if (own === undefined) headers.cookie = cookies;
+  else headers[own] = `${headers[own] ?? ''}; ${cookies}`;
+  return { ...plan, headers };
+}

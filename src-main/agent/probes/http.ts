@@ -8,11 +8,12 @@
 import type { CheckDefinition } from '../wire/schemas.ts';
 import type { ConnectionTrace } from './trace.ts';
 import { codingProblem, contentCodings, charsetOf, decodedBody } from './body-decoding.ts';
+import { createCookieJar } from './cookie-jar.ts';
 import { capDetail } from './detail.ts';
 import { cancelledError } from './errors.ts';
 import { probeDefaults } from './defaults.ts';
 import { feedBody, sendHop, type Hop } from './http-hop.ts';
-import { hopKey, redirectTarget, redirectedPlan } from './http-redirect.ts';
+import { hopKey, redirectTarget, redirectedPlan, withCookies } from './http-redirect.ts';
 import { planRequest, withUrlCredentials, type RequestPlan } from './http-request.ts';
 import { redactUrl } from './redact.ts';
 import { failure, invalidDefinition, outcomeOf, withRun, type Run } from './run.ts';
@@ -55,21 +56,26 @@ export const httpProbe: Probe = async (def, ctx) => {
 async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, firstUrl: URL): Promise<ProbeOutcome> {
   const insecure = def.insecure_skip_verify === true;
   const visited = new Set<string>();
+  // A fresh jar per run: a gate that sets a cookie and redirects to itself is no loop, since the
+  // next visit carries the cookie (loops are keyed by request and cookies sent).
+  const jar = createCookieJar(() => run.wallClock().getTime());
   let plan = firstPlan;
   let url = firstUrl;
   let previous: Hop | undefined;
   let certs: CertJudgement = { verdict: passed, certificate: undefined };
   for (let redirects = 0; ; redirects++) {
     const request = withUrlCredentials(plan, url);
-    visited.add(hopKey(request.plan, request.url));
+    const cookies = jar.header(request.url);
+    visited.add(`${hopKey(request.plan, request.url)} ${cookies ?? ''}`);
     const trace: ConnectionTrace = { startedAt: run.now() };
     let hop: Hop;
     try {
-      hop = await sendHop(run, request.url, request.plan, trace, insecure);
+      hop = await sendHop(run, request.url, withCookies(request.plan, cookies), trace, insecure);
     } catch (err) {
       // An earlier redirect response is an answer too: latency counts to it.
       return failure(run, err, request.url.hostname, trace, previous?.headersAt);
     }
+    jar.store(hop.setCookie, request.url);
     certs = judgeCertificate(certs, trace.certificate, def.cert_expiry_warn_days);
     const step = def.disable_redirects === true ? undefined : redirectTarget(hop.status, hop.location, request.url);
     if (step === undefined) return await evaluate(def, run, hop, trace, request.url.hostname, certs);
@@ -80,7 +86,7 @@ async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, fi
     }
     plan = redirectedPlan(request.plan, hop.status, request.url, step.url);
     url = step.url;
-    if (visited.has(hopKey(plan, url))) {
+    if (visited.has(`${hopKey(plan, url)} ${jar.header(url) ?? ''}`)) {
       return answered(run, hop, trace, `redirect loop at ${redactUrl(url.href)}`, 'redirect', '');
     }
     previous = hop;
@@ -159,6 +165,8 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
   const problem = codingProblem(codings);
   if (!statusOnly && problem !== '') return { scan: emptyScan, error: problem, endedEarly: false };
   const decode = problem === '' && (!statusOnly || run.sampleChars > 0) ? codings : undefined;
+  // Nothing to examine and the whole message already parsed: nothing left that could be cut.
+  if (decode === undefined && hop.complete()) return { scan: emptyScan, error: '', endedEarly: false };
   const charset = charsetOf(hop.contentType);
   const scanner =
     decode === undefined

@@ -1,9 +1,11 @@
 // The tcp probe: a connect, and when the check has a match string, the banner the service
 // volunteers (SSH, SMTP, FTP greet first). Latency is the connect time.
 //
-// Banner wait (issue 10 §4): a banner may arrive late (SMTP tarpits greet late on purpose) and
-// in pieces, so reading ends only when the match is decided, the peer closes, maxBannerBytes
-// arrived, or the run's deadline (timeout_sec) passes. Nothing is ever sent to the service.
+// Banner wait (issue 10 §4, issue 24 §8): a banner may arrive in pieces, so reading ends when the
+// match is decided, the peer closes, maxBannerBytes arrived, or the banner window (3 s after the
+// connect, as the server's own agent reads it) or the run's deadline passes, whichever is first:
+// a greeter that then waits for the client is decided at the window, not held to timeout_sec.
+// Nothing is ever sent to the service.
 import type { Socket } from 'node:net';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import type { ConnectionTrace } from './trace.ts';
@@ -17,7 +19,7 @@ import { createTextScanner, type ScanResult } from './text-scanner.ts';
 import type { Probe } from './types.ts';
 import { firstFailure, matchVerdict, responseTimeVerdict } from './verdict.ts';
 
-type BannerEnd = 'settled' | 'closed' | 'deadline';
+type BannerEnd = 'settled' | 'closed' | 'window' | 'deadline';
 
 export const tcpProbe: Probe = async (def, ctx) => {
   const endpoint = socketTarget(def);
@@ -63,6 +65,12 @@ export const tcpProbe: Probe = async (def, ctx) => {
 function why(scan: ScanResult, end: BannerEnd, run: Run): string {
   if (scan.capped && !scan.found) return ` (banner cut at ${probeDefaults.maxBannerBytes} bytes)`;
   if (end === 'closed') return scan.bytes === 0 ? ' (the connection closed without a banner)' : '';
+  if (end === 'window') {
+    const window = `${probeDefaults.bannerWindowMs / 1000} s`;
+    return scan.bytes === 0
+      ? ` (nothing received within ${window} of connecting)`
+      : ` (banner read for ${window} after connecting: ${scan.bytes} bytes)`;
+  }
   if (end === 'deadline') {
     return scan.bytes === 0
       ? ` (nothing received within ${run.timeoutSec} s)`
@@ -85,9 +93,14 @@ function readBanner(
   });
   return new Promise((resolve) => {
     let unwatch = (): void => undefined;
+    let window: ReturnType<typeof setTimeout> | undefined;
+    let finished = false;
     const finish = (end: BannerEnd): void => {
+      if (finished) return;
+      finished = true;
       socket.off('data', onData).off('close', onClose);
       unwatch();
+      clearTimeout(window);
       resolve({ scan: scanner.finish(), end });
     };
     const onData = (chunk: Buffer): void => {
@@ -103,5 +116,8 @@ function readBanner(
     // A tunnel through the proxy arrives paused (its CONNECT answer was read first).
     socket.resume();
     unwatch = run.onStop(() => finish('deadline'));
+    // A deadline sooner than the window ends the read first and is named as the timeout.
+    if (probeDefaults.bannerWindowMs < run.timeoutMs)
+      window = setTimeout(() => finish('window'), probeDefaults.bannerWindowMs);
   });
 }

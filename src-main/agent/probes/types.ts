@@ -35,8 +35,9 @@ export interface ProbeContext {
    */
   sampleChars?: number;
   /**
-   * 'strict' refuses loopback, private, link-local, CGNAT, multicast and unspecified addresses
-   * after resolution, pinning each connection to the checked addresses. Absent = 'open'.
+   * 'strict' refuses what the server's own agent refuses (egress.ts: internal names before
+   * lookup, internal and reserved addresses after it), pinning each connection to the checked
+   * addresses. Absent = 'open'.
    */
   egressPolicy?: EgressPolicy;
   /** Name resolution for targets; absent = the system resolver. Injectable for tests. */
