@@ -68,7 +68,7 @@ export function createAgent(options: AgentOptions): Agent {
     inWakeGrace: () => probing.inWakeGrace(),
     onOffline: () => loops?.connectivity.trigger(),
     onOnline: () => {
-      calls.resetBackoff();
+      calls.resumeStaggered();
       loops?.upload.trigger();
       loops?.status.trigger();
     },

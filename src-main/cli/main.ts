@@ -17,11 +17,17 @@ import { processIo, type CliIo } from './io.ts';
 import { runCommand } from './run-command.ts';
 import { statusCommand } from './status-command.ts';
 import { testCheckCommand } from './test-check-command.ts';
-import { usageText } from './usage.ts';
+import { commandUsage, usageText } from './usage.ts';
 
 /** stopSignal is called only by `run`, so other commands keep the default Ctrl-C behaviour. */
 export async function main(argv: string[], io: CliIo, stopSignal: () => Promise<string>): Promise<number> {
   const [command, ...rest] = argv;
+  // Every command answers --help with its own usage, and does nothing else.
+  const own = command !== undefined && Object.hasOwn(commandUsage, command) ? commandUsage[command] : undefined;
+  if (own !== undefined && rest.some((a) => a === '--help' || a === '-h')) {
+    io.stdout(own.trimEnd());
+    return exitCodes.ok;
+  }
   switch (command) {
     case 'enroll':
       return enrollCommand(rest, io);

@@ -24,6 +24,7 @@ const flags = {
   'ping-interval': { type: 'string' },
   dashboard: { type: 'boolean' },
   'dashboard-port': { type: 'string' },
+  'resend-refused': { type: 'boolean' },
   ...networkFlags,
 } as const;
 
@@ -35,6 +36,7 @@ const runSchema = networkFlagsSchema.extend({
   'status-interval': intervalSeconds.optional(),
   'ping-interval': intervalSeconds.optional(),
   dashboard: z.boolean().optional(),
+  'resend-refused': z.boolean().optional(),
   'dashboard-port': z.coerce
     .number({ error: 'must be a port number' })
     .int('must be a whole port number')
@@ -56,6 +58,17 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
   const seconds = (s: number | undefined): number | undefined => (s === undefined ? undefined : Math.round(s * 1000));
 
   const dataDir = resolveDataDir(o['data-dir'], io.env);
+  // Not enrolled and no dashboard to enroll from: say so before anything is created, locked,
+  // saved or tightened, so the data folder is left exactly as it was.
+  if (o.dashboard !== true) {
+    try {
+      if ((await fileKeyVault(dataDir, undefined, { readOnly: true }).load()) === undefined)
+        return notEnrolled(io, dataDir);
+    } catch (error) {
+      io.stderr(`run: ${localStateMessage(error, dataDir)}`);
+      return exitCodes.localState;
+    }
+  }
   const log = createLogger();
   let lock: ReturnType<typeof takeInstanceLock>;
   try {
@@ -113,11 +126,11 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
   let stopping: Promise<number> | undefined;
   try {
     await agent.start();
-    if (!agent.isEnrolled() && o.dashboard !== true) {
-      io.stderr(
-        `run: this agent is not enrolled (data folder ${dataDir}). Enroll it first: uptime-agent enroll --server URL ..., or run with --dashboard and enroll from the page.`,
-      );
-      return exitCodes.usage;
+    // The key may have gone between the check above and here (forgotten by another process).
+    if (!agent.isEnrolled() && o.dashboard !== true) return notEnrolled(io, dataDir);
+    if (o['resend-refused'] === true) {
+      const { moved } = await agent.resendSetAside();
+      log.info({ moved }, `${moved} results the server had refused are queued to be sent again`);
     }
     if (o.dashboard === true) {
       try {
@@ -181,6 +194,13 @@ async function stopWithin(stopping: Promise<void>, ms: number, onLate: () => voi
 
 function definedOnly<T extends Record<string, number | undefined>>(values: T): { [K in keyof T]?: number } {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: number };
+}
+
+function notEnrolled(io: CliIo, dataDir: string): number {
+  io.stderr(
+    `run: this agent is not enrolled (data folder ${dataDir}). Enroll it first: uptime-agent enroll --server URL ..., or run with --dashboard and enroll from the page.`,
+  );
+  return exitCodes.usage;
 }
 
 function usage(io: CliIo, message: string): number {

@@ -1,19 +1,25 @@
-// `uptime-agent test-check (--guid G | --file F)`: runs one check once, right now, and prints
-// why it passed or failed (issue 13 §6). Nothing is stored or uploaded and nothing needs to be
-// enrolled for --file. Exit 0 pass, 1 fail, 2 bad definition or command line.
+// `uptime-agent test-check (--file F|- | --guid G)`: runs checks once, right now, and prints why
+// each passed or failed (issue 13 §6, issue 24 §12). It runs under the data folder's settings
+// (egress policy, proxy, CA bundles) as the running agent would, unless a flag overrides them.
+// Nothing is stored or uploaded; --guid reads the store read-only and never migrates it.
+// Exit 0 every check passed, 1 one failed, 2 bad definition or command line, 8 unusable store.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { resolveDataDir, storeFile } from '../agent/base/data-dir.ts';
-import { parsePrivateDefinitions } from '../agent/checks/private-definitions/index.ts';
-import { explain, runProbe, type EgressPolicy } from '../agent/probes/index.ts';
+import { explain, runProbe } from '../agent/probes/index.ts';
 import { runnableChecks } from '../agent/checks/runnable-checks.ts';
 import { getCheck } from '../agent/store/checks.ts';
-import { openDatabase } from '../agent/store/database.ts';
+import { openDatabaseReadOnly } from '../agent/store/database.ts';
+import { probeNetwork, type NetworkSettings } from '../agent/wire/network.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';
+import { networkFrom } from '../ipc/settings-tunables.ts';
 import { describeIssues, parseFlags } from './args.ts';
+import { readSettingsFile } from './dashboard/settings-file.ts';
 import { exitCodes } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
+import { localStateMessage } from './local-state.ts';
+import { readTestChecks, type TestChecks } from './test-check-input.ts';
 
 const flagsSchema = z.object({
   guid: z.string().min(1, 'must not be empty').optional(),
@@ -21,10 +27,13 @@ const flagsSchema = z.object({
   'private-checks': z.string().min(1, 'must not be empty').optional(),
   'checks-ca': z.string().min(1, 'must not be empty').optional(),
   'egress-policy': z.enum(['open', 'strict'], { error: 'must be open or strict' }).optional(),
+  proxy: z.string().trim().min(1, 'needs a proxy URL, e.g. http://proxy.example:3128').optional(),
+  'checks-use-proxy': z.boolean().optional(),
   'data-dir': z.string().optional(),
 });
 
-type Found = { ok: true; definition: CheckDefinition } | { ok: false; message: string };
+type Flags = z.infer<typeof flagsSchema>;
+type Found = { ok: true; value: TestChecks } | { ok: false; message: string; code?: number };
 
 export async function testCheckCommand(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(argv, {
@@ -33,9 +42,11 @@ export async function testCheckCommand(argv: string[], io: CliIo): Promise<numbe
     'private-checks': { type: 'string' },
     'checks-ca': { type: 'string' },
     'egress-policy': { type: 'string' },
+    proxy: { type: 'string' },
+    'checks-use-proxy': { type: 'boolean' },
   });
   const usage = (message: string): number => {
-    io.stderr(`test-check: ${message}. Run "uptime-agent --help" for usage.`);
+    io.stderr(`test-check: ${message}. Run "uptime-agent test-check --help" for usage.`);
     return exitCodes.usage;
   };
   if (!parsed.ok) return usage(parsed.message);
@@ -43,74 +54,85 @@ export async function testCheckCommand(argv: string[], io: CliIo): Promise<numbe
   if (!flags.success) return usage(describeIssues(flags.error));
   const { guid, file } = flags.data;
   if (guid === undefined && file === undefined) return usage('say which check to run with --guid G or --file F');
+  const dataDir = resolveDataDir(flags.data['data-dir'], io.env);
 
-  const found =
+  const found: Found =
     file === undefined
-      ? await fromStore(guid ?? '', flags.data['private-checks'], resolveDataDir(flags.data['data-dir'], io.env))
-      : await fromFile(file, guid);
+      ? await fromStore(guid ?? '', flags.data['private-checks'], dataDir, io)
+      : await readTestChecks(file, guid, io);
   if (!found.ok) {
     io.stderr(`test-check: ${found.message}`);
-    return exitCodes.usage;
+    return found.code ?? exitCodes.usage;
   }
-  let ca: string[] | undefined;
-  const caFile = flags.data['checks-ca'];
+  const network = await networkFor(flags.data, dataDir, io);
+  if (!network.ok) return usage(network.message);
+
+  const { checks, problems } = found.value;
+  let failed = false;
+  for (const { guid: name, definition } of checks) {
+    if (checks.length > 1) io.stdout(`— check ${name}`);
+    const outcome = await runProbe(definition, network.value);
+    for (const line of explain(outcome, definition)) io.stdout(line);
+    if (outcome.invalidDefinition === true) problems.push(`check ${JSON.stringify(name)}: ${outcome.error}`);
+    else if (!outcome.success) failed = true;
+  }
+  for (const problem of problems) io.stderr(`test-check: ${problem}`);
+  if (problems.length > 0) return exitCodes.usage;
+  return failed ? exitCodes.failure : exitCodes.ok;
+}
+
+/**
+ * The data folder's network settings, as `run` reads them, with the flags on top. A CA bundle
+ * given on the command line must be usable (exit 2); one from settings.json that is not is said
+ * and the checks run without it, as the running agent does.
+ */
+async function networkFor(
+  flags: Flags,
+  dataDir: string,
+  io: CliIo,
+): Promise<{ ok: true; value: ReturnType<typeof probeNetwork>['value'] } | { ok: false; message: string }> {
+  const saved = networkFrom(readSettingsFile(dataDir, (warning) => io.stderr(`test-check: warning: ${warning}`)));
+  const caFile = flags['checks-ca'];
   if (caFile !== undefined) {
-    const text = await readText(caFile);
-    if (text === undefined || !text.includes('-----BEGIN CERTIFICATE-----')) {
-      io.stderr(`test-check: cannot use ${caFile} as a CA bundle: it must be a readable PEM file with certificates`);
-      return exitCodes.usage;
-    }
-    ca = [text];
+    const text = await readFile(caFile, 'utf8').catch(() => undefined);
+    if (text === undefined || !text.includes('-----BEGIN CERTIFICATE-----'))
+      return {
+        ok: false,
+        message: `cannot use ${caFile} as a CA bundle: it must be a readable PEM file with certificates`,
+      };
   }
-  const egressPolicy: EgressPolicy = flags.data['egress-policy'] ?? 'open';
-  const outcome = await runProbe(found.definition, { egressPolicy, ...(ca === undefined ? {} : { ca }) });
-  for (const line of explain(outcome, found.definition)) io.stdout(line);
-  if (outcome.invalidDefinition === true) return exitCodes.usage;
-  return outcome.success ? exitCodes.ok : exitCodes.failure;
+  const settings: NetworkSettings = {
+    ...saved,
+    ...(caFile === undefined ? {} : { checksCaFile: caFile }),
+    ...(flags['egress-policy'] === undefined ? {} : { egressPolicy: flags['egress-policy'] }),
+    ...(flags.proxy === undefined ? {} : { proxyUrl: flags.proxy }),
+    ...(flags['checks-use-proxy'] === undefined ? {} : { checksUseProxy: flags['checks-use-proxy'] }),
+  };
+  const network = probeNetwork(settings, io.env);
+  for (const problem of network.problems) io.stderr(`test-check: warning: ${problem}`);
+  return { ok: true, value: network.value };
 }
 
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The definition of one entry of a private-definitions file (the only one, or --guid's). */
-async function fromFile(file: string, guid: string | undefined): Promise<Found> {
-  const text = await readText(file);
-  if (text === undefined) return { ok: false, message: `cannot read ${file}: check the path and its permissions` };
-  const parsed = parsePrivateDefinitions(text);
-  if (parsed.fileError !== undefined) return { ok: false, message: `${file}: ${parsed.fileError}` };
-  const problems = parsed.problems.filter((p) => p.severity === 'error' && (guid === undefined || p.guid === guid));
-  if (guid !== undefined) {
-    const definition = parsed.entries.get(guid);
-    if (definition !== undefined) return { ok: true, definition };
-    const why = problems.map((p) => p.message).join('; ');
-    return { ok: false, message: why !== '' ? why : `${file} has no check with guid ${JSON.stringify(guid)}` };
-  }
-  const [only, ...others] = [...parsed.entries.values()];
-  if (only !== undefined && others.length === 0 && problems.length === 0) return { ok: true, definition: only };
-  if (problems.length > 0) return { ok: false, message: problems.map((p) => p.message).join('; ') };
-  if (only === undefined) return { ok: false, message: `${file} holds no check` };
-  return { ok: false, message: `${file} holds ${others.length + 1} checks: choose one with --guid G` };
-}
-
-/** A synced check from the data folder; a private-definition one needs --private-checks FILE. */
-async function fromStore(guid: string, privateFile: string | undefined, dataDir: string): Promise<Found> {
-  if (!existsSync(storeFile(dataDir))) {
+/** A synced check from the data folder, read-only; a private-definition one needs --private-checks FILE. */
+async function fromStore(guid: string, privateFile: string | undefined, dataDir: string, io: CliIo): Promise<Found> {
+  const file = storeFile(dataDir);
+  if (!existsSync(file)) {
     return {
       ok: false,
       message: `no synced checks in ${dataDir}: enroll and run the agent first, or test a definition with --file F`,
     };
   }
-  const db = openDatabase(storeFile(dataDir));
   let stored;
   try {
-    stored = getCheck(db, guid);
-  } finally {
-    db.close();
+    // Read-only: a store of another version is read as it is, never migrated by a test.
+    const db = openDatabaseReadOnly(file);
+    try {
+      stored = getCheck(db, guid);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return { ok: false, message: localStateMessage(error, dataDir), code: exitCodes.localState };
   }
   if (stored === undefined)
     return { ok: false, message: `no check with guid ${JSON.stringify(guid)}: "uptime-agent status" lists the checks` };
@@ -122,13 +144,15 @@ async function fromStore(guid: string, privateFile: string | undefined, dataDir:
         message: `check ${JSON.stringify(guid)} has a private definition: give its file with --private-checks FILE`,
       };
     }
-    const local = await fromFile(privateFile, guid);
+    const local = await readTestChecks(privateFile, guid, io);
     if (!local.ok) return local;
-    privateDefs = new Map([[guid, local.definition]]);
+    const [entry] = local.value.checks;
+    if (entry === undefined) return { ok: false, message: local.value.problems.join('; ') };
+    privateDefs = new Map([[guid, entry.definition]]);
   }
   // Also a disabled check can be tried out by hand.
   const runnable = runnableChecks([{ ...stored, active: true }], privateDefs).runnable.get(guid);
   if (runnable === undefined)
     return { ok: false, message: `check ${JSON.stringify(guid)} cannot be run: its interval is not usable` };
-  return { ok: true, definition: runnable.definition };
+  return { ok: true, value: { checks: [{ guid, definition: runnable.definition }], problems: [] } };
 }

@@ -77,14 +77,16 @@ describe('uptime-agent test-check --file', () => {
     );
   });
 
-  it('several checks in the file: --guid picks one', async () => {
+  it('several checks in the file: every one runs, or --guid picks one', async () => {
     const file = await definitionsFile('two.json', [
       { guid: 'a', url: `${web.url}/` },
       { guid: 'b', url: `${web.url}/down` },
     ]);
-    const ambiguous = await runCli(['test-check', '--file', file]);
-    expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toContain('holds 2 checks: choose one with --guid G');
+    const both = await runCli(['test-check', '--file', file]);
+    expect(both.code).toBe(1);
+    expect(both.stdout).toContain('— check a');
+    expect(both.stdout).toContain('— check b');
+    expect((await runCli(['test-check', '--file', file, '--guid', 'a'])).code).toBe(0);
     expect((await runCli(['test-check', '--file', file, '--guid', 'b'])).code).toBe(1);
   });
 

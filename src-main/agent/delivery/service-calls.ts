@@ -59,9 +59,18 @@ export interface ServiceCalls {
     intervalMs: number,
     run: (signal: AbortSignal) => Promise<Outcome>,
   ): (signal: AbortSignal) => Promise<number>;
-  /** Forgets every backoff: the cause is gone (connectivity is back, the server accepts us). */
+  /** Forgets every backoff: the cause is gone (the settings changed, the server accepts us). */
   resetBackoff(): void;
+  /**
+   * Forgets every backoff, and has each loop wait a random part of a fifth of its interval first:
+   * after an outage a whole fleet sees the server again in the same moment (design.md "Fleet
+   * compatibility"). Trigger the loops after this; they wait their stagger.
+   */
+  resumeStaggered(): void;
 }
+
+/** Periods carry ±10 %, so a fleet restarted together drifts apart instead of calling in step. */
+export const periodJitter = 0.1;
 
 const notEnrolled: ApiError = {
   kind: 'not-enrolled',
@@ -70,6 +79,7 @@ const notEnrolled: ApiError = {
 
 export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
   const notBefore: Record<LoopName, number> = { sync: 0, upload: 0, status: 0, ping: 0 };
+  const intervals: Partial<Record<LoopName, number>> = {};
   const now = (): Date => new Date(deps.clock.now());
   const random = deps.random ?? Math.random;
   let skewReported = false;
@@ -150,16 +160,18 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
     if (auth !== before) deps.onAuthChanged(before);
   }
 
+  const jittered = (ms: number): number => ms * (1 + periodJitter * (2 * random() - 1));
+
   /** 15-30 s with the defaults: spread, so that many rejected monitors do not call in step. */
   const recheckDelay = (): number => deps.tunables.authRetryMs * (1 + random());
 
   function delayAfter(loop: LoopName, outcome: Outcome, intervalMs: number): number {
-    if (outcome.ok) return intervalMs;
+    if (outcome.ok) return jittered(intervalMs);
     const { kind } = outcome.error;
     if (isAuthFailure(outcome.error)) return recheckDelay();
     // A refused payload is not cured by waiting less; the next regular run tries again.
     if (kind === 'rejected' || kind === 'cancelled' || kind === 'not-enrolled' || kind === 'local-store')
-      return intervalMs;
+      return jittered(intervalMs);
     return Math.min(intervalMs * 10, backoffDelay(deps.state().loops[loop].failures, deps.tunables.retryBackoff));
   }
 
@@ -174,7 +186,12 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
     resetBackoff() {
       for (const loop of Object.keys(notBefore) as LoopName[]) notBefore[loop] = 0;
     },
+    resumeStaggered() {
+      for (const loop of Object.keys(notBefore) as LoopName[])
+        notBefore[loop] = deps.clock.monotonic() + random() * 2 * periodJitter * (intervals[loop] ?? 0);
+    },
     paced(loop, intervalMs, run) {
+      intervals[loop] = intervalMs;
       return async (signal) => {
         const wait = notBefore[loop] - deps.clock.monotonic();
         if (wait > 0) return wait;

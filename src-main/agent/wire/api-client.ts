@@ -6,6 +6,7 @@ import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { kindForStatus, networkError, type ApiError, type ApiOutcome, type Route } from './api-error.ts';
 import { trustWith } from './ca-bundle.ts';
+import { wireLimits } from './limits.ts';
 import { maskProxy, type ProxyChoice } from './proxy.ts';
 import { verifyingConnector } from './tls-trust.ts';
 import {
@@ -41,7 +42,8 @@ export interface ApiClientOptions {
 const defaults = {
   // A slow server must not hold a sync or an upload forever; 30 s is generous for 500 results.
   timeoutMs: 30_000,
-  // Thousands of checks at ~1 KiB each fit with room to spare; more means something is wrong.
+  // Enroll, results, status and ping answers are a few bytes; more means something is wrong. The
+  // sync answer has its own, larger bound (wireLimits.syncAnswerBytes).
   maxAnswerBytes: 32 * 1024 * 1024,
 };
 
@@ -69,7 +71,8 @@ const deadlineGraceMs = 1_000;
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
-  const maxAnswerBytes = options.maxAnswerBytes ?? defaults.maxAnswerBytes;
+  const answerLimit = (path: string): number =>
+    options.maxAnswerBytes ?? (path.startsWith('/api/checks') ? wireLimits.syncAnswerBytes : defaults.maxAnswerBytes);
   const base = options.baseUrl.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
   const ca = options.ca === undefined || options.ca.length === 0 ? undefined : trustWith(options.ca);
@@ -168,6 +171,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return { ok: false, error: networkError(error, target, timeout.aborted, signal?.aborted === true, route) };
     }
     noteDate(answer.headers.date);
+    const maxAnswerBytes = answerLimit(path);
     let text: string;
     try {
       text = await readBounded(answer.body, maxAnswerBytes);

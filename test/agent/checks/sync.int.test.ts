@@ -1,3 +1,4 @@
+import { wireLimits } from '../../../src-main/agent/wire/limits.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getCheck, listChecks } from '../../../src-main/agent/store/checks.ts';
 import { getMeta, setMeta } from '../../../src-main/agent/store/meta.ts';
@@ -99,7 +100,8 @@ describe('check sync against the reference server', () => {
     },
     {
       name: 'a huge answer',
-      inject: (h: Harness) => h.server.faults.hugeBody({ endpoint: 'checks', times: 1, bytes: 40 * 1024 * 1024 }),
+      inject: (h: Harness) =>
+        h.server.faults.hugeBody({ endpoint: 'checks', times: 1, bytes: wireLimits.syncAnswerBytes + 1 }),
       says: 'larger than',
     },
   ])('keeps the check set and cursor when the answer is $name', async ({ inject, says }) => {
