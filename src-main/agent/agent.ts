@@ -170,6 +170,7 @@ export function createAgent(options: AgentOptions): Agent {
     schedulerStats: () => probing.stats(),
     downSince: (guid) => insight.transitions.downSince(guid),
     egressPolicy: () => network.probe().egressPolicy,
+    settingsProblem: () => network.settingsProblem(),
   });
 
   function startAll(): void {

@@ -29,6 +29,8 @@ export interface HostActions {
 export interface SettingsStore {
   get(): Settings;
   update(patch: SettingsPatch): Settings;
+  /** Why stored settings could not all be used (a damaged file): shown until the user saves them. */
+  problem?(): string | undefined;
 }
 
 export interface HandlerDeps {
@@ -133,7 +135,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       const next = settings.update(patch);
       if (patch.privateChecksFile !== undefined && patch.privateChecksFile !== '')
         await agent.setPrivateChecksFile(patch.privateChecksFile);
-      if (networkKeys.some((key) => key in patch)) await agent.setNetwork(networkFrom(next));
+      if (networkKeys.some((key) => key in patch)) await agent.setNetwork(networkFrom(next, settings.problem?.()));
       await deps.onSettingsChanged?.(next, patch);
       return next;
     },
@@ -159,7 +161,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       ...(serverCaFile === undefined ? {} : { serverCaFile }),
       ...(egressPolicy === undefined ? {} : { egressPolicy }),
     };
-    if (Object.keys(network).length > 0) await agent.setNetwork(networkFrom(settings.update(network)));
+    if (Object.keys(network).length > 0)
+      await agent.setNetwork(networkFrom(settings.update(network), settings.problem?.()));
     const outcome = await agent.enroll({ ...input, ...(reclaimId === undefined ? {} : { reclaimId }) });
     if (outcome.ok) {
       // Remember what was typed (never the token) so that the next enrollment starts from it.

@@ -32,6 +32,8 @@ export interface ReadModelDeps {
   downSince: (guid: string) => string | undefined;
   /** The egress policy checks run under (shown in the window). */
   egressPolicy?: () => 'open' | 'strict';
+  /** Why the stored settings could not all be used (a damaged settings file). */
+  settingsProblem?: () => string | undefined;
 }
 
 export function createReadModel(deps: ReadModelDeps): ReadModel {
@@ -56,6 +58,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
         privateDefinitions: deps.checkSet.privateSummary(),
         ...(scheduler === undefined ? {} : { scheduler }),
         ...(deps.egressPolicy === undefined ? {} : { egressPolicy: deps.egressPolicy() }),
+        settingsProblem: deps.settingsProblem?.(),
       });
     },
     checkHistory: (guid, limit) => history.recent(guid, limit),
