@@ -4,6 +4,7 @@
 import { isAbsolute } from 'node:path';
 import type { Agent } from '../agent/agent.ts';
 import type { Logger } from '../agent/base/log.ts';
+import { keepStoredProxyPassword, settingsForWindow } from './settings-secrets.ts';
 import { networkFrom } from './settings-tunables.ts';
 import {
   invokeArgs,
@@ -130,14 +131,16 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       return agent.snapshot();
     },
     'private:reveal': (args) => Promise.resolve(agent.privateDefinition(args.guid) ?? null),
-    'settings:get': () => Promise.resolve(settings.get()),
-    async 'settings:update'(patch) {
+    // The proxy password never crosses the bridge; a masked one sent back keeps the stored one.
+    'settings:get': () => Promise.resolve(settingsForWindow(settings.get())),
+    async 'settings:update'(sent) {
+      const patch = keepStoredProxyPassword(sent, settings.get());
       const next = settings.update(patch);
       if (patch.privateChecksFile !== undefined && patch.privateChecksFile !== '')
         await agent.setPrivateChecksFile(patch.privateChecksFile);
       if (networkKeys.some((key) => key in patch)) await agent.setNetwork(networkFrom(next, settings.problem?.()));
       await deps.onSettingsChanged?.(next, patch);
-      return next;
+      return settingsForWindow(next);
     },
     'app:info': () => Promise.resolve(host.info()),
     async 'app:open-logs'() {
@@ -154,7 +157,12 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     args: ParsedArgs<'agent:enroll'>,
     reclaimId: string | undefined,
   ): Promise<InvokeResults['agent:enroll']> {
-    const { proxyUrl, serverCaFile, egressPolicy, ...input } = args;
+    const { proxyUrl: typedProxy, serverCaFile, egressPolicy, ...input } = args;
+    // A masked proxy sent back (the dialog shows the saved one) keeps the stored password.
+    const { proxyUrl } = keepStoredProxyPassword(
+      typedProxy === undefined ? {} : { proxyUrl: typedProxy },
+      settings.get(),
+    );
     // The dialog's advanced part: saved like Settings, and used by this very enrollment.
     const network = {
       ...(proxyUrl === undefined ? {} : { proxyUrl }),
