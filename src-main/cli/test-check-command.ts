@@ -2,10 +2,10 @@
 // why it passed or failed (issue 13 §6). Nothing is stored or uploaded and nothing needs to be
 // enrolled for --file. Exit 0 pass, 1 fail, 2 bad definition or command line.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { localFileProblemText, readLocalFile } from '../agent/base/local-file.ts';
 import { resolveDataDir, storeFile } from '../agent/identity/data-dir.ts';
-import { parsePrivateDefinitions } from '../agent/checks/private-definitions/index.ts';
+import { parsePrivateDefinitions, privateDefinitionsDefaults } from '../agent/checks/private-definitions/index.ts';
 import { explain, runProbe, type EgressPolicy } from '../agent/probes/index.ts';
 import { runnableChecks } from '../agent/checks/runnable-checks.ts';
 import { getCheck } from '../agent/store/checks.ts';
@@ -69,18 +69,25 @@ export async function testCheckCommand(argv: string[], io: CliIo): Promise<numbe
   return outcome.success ? exitCodes.ok : exitCodes.failure;
 }
 
+/** Far above any definitions or CA file; the agent reads no more of either. */
+const maxFileBytes = privateDefinitionsDefaults.maxBytes;
+
+/** A regular file's text, bounded: a device or a FIFO is refused, never read for ever. */
 async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const read = await readLocalFile(file, maxFileBytes);
+  return read.ok ? read.bytes.toString('utf8') : undefined;
+}
+
+async function readProblem(file: string): Promise<string> {
+  const read = await readLocalFile(file, maxFileBytes);
+  return read.ok ? 'cannot be read' : localFileProblemText(read, maxFileBytes);
 }
 
 /** The definition of one entry of a private-definitions file (the only one, or --guid's). */
 async function fromFile(file: string, guid: string | undefined): Promise<Found> {
   const text = await readText(file);
-  if (text === undefined) return { ok: false, message: `cannot read ${file}: check the path and its permissions` };
+  if (text === undefined)
+    return { ok: false, message: `cannot use ${file}: it ${await readProblem(file)}; give the JSON file itself` };
   const parsed = parsePrivateDefinitions(text);
   if (parsed.fileError !== undefined) return { ok: false, message: `${file}: ${parsed.fileError}` };
   const problems = parsed.problems.filter((p) => p.severity === 'error' && (guid === undefined || p.guid === guid));
