@@ -171,6 +171,7 @@ export function createAgent(options: AgentOptions): Agent {
     downSince: (guid) => insight.transitions.downSince(guid),
     flapping: (guid) => insight.transitions.flapping(guid),
     egressPolicy: () => network.probe().egressPolicy,
+    settingsProblem: () => network.settingsProblem(),
   });
 
   function startAll(): void {

@@ -104,7 +104,7 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
       vault,
       log,
       ...(privateChecksFile === undefined ? {} : { privateChecksFile }),
-      network: networkFrom(saved),
+      network: networkFrom(saved, settings.problem?.()),
       env: io.env,
       // Flags win over settings.json, which wins over the defaults.
       tunables: {

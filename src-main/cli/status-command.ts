@@ -12,7 +12,7 @@ import { statusReport, type StatusReport } from '../agent/read/status-report.ts'
 import { countChecks } from '../agent/read/check-health.ts';
 import { countsText } from '../ipc/agent-summary.ts';
 import { parseFlags } from './args.ts';
-import { readSettingsFile } from './dashboard/settings-file.ts';
+import { readSettingsRead } from './dashboard/settings-file.ts';
 import { exitCodes } from './exit-codes.ts';
 import { localStateMessage } from './local-state.ts';
 import type { CliIo } from './io.ts';
@@ -35,9 +35,20 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
     return exitCodes.localState;
   }
   // The policy checks run under is a setting (settings.json), not a fact of the store.
-  const withPolicy = { ...report, egress_policy: readSettingsFile(dataDir).egressPolicy };
+  // A damaged settings file falls back closed (strict): status says so rather than hiding it.
+  const settings = readSettingsRead(dataDir);
+  const withPolicy = {
+    ...report,
+    egress_policy: settings.settings.egressPolicy,
+    ...(settings.problemText === undefined ? {} : { settings_problem: settings.problemText }),
+  };
   if (parsed.value.json === true) io.stdout(printableJsonLine(JSON.stringify(withPolicy, null, 2)));
-  else for (const line of describe(report, dataDir)) io.stdout(printable(line));
+  else
+    for (const line of [
+      ...describe(report, dataDir),
+      ...(settings.problemText === undefined ? [] : [`problem: ${settings.problemText}`]),
+    ])
+      io.stdout(printable(line));
   return exitCodes.ok;
 }
 

@@ -4,9 +4,10 @@
 // Nothing is stored or uploaded; --guid reads the store read-only and never migrates it.
 // Exit 0 every check passed, 1 one failed, 2 bad definition or command line, 8 unusable store.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { resolveDataDir, storeFile } from '../agent/base/data-dir.ts';
+import { readLocalFile } from '../agent/base/local-file.ts';
+import { privateDefinitionsDefaults } from '../agent/checks/private-definitions/index.ts';
 import { explain, runProbe } from '../agent/probes/index.ts';
 import { runnableChecks } from '../agent/checks/runnable-checks.ts';
 import { getCheck } from '../agent/store/checks.ts';
@@ -94,8 +95,8 @@ async function networkFor(
   const saved = networkFrom(readSettingsFile(dataDir, (warning) => io.stderr(`test-check: warning: ${warning}`)));
   const caFile = flags['checks-ca'];
   if (caFile !== undefined) {
-    const text = await readFile(caFile, 'utf8').catch(() => undefined);
-    if (text === undefined || !text.includes('-----BEGIN CERTIFICATE-----'))
+    const read = await readLocalFile(caFile, privateDefinitionsDefaults.maxBytes);
+    if (!read.ok || !read.bytes.toString('utf8').includes('-----BEGIN CERTIFICATE-----'))
       return {
         ok: false,
         message: `cannot use ${caFile} as a CA bundle: it must be a readable PEM file with certificates`,

@@ -1,7 +1,7 @@
 // What `uptime-agent test-check --file` reads: a file or stdin (`-`) holding one check, an array
 // of checks, or {"checks": [...]} in the private-definitions format (issue 24 §12). A check
 // without a guid is named by its place ("check 2"). Bounded: a definitions file is small.
-import { stat, readFile } from 'node:fs/promises';
+import { localFileProblemText, readLocalFile } from '../agent/base/local-file.ts';
 import { parsePrivateDefinitions, privateDefinitionsDefaults } from '../agent/checks/private-definitions/index.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';
 import type { CliIo } from './io.ts';
@@ -26,14 +26,9 @@ async function readSource(
     if (Buffer.byteLength(text) > maxBytes) return { ok: false, message: `stdin holds more than ${maxBytes} bytes` };
     return { ok: true, text };
   }
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) return { ok: false, message: `${file} is not a regular file` };
-    if (info.size > maxBytes) return { ok: false, message: `${file} is larger than ${maxBytes} bytes` };
-    return { ok: true, text: await readFile(file, 'utf8') };
-  } catch {
-    return { ok: false, message: `cannot read ${file}: check the path and its permissions` };
-  }
+  const read = await readLocalFile(file, maxBytes);
+  if (read.ok) return { ok: true, text: read.bytes.toString('utf8') };
+  return { ok: false, message: `cannot use ${file}: it ${localFileProblemText(read, maxBytes)}` };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

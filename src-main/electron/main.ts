@@ -62,8 +62,9 @@ let tray: TrayController | undefined;
 /** build/ in development; the packaged resources folder (extraResources) once installed. */
 const resourcesDir = (): string => (app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'build'));
 
-function openStore(log: Logger): StoreBacking {
-  return openWithRecovery(
+function openStore(log: Logger): { backing: StoreBacking; setAside?: string } {
+  let setAside: string | undefined;
+  const backing = openWithRecovery(
     () =>
       new Store<Record<string, unknown>>({
         name: 'config',
@@ -72,12 +73,14 @@ function openStore(log: Logger): StoreBacking {
       }),
     (error) => {
       const aside = setAsideFile(join(app.getPath('userData'), 'config.json'));
+      setAside = 'it was damaged and has been set aside';
       log.error(
         { err: error, aside },
         'the settings file could not be read; it was set aside and defaults are used (enroll again with reclaim if the key was in it)',
       );
     },
   );
+  return setAside === undefined ? { backing } : { backing, setAside };
 }
 
 /** The answer to something the user just did from the tray: shown whatever the notifications setting. */
@@ -105,7 +108,8 @@ async function start(): Promise<void> {
     return;
   }
 
-  const store = createShellStore(openStore(log));
+  const opened = openStore(log);
+  const store = createShellStore(opened.backing, opened.setAside);
   const settings = store.get();
   const { vault, storage } = await createDesktopKeyVault({
     safeStorage,
@@ -119,7 +123,7 @@ async function start(): Promise<void> {
     vault,
     log,
     tunables: tunablesFrom(settings),
-    network: networkFrom(settings),
+    network: networkFrom(settings, store.problem()),
     ...(settings.privateChecksFile === undefined || settings.privateChecksFile === ''
       ? {}
       : { privateChecksFile: settings.privateChecksFile }),

@@ -7,6 +7,15 @@ import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import { settingsSchema, type Settings, type SettingsPatch } from '../ipc/contract.ts';
 import type { SettingsStore } from '../ipc/handlers.ts';
+import {
+  problemAfterSave,
+  readStoredSettings,
+  settingsProblemText,
+  unreadableSettings,
+  type SettingsProblem,
+} from '../ipc/settings-read.ts';
+
+const closedWhenUnreadable: Partial<Settings> = { egressPolicy: unreadableSettings('').settings.egressPolicy };
 import type { SecretSlot } from './key-vault.ts';
 import { savedBoundsSchema, type SavedBounds } from './window-bounds.ts';
 
@@ -26,9 +35,13 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
-/** electron-store's `schema` option: checked on load and on every write. */
+/**
+ * electron-store's `schema` option: checked on load and on every write. The settings are only
+ * required to be an object: a bad field must fall back alone (and closed, ipc/settings-read.ts),
+ * not make the whole file fail the schema and be set aside with every setting in it.
+ */
 export const storeSchema = {
-  [storeKeys.settings]: jsonSchemaOf(settingsSchema),
+  [storeKeys.settings]: { type: 'object' },
   [storeKeys.window]: jsonSchemaOf(savedBoundsSchema),
   [storeKeys.apiKey]: { type: 'string' },
 };
@@ -40,19 +53,8 @@ export interface MigrationStore {
   delete(key: string): void;
 }
 
-/** Values that fail their field's schema are dropped (and take their default), the rest kept. */
-function readSettings(raw: unknown): Settings {
-  const whole = settingsSchema.safeParse(raw ?? {});
-  if (whole.success) return whole.data;
-  const kept: Record<string, unknown> = {};
-  if (typeof raw === 'object' && raw !== null) {
-    for (const [key, value] of Object.entries(raw)) {
-      const field = (settingsSchema.shape as Record<string, z.ZodType | undefined>)[key];
-      if (field?.safeParse(value).success === true) kept[key] = value;
-    }
-  }
-  return settingsSchema.parse(kept);
-}
+/** Values that fail their field's schema take their fallback (closed where it matters), the rest kept. */
+const readSettings = (raw: unknown): Settings => readStoredSettings(raw).settings;
 
 /** JSON has no undefined: a cleared optional field is removed rather than stored. */
 const stored = (settings: Settings): Settings => JSON.parse(JSON.stringify(settings)) as Settings;
@@ -74,19 +76,36 @@ export const storeMigrations: Record<string, (store: MigrationStore) => void> = 
 };
 
 export interface ShellStore extends SettingsStore {
+  problem(): string | undefined;
   bounds: { get(): SavedBounds | undefined; set(bounds: SavedBounds): void };
   apiKeySlot: SecretSlot;
 }
 
-export function createShellStore(backing: StoreBacking): ShellStore {
-  const get = (): Settings => readSettings(backing.get(storeKeys.settings));
+/**
+ * `setAside`: why the store file was unreadable and set aside (the fresh one then runs strict
+ * until the user saves an egress policy).
+ */
+export function createShellStore(backing: StoreBacking, setAside?: string): ShellStore {
+  let problem: SettingsProblem | undefined =
+    setAside === undefined
+      ? readStoredSettings(backing.get(storeKeys.settings)).problem
+      : unreadableSettings(setAside).problem;
+  const get = (): Settings => {
+    const raw = backing.get(storeKeys.settings);
+    const read = readSettings(raw);
+    // The set-aside file's policy is unknown: strict, until a saved one is in the fresh store.
+    const saved = typeof raw === 'object' && raw !== null && 'egressPolicy' in raw;
+    return problem?.kind === 'unreadable' && !saved ? { ...read, ...closedWhenUnreadable } : read;
+  };
   return {
     get,
     update(patch: SettingsPatch) {
       const next = stored(settingsSchema.parse({ ...get(), ...patch }));
       backing.set(storeKeys.settings, next);
+      problem = problemAfterSave(problem, patch);
       return next;
     },
+    problem: () => (problem === undefined ? undefined : settingsProblemText(problem, 'the app’s settings')),
     bounds: {
       get() {
         const parsed = savedBoundsSchema.safeParse(backing.get(storeKeys.window));

@@ -7,6 +7,7 @@ import type { Logger } from '../agent/base/log.ts';
 import type { UploadOutcome } from '../agent/delivery/uploader.ts';
 import type { CallFailure } from '../agent/identity/identity.ts';
 import { factsOf } from '../agent/wire/failure.ts';
+import { keepStoredProxyPassword, settingsForWindow } from './settings-secrets.ts';
 import { networkFrom } from './settings-tunables.ts';
 import {
   invokeArgs,
@@ -33,6 +34,8 @@ export interface HostActions {
 export interface SettingsStore {
   get(): Settings;
   update(patch: SettingsPatch): Settings;
+  /** Why stored settings could not all be used (a damaged file): shown until the user saves them. */
+  problem?(): string | undefined;
 }
 
 export interface HandlerDeps {
@@ -129,14 +132,16 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       return agent.snapshot();
     },
     'private:reveal': (args) => Promise.resolve(agent.privateDefinition(args.guid) ?? null),
-    'settings:get': () => Promise.resolve(settings.get()),
-    async 'settings:update'(patch) {
+    // The proxy password never crosses the bridge; a masked one sent back keeps the stored one.
+    'settings:get': () => Promise.resolve(settingsForWindow(settings.get())),
+    async 'settings:update'(sent) {
+      const patch = keepStoredProxyPassword(sent, settings.get());
       const next = settings.update(patch);
       if (patch.privateChecksFile !== undefined && patch.privateChecksFile !== '')
         await agent.setPrivateChecksFile(patch.privateChecksFile);
-      if (networkKeys.some((key) => key in patch)) await agent.setNetwork(networkFrom(next));
+      if (networkKeys.some((key) => key in patch)) await agent.setNetwork(networkFrom(next, settings.problem?.()));
       await deps.onSettingsChanged?.(next, patch);
-      return next;
+      return settingsForWindow(next);
     },
     'app:info': () => Promise.resolve(host.info()),
     async 'app:open-logs'() {
@@ -153,14 +158,20 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     args: ParsedArgs<'agent:enroll'>,
     reclaimId: string | undefined,
   ): Promise<InvokeResults['agent:enroll']> {
-    const { proxyUrl, serverCaFile, egressPolicy, ...input } = args;
+    const { proxyUrl: typedProxy, serverCaFile, egressPolicy, ...input } = args;
+    // A masked proxy sent back (the dialog shows the saved one) keeps the stored password.
+    const { proxyUrl } = keepStoredProxyPassword(
+      typedProxy === undefined ? {} : { proxyUrl: typedProxy },
+      settings.get(),
+    );
     // The dialog's advanced part: saved like Settings, and used by this very enrollment.
     const network = {
       ...(proxyUrl === undefined ? {} : { proxyUrl }),
       ...(serverCaFile === undefined ? {} : { serverCaFile }),
       ...(egressPolicy === undefined ? {} : { egressPolicy }),
     };
-    if (Object.keys(network).length > 0) await agent.setNetwork(networkFrom(settings.update(network)));
+    if (Object.keys(network).length > 0)
+      await agent.setNetwork(networkFrom(settings.update(network), settings.problem?.()));
     const outcome = await agent.enroll({ ...input, ...(reclaimId === undefined ? {} : { reclaimId }) });
     if (outcome.ok) {
       // Remember what was typed (never the token) so that the next enrollment starts from it.

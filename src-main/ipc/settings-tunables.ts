@@ -24,9 +24,13 @@ export function tunablesFrom(settings: Settings): Partial<AgentTunables> {
   return tunables;
 }
 
-/** The office-network settings (proxy, CA files, egress policy) as the agent takes them. */
-export function networkFrom(settings: Settings): NetworkSettings {
+/**
+ * The office-network settings (proxy, CA files, egress policy) as the agent takes them, with the
+ * reason some came from fallbacks (a damaged settings file), which the window lists as a problem.
+ */
+export function networkFrom(settings: Settings, settingsProblem?: string): NetworkSettings {
   return {
+    ...(settingsProblem === undefined ? {} : { settingsProblem }),
     proxyUrl: settings.proxyUrl,
     checksUseProxy: settings.checksUseProxy,
     serverCaFile: settings.serverCaFile,

@@ -100,9 +100,30 @@ describe('with conf (electron-store’s engine)', () => {
     expect(again.apiKeySlot.get()).toBe('djEx');
   });
 
-  it('refuses a write that breaks the schema', () => {
-    const conf = open();
-    expect(() => conf.set('settings', { notifications: 'yes' })).toThrow(/notifications|boolean/);
+  it('a bad field falls back alone (closed): the store is not set aside for it', async () => {
+    await writeFile(
+      join(dir.path, 'config.json'),
+      JSON.stringify({
+        __internal__: { migrations: { version: '0.1.0' } },
+        settings: { egressPolicy: 'strict', notifications: 'yes', serverUrl: 'https://uptime.example' },
+      }),
+    );
+    const store = createShellStore(open());
+    expect(store.get()).toMatchObject({
+      egressPolicy: 'strict',
+      notifications: true,
+      serverUrl: 'https://uptime.example',
+    });
+    expect(store.problem()).toContain('notifications');
+    await writeFile(
+      join(dir.path, 'config.json'),
+      JSON.stringify({ __internal__: { migrations: { version: '0.1.0' } }, settings: { egressPolicy: 'strct' } }),
+    );
+    const closed = createShellStore(open());
+    expect(closed.get().egressPolicy).toBe('strict');
+    expect(closed.problem()).toContain('strict egress policy');
+    closed.update({ egressPolicy: 'open' });
+    expect(closed.problem()).toBeUndefined();
   });
 
   it('migrates a store written before the schema existed (0.1.0), keeping the valid values', async () => {
@@ -132,7 +153,16 @@ describe('with conf (electron-store’s engine)', () => {
     );
     expect(asides).toEqual([join(dir.path, 'config.broken-1234.json')]);
     expect(await readFile(join(dir.path, 'config.broken-1234.json'), 'utf8')).toBe('{ not json');
-    expect(createShellStore(conf).get()).toEqual(settingsSchema.parse({}));
+    // What the set-aside file said about the egress policy is unknown: strict until one is saved.
+    const store = createShellStore(conf, 'it was damaged and has been set aside');
+    expect(store.get()).toEqual(settingsSchema.parse({ egressPolicy: 'strict' }));
+    expect(store.problem()).toContain('strict egress policy');
+    store.update({ notifications: false });
+    expect(store.get().egressPolicy).toBe('strict');
+    expect(store.problem()).toContain('strict egress policy');
+    store.update({ egressPolicy: 'open' });
+    expect(store.get().egressPolicy).toBe('open');
+    expect(store.problem()).toBeUndefined();
   });
 
   it('retries once after setting a broken store aside', () => {

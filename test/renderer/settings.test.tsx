@@ -70,6 +70,25 @@ describe('Settings', () => {
     ]);
   });
 
+  it('works with the proxy password masked by the agent (it never crosses the bridge)', async () => {
+    // What settings:get and settings:update now answer: the password is already masked.
+    const masked = settingsOf({ proxyUrl: 'http://alice:•••@proxy.office:3128', checksUseProxy: true });
+    const bridge = createFakeBridge({
+      'settings:get': () => ok(masked),
+      'settings:update': (patch) => ok({ ...masked, ...(patch as Partial<Settings>) }),
+    });
+    renderView(<SettingsView />, bridge);
+    const proxy = await screen.findByLabelText<HTMLInputElement>(/Proxy for the agent’s traffic/);
+    expect(proxy.value).toBe('http://alice:•••@proxy.office:3128');
+    fireEvent.click(screen.getByLabelText(/Checks use the proxy too/));
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    const [patch] = bridge.callsTo('settings:update') as SettingsPatch[];
+    expect(patch).not.toHaveProperty('proxyUrl');
+    expect(patch).toMatchObject({ checksUseProxy: false });
+    expect(proxy.value).toBe('http://alice:•••@proxy.office:3128');
+  });
+
   it('shows the office network settings with a saved proxy password masked, and keeps it unless edited', async () => {
     const saved = settingsOf({
       proxyUrl: 'http://alice:s3cret-pw@proxy.office:3128',

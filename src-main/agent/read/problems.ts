@@ -17,7 +17,8 @@ export type ProblemKind =
   | 'results-dropped'
   | 'store-problem'
   | 'results-aside'
-  | 'overloaded';
+  | 'overloaded'
+  | 'settings-problem';
 
 /** Something that needs the user, with what fixes it. */
 export interface Problem {
@@ -38,8 +39,16 @@ export interface OutboxProblems {
 }
 
 /** What the user must know or do, from live state, the outbox's figures and the private definitions. */
-export function problemsOf(state: AgentState, outbox: OutboxProblems, priv: PrivateDefinitionsSummary): Problem[] {
+export function problemsOf(
+  state: AgentState,
+  outbox: OutboxProblems,
+  priv: PrivateDefinitionsSummary,
+  settingsProblem?: string,
+): Problem[] {
   const problems: Problem[] = [];
+  // A damaged settings file fell back, closed: the user must know why checks are refused.
+  if (settingsProblem !== undefined)
+    problems.push({ kind: 'settings-problem', message: settingsProblem, action: 'none', actionLabel: '' });
   if (state.storeProblem !== undefined) {
     problems.push({
       kind: 'store-problem',

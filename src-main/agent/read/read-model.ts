@@ -34,6 +34,8 @@ export interface ReadModelDeps {
   flapping?: (guid: string) => { since: string; changes: number } | undefined;
   /** The egress policy checks run under (shown in the window). */
   egressPolicy?: () => 'open' | 'strict';
+  /** Why the stored settings could not all be used (a damaged settings file). */
+  settingsProblem?: () => string | undefined;
 }
 
 export function createReadModel(deps: ReadModelDeps): ReadModel {
@@ -59,6 +61,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
         privateDefinitions: deps.checkSet.privateSummary(),
         ...(scheduler === undefined ? {} : { scheduler }),
         ...(deps.egressPolicy === undefined ? {} : { egressPolicy: deps.egressPolicy() }),
+        settingsProblem: deps.settingsProblem?.(),
       });
     },
     checkHistory: (guid, limit) => history.recent(guid, limit),

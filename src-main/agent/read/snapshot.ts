@@ -134,6 +134,8 @@ export interface SnapshotInput {
   unsentPerCheck: ReadonlyMap<string, number>;
   privateDefinitions: PrivateDefinitionsSummary;
   scheduler?: SchedulerStats;
+  /** Why the stored settings could not all be used (a damaged settings file). */
+  settingsProblem?: string | undefined;
   egressPolicy?: 'open' | 'strict';
 }
 
@@ -202,7 +204,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
     checks,
     counts: countChecks(checks),
     privateDefinitions,
-    problems: problemsOf(state, input.outbox, privateDefinitions),
+    problems: problemsOf(state, input.outbox, privateDefinitions, input.settingsProblem),
     ...(input.scheduler === undefined ? {} : { scheduler: input.scheduler }),
     ...(input.egressPolicy === undefined ? {} : { egressPolicy: input.egressPolicy }),
   };

@@ -14,6 +14,8 @@ export interface NetworkHolder {
   /** With a proxy for the server, "online" means the proxy answers: the traffic only goes there. */
   serverTarget(server: string): Endpoint;
   set(settings: NetworkSettings): void;
+  /** Why the stored settings could not all be used, if they could not. */
+  settingsProblem(): string | undefined;
 }
 
 export function createNetworkHolder(initial: NetworkSettings, env: NodeJS.ProcessEnv, log: Logger): NetworkHolder {
@@ -34,6 +36,7 @@ export function createNetworkHolder(initial: NetworkSettings, env: NodeJS.Proces
       const route = serverRoute(server, settings, env);
       return serverReachTarget(server, route.ok ? route.value.proxy?.url : undefined);
     },
+    settingsProblem: () => settings.settingsProblem,
     set(next) {
       settings = next;
       probe = resolveProbe();

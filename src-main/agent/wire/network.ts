@@ -13,6 +13,8 @@ export interface NetworkSettings {
   serverCaFile?: string | undefined;
   checksCaFile?: string | undefined;
   egressPolicy?: EgressPolicy | undefined;
+  /** Why the stored settings could not all be used (they fell back, closed): a problem to show. */
+  settingsProblem?: string | undefined;
 }
 
 /** What a probe needs to dial through the proxy: the URL (with credentials) and NO_PROXY. */

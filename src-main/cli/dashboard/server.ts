@@ -24,7 +24,34 @@ export interface DashboardOptions {
   token?: string;
   /** The built renderer; undefined serves a page that says how to build it. */
   rendererRoot: string | undefined;
+  /** Connection limits; tests shorten them. */
+  limits?: Partial<DashboardLimits>;
 }
+
+/**
+ * A local flood of idle or slow connections must not take the process's file descriptors,
+ * which the checks share: connections are capped, and idle or slow ones are closed.
+ */
+export interface DashboardLimits {
+  /** Open connections at most; more are closed at once (a window and a few tabs need a handful). */
+  maxConnections: number;
+  /** A connection that sends nothing for this long is closed (event streams excepted). */
+  idleTimeoutMs: number;
+  /** The request's headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request must arrive within this. */
+  requestTimeoutMs: number;
+  /** A kept-alive connection waits this long for its next request. */
+  keepAliveTimeoutMs: number;
+}
+
+export const dashboardLimits: DashboardLimits = {
+  maxConnections: 64,
+  idleTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+};
 
 export interface Dashboard {
   /** What the user opens: http://127.0.0.1:PORT/?token=... */
@@ -90,6 +117,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       return;
     }
     if (path === eventsPath && req.method === 'GET') {
+      // An event stream is quiet between events by design: it is not an idle connection.
+      req.socket.setTimeout(0);
       const close = openEventStream(res, hub, agent.snapshot());
       streams.add(close);
       res.on('close', () => streams.delete(close));
@@ -145,13 +174,26 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     await serveStatic(req, res, options.rendererRoot, path);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log.error({ err: error, path: req.url?.split('?')[0] }, 'dashboard request failed');
-      if (!res.headersSent) sendText(res, 500, 'the dashboard failed to answer; see the agent log');
-      else res.destroy();
-    });
-  });
+  const limits = { ...dashboardLimits, ...options.limits };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often the two timeouts above are checked: often enough to hold them.
+      connectionsCheckingInterval: Math.max(10, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        log.error({ err: error, path: req.url?.split('?')[0] }, 'dashboard request failed');
+        if (!res.headersSent) sendText(res, 500, 'the dashboard failed to answer; see the agent log');
+        else res.destroy();
+      });
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  // An idle socket (one that never sends a request, too) is destroyed after this.
+  server.setTimeout(limits.idleTimeoutMs);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

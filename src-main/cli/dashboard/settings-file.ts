@@ -1,48 +1,67 @@
 // Settings of a headless host (the web dashboard): the same shape as the desktop shell's, kept
 // in `settings.json` in the data folder. Read once, validated with the contract's schema, and
 // written whole on every change (temporary file + rename, so a crash never leaves half a file).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { localFileProblemText, readLocalFileSync } from '../../agent/base/local-file.ts';
 import { privateDirMode } from '../../agent/base/data-dir.ts';
 import { settingsSchema, type Settings } from '../../ipc/contract.ts';
 import type { SettingsStore } from '../../ipc/handlers.ts';
+import {
+  problemAfterSave,
+  readStoredSettings,
+  settingsProblemText,
+  unreadableSettings,
+  type SettingsRead,
+} from '../../ipc/settings-read.ts';
 
 export const settingsFile = (dataDir: string): string => join(dataDir, 'settings.json');
 
-/** Reads settings.json; a missing file is the defaults, a broken one too (with a warning). */
-export function readSettingsFile(dataDir: string, onWarning: (message: string) => void = () => undefined): Settings {
+/** Far above any real settings file; a bigger one is not settings. */
+export const settingsMaxBytes = 1024 * 1024;
+
+/**
+ * Reads settings.json field by field (ipc/settings-read.ts): a missing file is the defaults; a
+ * damaged one fails closed (an unreadable egress policy is strict) and says so.
+ */
+export function readSettingsRead(dataDir: string): SettingsRead & { problemText?: string } {
   const file = settingsFile(dataDir);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      onWarning(
-        `settings file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); using the defaults`,
-      );
-    return settingsSchema.parse({});
+  const read = readLocalFileSync(file, settingsMaxBytes);
+  let result: SettingsRead;
+  if (!read.ok)
+    result =
+      read.problem === 'missing'
+        ? { settings: settingsSchema.parse({}) }
+        : unreadableSettings(`the file ${localFileProblemText(read, settingsMaxBytes)}`);
+  else {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(read.bytes.toString('utf8'));
+      result = readStoredSettings(raw ?? {});
+    } catch {
+      result = unreadableSettings('it is not complete JSON');
+    }
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    onWarning(`settings file ${file} is not valid JSON; using the defaults until settings are saved again`);
-    return settingsSchema.parse({});
-  }
-  const parsed = settingsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  onWarning(
-    `settings file ${file}: ${issue === undefined ? 'invalid' : `${issue.path.join('.') || 'file'}: ${issue.message}`}; using the defaults until settings are saved again`,
-  );
-  return settingsSchema.parse({});
+  return result.problem === undefined ? result : { ...result, problemText: settingsProblemText(result.problem, file) };
+}
+
+/** The settings in force; a damaged file is reported through `onWarning`. */
+export function readSettingsFile(dataDir: string, onWarning: (message: string) => void = () => undefined): Settings {
+  const read = readSettingsRead(dataDir);
+  if (read.problemText !== undefined) onWarning(read.problemText);
+  return read.settings;
 }
 
 export function fileSettingsStore(dataDir: string, onWarning?: (message: string) => void): SettingsStore {
-  let current = readSettingsFile(dataDir, onWarning);
+  const read = readSettingsRead(dataDir);
+  if (read.problemText !== undefined) onWarning?.(read.problemText);
+  let current = read.settings;
+  // Shown until the user saves the field that fell back closed (ipc/settings-read.ts).
+  let problem = read.problem;
   const file = settingsFile(dataDir);
   return {
     get: () => current,
+    problem: () => (problem === undefined ? undefined : settingsProblemText(problem, file)),
     update(patch) {
       // Parsing the merge again applies the schema's trimming and bounds to the patched fields.
       const next = settingsSchema.parse({ ...current, ...patch });
@@ -52,6 +71,7 @@ export function fileSettingsStore(dataDir: string, onWarning?: (message: string)
       writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
       renameSync(temporary, file);
       current = next;
+      problem = problemAfterSave(problem, patch);
       return next;
     },
   };

@@ -9,6 +9,23 @@ import { tempDataDir } from '../../support/cli.ts';
 import { wireCheck } from '../../support/wire-fixtures.ts';
 
 describe('agent snapshot', () => {
+  it('lists a damaged settings file as a problem until saved settings replace it', async () => {
+    const dataDir = await tempDataDir();
+    const problem = 'The settings in settings.json cannot be read (it is not complete JSON): …';
+    const agent = createAgent({
+      dataDir,
+      vault: fileKeyVault(dataDir),
+      network: { egressPolicy: 'strict', settingsProblem: problem },
+    });
+    expect(agent.snapshot().problems).toContainEqual(
+      expect.objectContaining({ kind: 'settings-problem', message: problem }),
+    );
+    expect(agent.snapshot().egressPolicy).toBe('strict');
+    await agent.setNetwork({ egressPolicy: 'open' });
+    expect(agent.snapshot().problems.map((p) => p.kind)).not.toContain('settings-problem');
+    await agent.stop();
+  });
+
   it('rebuilds per-check figures from the kept history after a restart, and redacts targets', async () => {
     const dataDir = await tempDataDir();
     const store = openAgentStore(dataDir, agentDefaults);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileSettingsStore, readSettingsFile, settingsFile } from '../../../src-main/cli/dashboard/settings-file.ts';
@@ -29,7 +29,7 @@ describe('settings.json of a headless host', () => {
   });
 
   it.each([
-    { name: 'not JSON', text: '{ nope', says: 'not valid JSON' },
+    { name: 'not JSON', text: '{ nope', says: 'not complete JSON' },
     { name: 'a wrong type', text: '{ "notifications": "yes" }', says: 'notifications' },
   ])('falls back to the defaults, with a warning, when the file is $name', async ({ text, says }) => {
     const dir = await tempDataDir();
@@ -38,5 +38,58 @@ describe('settings.json of a headless host', () => {
     const warnings: string[] = [];
     expect(readSettingsFile(dir, (w) => warnings.push(w)).notifications).toBe(true);
     expect(warnings.join()).toContain(says);
+  });
+
+  const closedCases = [
+    {
+      name: 'one unrelated field of the wrong type keeps the strict policy',
+      text: '{ "egressPolicy": "strict", "notifications": "yes", "serverUrl": "https://uptime.example" }',
+      policy: 'strict',
+      says: 'notifications',
+    },
+    { name: 'a truncated file is strict', text: '{ "egressPolicy": "open", "notifi', policy: 'strict', says: 'strict' },
+    {
+      name: 'an unreadable policy is strict',
+      text: '{ "egressPolicy": "strct" }',
+      policy: 'strict',
+      says: 'egressPolicy',
+    },
+    { name: 'a file that holds no object is strict', text: '[1, 2]', policy: 'strict', says: 'strict' },
+    { name: 'a missing policy stays open', text: '{ "notifications": false }', policy: 'open', says: undefined },
+  ] as const;
+  it.each(closedCases)('fails closed: $name', async ({ text, policy, says }) => {
+    const dir = await tempDataDir();
+    await writeFile(settingsFile(dir), text);
+    const store = fileSettingsStore(dir);
+    expect(store.get().egressPolicy).toBe(policy);
+    if (says === undefined) expect(store.problem?.()).toBeUndefined();
+    else expect(store.problem?.()).toContain(says);
+  });
+
+  it('keeps the other fields of a damaged file, and the problem until the policy is saved', async () => {
+    const dir = await tempDataDir();
+    await writeFile(
+      settingsFile(dir),
+      '{ "egressPolicy": 7, "serverUrl": "https://uptime.example", "checksUseProxy": "yes" }',
+    );
+    const store = fileSettingsStore(dir);
+    expect(store.get()).toMatchObject({
+      egressPolicy: 'strict',
+      serverUrl: 'https://uptime.example',
+      checksUseProxy: false,
+    });
+    store.update({ notifications: false });
+    expect(store.problem?.()).toContain('strict egress policy');
+    store.update({ egressPolicy: 'open' });
+    expect(store.problem?.()).toBeUndefined();
+    expect(readSettingsFile(dir).egressPolicy).toBe('open');
+  });
+
+  it('a device in its place (/dev/zero) is unreadable: strict, and no endless read', async () => {
+    const dir = await tempDataDir();
+    await symlink('/dev/zero', settingsFile(dir));
+    const store = fileSettingsStore(dir);
+    expect(store.get().egressPolicy).toBe('strict');
+    expect(store.problem?.()).toContain('not a regular file');
   });
 });

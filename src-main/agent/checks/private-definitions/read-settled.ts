@@ -2,14 +2,17 @@
 // applying such a torn read could run half a definition. So the file is stat-ed before and after
 // the read, and when anything moved in between we wait and read again, a bounded number of times.
 import type { BigIntStats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { readLocalFile } from '../../base/local-file.ts';
 
 export type ReadOutcome =
   | { kind: 'text'; text: string }
   | { kind: 'missing' }
   | { kind: 'denied' }
   | { kind: 'directory' }
+  /** A FIFO, a device (/dev/zero), a socket: never read (it could block or never end). */
+  | { kind: 'not-a-file' }
   | { kind: 'too-large'; bytes: number; maxBytes: number }
   | { kind: 'not-utf8' }
   | { kind: 'unsettled'; attempts: number }
@@ -38,14 +41,32 @@ export async function readSettled(
     try {
       before = await stat(file, { bigint: true });
       if (before.isDirectory()) return { outcome: { kind: 'directory' }, signature: signatureOf(before) };
+      if (!before.isFile()) return { outcome: { kind: 'not-a-file' }, signature: signatureOf(before) };
       if (before.size > BigInt(options.maxBytes)) {
         return {
           outcome: { kind: 'too-large', bytes: Number(before.size), maxBytes: options.maxBytes },
           signature: signatureOf(before),
         };
       }
-      bytes = await readFile(file);
+      // Bounded, regular files only: the path may have been swapped since the stat above.
+      const read = await readLocalFile(file, options.maxBytes);
       after = await stat(file, { bigint: true });
+      if (!read.ok) {
+        const signature = signatureOf(after);
+        if (read.problem === 'not-a-file') return { outcome: { kind: 'not-a-file' }, signature };
+        if (read.problem === 'too-large')
+          return {
+            outcome: {
+              kind: 'too-large',
+              bytes: Math.max(Number(after.size), options.maxBytes + 1),
+              maxBytes: options.maxBytes,
+            },
+            signature,
+          };
+        if (read.problem === 'missing') return { outcome: { kind: 'missing' }, signature };
+        return { outcome: errorOutcome({ code: read.code }), signature };
+      }
+      bytes = read.bytes;
     } catch (error) {
       return { outcome: errorOutcome(error), signature: errorSignature(error) };
     }

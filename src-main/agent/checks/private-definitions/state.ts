@@ -44,6 +44,11 @@ export function nextState(
       );
     case 'directory':
       return noEntries(file, `${named} is a folder — choose the JSON file itself`);
+    case 'not-a-file':
+      return noEntries(
+        file,
+        `${named} is not a regular file (a device, pipe or socket) — choose the JSON file itself; it is read again when it changes`,
+      );
     case 'too-large':
       return keepLastGood(
         previous,
