@@ -1,6 +1,8 @@
 // Runs that failed because this machine ran out of something (base/local-fault.ts): counted as
 // one episode, shown in the window (live state) and kept in the store for `status --json`, which
-// runs in another process. The episode ends with the first run that gets an answer again.
+// runs in another process. The episode ends with a run that gets an answer once none has failed
+// this way for a while: a machine at its limit lets a run through whenever another ends, and
+// the problem must not blink on and off with each.
 import type { Clock } from '../base/clock.ts';
 import { describeLocalFault, type LocalFault } from '../base/local-fault.ts';
 import type { Logger } from '../base/log.ts';
@@ -24,10 +26,13 @@ export interface LocalFaults {
 
 /** The store copy is rewritten at most this often during a burst of failures. */
 const saveEveryMs = 1_000;
+/** How long runs must go without a local fault before the episode is over. */
+export const localFaultQuietMs = 10_000;
 
 export function createLocalFaults(deps: { db: Database; clock: Clock; log: Logger; live: LiveState }): LocalFaults {
   let episode: LocalFaultEpisode | undefined;
   let savedAt = -Infinity;
+  let lastFaultAt = -Infinity;
   // An episode recorded by an agent that is gone is no longer true.
   bestEffort(() => deleteMeta(deps.db, 'local_fault'));
 
@@ -42,6 +47,7 @@ export function createLocalFaults(deps: { db: Database; clock: Clock; log: Logge
 
   return {
     failed(fault) {
+      lastFaultAt = deps.clock.monotonic();
       const first = episode === undefined || episode.fault !== fault;
       episode =
         episode === undefined || episode.fault !== fault
@@ -51,7 +57,7 @@ export function createLocalFaults(deps: { db: Database; clock: Clock; log: Logge
       if (first || deps.clock.monotonic() - savedAt >= saveEveryMs) publish();
     },
     recovered() {
-      if (episode === undefined) return;
+      if (episode === undefined || deps.clock.monotonic() - lastFaultAt < localFaultQuietMs) return;
       deps.log.info({ fault: episode.fault, runs: episode.runs }, 'check runs can be made again');
       episode = undefined;
       publish();
