@@ -103,7 +103,15 @@ export function transaction<T>(db: Database, fn: () => T): T {
 const stillOpen = (db: Database): boolean => db.isTransaction;
 
 /** SQLite's primary result codes the agent acts on (errcode & 0xff). */
-export const sqliteCodes = { full: 13, corrupt: 11, notADatabase: 26, readOnly: 8, ioError: 10, cantOpen: 14 } as const;
+export const sqliteCodes = {
+  error: 1,
+  full: 13,
+  corrupt: 11,
+  notADatabase: 26,
+  readOnly: 8,
+  ioError: 10,
+  cantOpen: 14,
+} as const;
 
 /** The SQLite primary result code of an error from node:sqlite, if it is one. */
 export function sqliteCode(error: unknown): number | undefined {
