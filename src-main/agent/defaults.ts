@@ -34,11 +34,6 @@ export const agentDefaults = {
   /** The scheduler's skip counts are read this often (a few integers, costs nothing). */
   loadSampleMs: 5_000,
   /**
-   * Skipped overlaps (a check still running when due again) become "overloaded" from this share
-   * of due runs: one slow target among a hundred checks is its own business, not the agent's.
-   */
-  overlapShare: 0.01,
-  /**
    * Runs due within this many ms of each other start together, up to this much early. Spread one
    * per millisecond (1,000 checks at 1 s), every run's connect, answer and close each woke the
    * event loop on its own; started a few at a time they share the wake-ups, as a prober with

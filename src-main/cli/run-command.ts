@@ -74,7 +74,7 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
   try {
     lock = takeInstanceLock(dataDir);
   } catch (error) {
-    io.stderr(`run: ${localStateMessage(error, dataDir)}`);
+    io.stderr(`run: ${localStateMessage(error, dataDir, 'run')}`);
     return exitCodes.localState;
   }
   if (!lock.ok) {
@@ -119,7 +119,7 @@ export async function runCommand(argv: string[], io: CliIo, stopSignal: Promise<
     });
   } catch (error) {
     lock.release();
-    io.stderr(`run: ${localStateMessage(error, dataDir)}`);
+    io.stderr(`run: ${localStateMessage(error, dataDir, 'run')}`);
     return exitCodes.localState;
   }
   let dashboard: Dashboard | undefined;

@@ -3,7 +3,9 @@
 // Any target that answers at all = online. A refused connection is an answer: the network
 // carried the packet and the host replied, so a stopped server (or any closed port) proves the
 // network works. Only timeouts, unreachable networks and lookups with no answer mean offline.
+// A probe that could not even be made (this machine out of descriptors or memory) says nothing.
 import { connect } from 'node:net';
+import { localFaultOf } from '../base/local-fault.ts';
 import { bareHost, portOf } from '../base/url-parts.ts';
 import type { Endpoint } from '../wire/endpoint.ts';
 
@@ -16,12 +18,15 @@ export interface ConnectivityOptions {
   monotonic: () => number;
 }
 
+/** 'unknown': no target answered, and at least one could not be tried (a local fault). */
+export type Reachability = 'online' | 'offline' | 'unknown';
+
 export interface Connectivity {
   /**
    * Whether any target answers, from a probe that started at or after `since` (monotonic ms):
    * a verdict from before a failure says nothing about it. A burst of failures shares a probe.
    */
-  probe(since: number): Promise<boolean>;
+  probe(since: number): Promise<Reachability>;
 }
 
 export function endpointOf(url: string): Endpoint {
@@ -44,41 +49,54 @@ export function parseEndpoint(text: string): Endpoint | undefined {
  */
 const answerCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND']);
 
-/** True when the target answers anything within timeoutMs (a connection, a refusal). */
-export function tcpAnswers(target: Endpoint, timeoutMs: number): Promise<boolean> {
+/**
+ * True when the target answers anything within timeoutMs (a connection, a refusal); undefined
+ * when this machine could not make the attempt (out of descriptors, memory, buffers).
+ */
+export function tcpAnswers(target: Endpoint, timeoutMs: number): Promise<boolean | undefined> {
   return new Promise((resolve) => {
-    const socket = connect({ host: target.host, port: target.port });
-    const done = (answered: boolean): void => {
+    let socket: ReturnType<typeof connect>;
+    try {
+      socket = connect({ host: target.host, port: target.port });
+    } catch (error) {
+      resolve(localFaultOf(error) === undefined ? false : undefined);
+      return;
+    }
+    const done = (answered: boolean | undefined): void => {
       socket.destroy();
       resolve(answered);
     };
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('connect', () => done(true));
-    socket.once('error', (error: NodeJS.ErrnoException) => done(answerCodes.has(error.code ?? '')));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(localFaultOf(error) !== undefined ? undefined : answerCodes.has(error.code ?? '')),
+    );
   });
 }
 
 export function createConnectivity(options: ConnectivityOptions): Connectivity {
-  let latest: { startedAt: number; verdict: Promise<boolean>; settled: boolean } | undefined;
-  let queued: Promise<boolean> | undefined;
+  let latest: { startedAt: number; verdict: Promise<Reachability>; settled: boolean } | undefined;
+  let queued: Promise<Reachability> | undefined;
 
-  function probeAll(): Promise<boolean> {
+  function probeAll(): Promise<Reachability> {
     const targets = options.targets();
     // Any one answering settles the question; the others need not be waited for.
-    return new Promise<boolean>((resolve) => {
+    return new Promise<Reachability>((resolve) => {
       let pending = targets.length;
-      if (pending === 0) resolve(false);
+      let untried = false;
+      if (pending === 0) resolve('offline');
       for (const target of targets) {
         void tcpAnswers(target, options.timeoutMs).then((ok) => {
           pending--;
-          if (ok) resolve(true);
-          else if (pending === 0) resolve(false);
+          if (ok === undefined) untried = true;
+          if (ok === true) resolve('online');
+          else if (pending === 0) resolve(untried ? 'unknown' : 'offline');
         });
       }
     });
   }
 
-  function start(): Promise<boolean> {
+  function start(): Promise<Reachability> {
     const probe = { startedAt: options.monotonic(), verdict: probeAll(), settled: false };
     latest = probe;
     void probe.verdict.then(() => (probe.settled = true));

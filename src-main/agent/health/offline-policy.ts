@@ -4,13 +4,22 @@
 // - only a run that failed before any answer may be kept locally as "skipped (offline)", and
 //   only when a connectivity probe taken after that failure finds no target answering;
 // - a refusal is an answer: a server refusing connections is "server unavailable" (results
-//   buffer, failures stay failures), never an outage.
+//   buffer, failures stay failures), never an outage;
+// - an answer any of the agent's own checks got is an answer too: while other targets answer,
+//   a run with no answer is a real failure of its target, and an open outage is over;
+// - a run that started while an outage was open is judged by it (skipped), even when the
+//   network is back by the time it fails; a connectivity verdict of "offline" counts only when
+//   nothing answered since it was asked, so a probe straddling the recovery opens no outage;
+// - the verdict is taken on the raw facts, before invert_result, as the server's own agent does;
+// - a run this machine could not make (out of descriptors, memory) is a local problem: neither
+//   an answer nor "no answer", never an outage (design.md "Fail closed").
 import type { Clock } from '../base/clock.ts';
 import type { Logger } from '../base/log.ts';
 import type { ProbeOutcome } from '../probes/types.ts';
 import type { LiveState } from '../live/state.ts';
 import type { Database } from '../store/database.ts';
-import { createConnectivity, type Endpoint } from './connectivity.ts';
+import { createConnectivity, type Connectivity, type Endpoint, type Reachability } from './connectivity.ts';
+import { createLocalFaults } from './local-faults.ts';
 import { createOutageTracker, type CompletedOutage } from './outages.ts';
 
 export interface OfflinePolicyDeps {
@@ -32,6 +41,8 @@ export interface OfflinePolicyDeps {
   onOffline: () => void;
   /** An outage ended: what waited for the network may go now. */
   onOnline: () => void;
+  /** The connectivity probe; absent = TCP connects to `targets` (a seam for fake-clock tests). */
+  connectivity?: Connectivity;
 }
 
 export interface OfflinePolicy {
@@ -53,16 +64,20 @@ const idleMs = 3_600_000;
 
 export function createOfflinePolicy(deps: OfflinePolicyDeps): OfflinePolicy {
   const now = (): Date => new Date(deps.clock.now());
+  const monotonic = (): number => deps.clock.monotonic();
   const outages = createOutageTracker(deps.db, now());
-  const connectivity = createConnectivity({
-    targets: deps.targets,
-    timeoutMs: deps.timeoutMs,
-    monotonic: () => deps.clock.monotonic(),
-  });
+  const localFaults = createLocalFaults(deps);
+  const connectivity =
+    deps.connectivity ?? createConnectivity({ targets: deps.targets, timeoutMs: deps.timeoutMs, monotonic });
+  /** Monotonic ms of the latest answer from anyone: a check's target, the server, a connectivity target. */
+  let answeredAt = -Infinity;
+  /** The open or last outage on the monotonic clock: runs that started inside it are judged by it. */
+  let outageSpan: { from: number; to?: number } | undefined;
 
   function wentOffline(): void {
     const at = now();
     if (!outages.wentOffline(at)) return;
+    outageSpan = { from: monotonic() };
     deps.log.warn(
       'no connectivity target answers: offline; check runs that get no answer are kept as skipped until connectivity returns',
     );
@@ -73,17 +88,41 @@ export function createOfflinePolicy(deps: OfflinePolicyDeps): OfflinePolicy {
   function cameOnline(): void {
     const outage = outages.cameOnline(now());
     if (outage === undefined) return;
+    if (outageSpan !== undefined) outageSpan.to = monotonic();
     deps.log.info({ durationSec: outage.durationSec }, 'connectivity is back; the outage is over');
     deps.live.update(({ offlineSince: _gone, ...rest }) => ({ ...rest, online: true }));
     deps.onOnline();
   }
 
-  /** A verdict taken now, i.e. after whatever just failed; moves the outage state with it. */
-  async function onlineNow(): Promise<boolean> {
-    const online = await connectivity.probe(deps.clock.monotonic());
-    if (online) cameOnline();
-    else wentOffline();
-    return online;
+  /** Something answered: the network works now. */
+  function answered(): void {
+    answeredAt = monotonic();
+    cameOnline();
+  }
+
+  /**
+   * A verdict taken now, i.e. after whatever just failed; moves the outage state with it. An
+   * "offline" from targets that did not answer yields to any answer that came in meanwhile.
+   */
+  async function reachability(): Promise<Reachability> {
+    const askedAt = monotonic();
+    const verdict = await connectivity.probe(askedAt);
+    if (verdict === 'online' || answeredAt >= askedAt) {
+      answered();
+      return 'online';
+    }
+    if (verdict === 'offline') wentOffline();
+    return verdict;
+  }
+
+  const startedInOutage = (startedAt: number): boolean =>
+    outageSpan !== undefined &&
+    startedAt >= outageSpan.from &&
+    (outageSpan.to === undefined || startedAt < outageSpan.to);
+
+  function skip(): true {
+    deps.live.update((s) => ({ ...s, skippedOffline: s.skippedOffline + 1 }));
+    return true;
   }
 
   return {
@@ -95,18 +134,31 @@ export function createOfflinePolicy(deps: OfflinePolicyDeps): OfflinePolicy {
     },
     async skipsRun(outcome) {
       // outcome.answered: the probe saw the target (or its name server) send anything back.
-      if (outcome.success || outcome.invalidDefinition === true || outcome.answered) return false;
-      if (deps.inWakeGrace?.() !== true && (await onlineNow())) return false;
-      deps.live.update((s) => ({ ...s, skippedOffline: s.skippedOffline + 1 }));
-      return true;
+      if (outcome.answered) {
+        localFaults.recovered();
+        answered();
+        return false;
+      }
+      if (outcome.invalidDefinition === true || outcome.cancelled === true) return false;
+      // A pass needs an answer; rawSuccess is the verdict before invert_result flipped it.
+      if (outcome.rawSuccess ?? outcome.success) return false;
+      if (outcome.localFault !== undefined) {
+        localFaults.failed(outcome.localFault);
+        return false;
+      }
+      const startedAt = monotonic() - (outcome.timings?.totalMs ?? 0);
+      if (startedInOutage(startedAt) || deps.inWakeGrace?.() === true) return skip();
+      // Other targets answered while this one stayed silent: the network worked.
+      if (answeredAt >= startedAt) return false;
+      return (await reachability()) === 'offline' ? skip() : false;
     },
-    serverAnswered: cameOnline,
+    serverAnswered: answered,
     async serverUnreachable() {
-      await onlineNow();
+      await reachability();
     },
     async watch() {
       if (!outages.offline) return idleMs;
-      await onlineNow();
+      await reachability();
       return deps.offlineProbeMs;
     },
   };

@@ -52,9 +52,13 @@ export function createOutageTracker(db: Database, startedAt: Date): OutageTracke
       if (open === undefined) return undefined;
       const endedAt = at.toISOString();
       db.prepare('UPDATE outages SET ended_at = ? WHERE id = ?').run(endedAt, open.id);
-      lastCompleted = { startedAt: open.startedAt, endedAt, durationSec: outageSeconds(open.startedAt, endedAt) };
+      const durationSec = outageSeconds(open.startedAt, endedAt);
+      const completed = { startedAt: open.startedAt, endedAt, durationSec };
+      // A blip under a second is kept in the store, but never replaces a real outage in the
+      // next status (last_outage_sec: 0 would hide the 58 s before it).
+      if (durationSec > 0 || lastCompleted === undefined) lastCompleted = completed;
       open = undefined;
-      return lastCompleted;
+      return completed;
     },
   };
 }

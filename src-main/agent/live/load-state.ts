@@ -39,7 +39,8 @@ export const sameLoad = (a: LoadReport | undefined, b: LoadReport): boolean =>
   a.overloaded === b.overloaded &&
   a.skippedOverlap === b.skippedOverlap &&
   a.skippedBacklog === b.skippedBacklog &&
-  a.recentSkipped === b.recentSkipped;
+  a.recentSkipped === b.recentSkipped &&
+  a.recentBacklog === b.recentBacklog;
 
 export interface LoadReporterDeps {
   db: Database;
@@ -70,7 +71,7 @@ export function createLoadReporter(deps: LoadReporterDeps): { report(report: Loa
       const before = deps.live.get().load;
       if (sameLoad(before, report)) return;
       if (report.overloaded && before?.overloaded !== true)
-        deps.log.warn({ skipped: report.recentSkipped }, describeOverload(report));
+        deps.log.warn({ skipped: report.recentBacklog }, describeOverload(report));
       deps.live.update((s) => ({ ...s, load: report }));
     },
     clear() {

@@ -1,6 +1,7 @@
 // The agent's live state, beyond what the store holds: what the loops last saw. The UI and the
 // tray read it through the agent's snapshot; every change is announced to subscribers.
 import type { LoadReport } from '../schedule/load.ts';
+import type { LocalFault } from '../base/local-fault.ts';
 import type { FailureFacts } from '../wire/failure.ts';
 
 export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled' | 'key-damaged';
@@ -74,6 +75,8 @@ export interface AgentState {
   storeProblem?: string;
   /** Whether probing keeps up (schedule/load.ts); absent until probing has run a while. */
   load?: LoadReport;
+  /** Runs are failing because this machine ran out of something (health/local-faults.ts). */
+  localFault?: { fault: LocalFault; since: string; runs: number };
 }
 
 export function initialState(now: Date, droppedResults: number): AgentState {

@@ -1,10 +1,6 @@
-// Turns target-controlled text into something safe to store and show: valid Unicode, no
-// control characters that would corrupt a terminal, log line or table cell, bounded length.
-
-// C0 controls except tab, newline and carriage return (which keep multi-line samples
-// readable), DEL, and C1 controls.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const controlChars = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+// Turns target-controlled text into something safe to store and show: valid Unicode, control and
+// bidi-override characters as visible escapes (base/printable.ts), bounded length.
+import { unsafeInText, visibleEscape } from '../base/printable.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -16,14 +12,16 @@ export function decodeUtf8(bytes: Uint8Array): string {
 /**
  * Cleans `text` and cuts it to at most `maxChars` Unicode code points (0 or less = empty).
  * Bytes are decoded as UTF-8 with replacement; lone surrogates in strings (which cannot be
- * encoded as UTF-8 on the wire) become U+FFFD; control characters are removed.
+ * encoded as UTF-8 on the wire) become U+FFFD; control characters (but tab and line breaks) and
+ * bidi overrides become visible escapes, which count against the cap (this cut keeps them whole).
  */
 export function capDetail(text: string | Uint8Array, maxChars: number): string {
   const limit = Math.floor(maxChars);
   if (!(limit > 0)) return '';
-  const raw = typeof text === 'string' ? text : decodeUtf8(text);
-  const clean = raw.toWellFormed().replace(controlChars, '');
-  return cutCodePoints(clean, limit);
+  const raw = (typeof text === 'string' ? text : decodeUtf8(text)).toWellFormed();
+  unsafeInText.lastIndex = 0;
+  if (!unsafeInText.test(raw)) return cutCodePoints(raw, limit);
+  return escapedWithin(raw, limit);
 }
 
 /** At most `limit` code points of `text`, never splitting a surrogate pair. */
@@ -35,4 +33,20 @@ function cutCodePoints(text: string, limit: number): string {
     units += cp > 0xffff ? 2 : 1;
   }
   return text.slice(0, units);
+}
+
+/** The text with unsafe characters escaped, up to `limit` code points, whole escapes only. */
+function escapedWithin(text: string, limit: number): string {
+  let out = '';
+  let points = 0;
+  for (const c of text) {
+    unsafeInText.lastIndex = 0;
+    const shown = unsafeInText.test(c) ? visibleEscape(c) : c;
+    // Escapes are ASCII; any other `shown` is one code point.
+    const width = shown === c ? 1 : shown.length;
+    if (points + width > limit) break;
+    out += shown;
+    points += width;
+  }
+  return out;
 }

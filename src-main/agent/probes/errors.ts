@@ -1,5 +1,6 @@
 // One place that turns Node's and OpenSSL's failures into short, specific reasons a user can
 // act on. Probes never show raw error text when a code is known.
+import { localFaultError } from '../base/local-fault.ts';
 import { BodyDecodeError } from './body-decoding.ts';
 import { CertificateRejectedError } from './certificate.ts';
 import { probeDefaults } from './defaults.ts';
@@ -30,6 +31,10 @@ const byCode: Record<string, (host: string) => string> = {
   EHOSTUNREACH: () => 'host unreachable',
   ENETUNREACH: () => 'network unreachable',
   ETIMEDOUT: () => 'connect timed out',
+  EMFILE: () => localFaultError('descriptors'),
+  ENFILE: () => localFaultError('descriptors'),
+  ENOMEM: () => localFaultError('memory'),
+  ENOBUFS: () => localFaultError('buffers'),
   HPE_HEADER_OVERFLOW: () => headersTooLarge,
   CERT_NOT_YET_VALID: () => 'TLS certificate is not valid yet',
   DEPTH_ZERO_SELF_SIGNED_CERT: () => 'TLS certificate is self-signed',

@@ -1,5 +1,6 @@
 // The entry the scheduler calls: picks the probe for the URL's scheme and applies
 // invert_result last, after every rule has spoken.
+import { localFaultError, localFaultOf } from '../base/local-fault.ts';
 import { checkSchemeList, checkSchemeOf, type CheckScheme } from '../wire/check-schemes.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { probeDefaults } from './defaults.ts';
@@ -52,7 +53,11 @@ export async function runProbe(def: CheckDefinition, ctx: ProbeContext = {}): Pr
   } catch (err) {
     // A bug, not a verdict about the target: reported, and returned before invert can turn it
     // into a pass.
-    const error = `probe failed unexpectedly: ${describeError(err, url.hostname)}`;
+    const localFault = localFaultOf(err);
+    const error =
+      localFault === undefined
+        ? `probe failed unexpectedly: ${describeError(err, url.hostname)}`
+        : localFaultError(localFault);
     return bounded({
       success: false,
       httpStatus: 0,
@@ -61,9 +66,13 @@ export async function runProbe(def: CheckDefinition, ctx: ProbeContext = {}): Pr
       decidedBy: 'connection',
       error,
       responseSample: '',
+      ...(localFault === undefined ? {} : { localFault }),
     });
   }
-  return bounded(def.invert_result === true ? invertOutcome(outcome) : outcome);
+  // A run this machine could not make is no verdict to flip. The raw verdict travels with a
+  // flipped one: the offline policy judges what happened, not what invert_result made of it.
+  if (def.invert_result !== true || outcome.localFault !== undefined) return bounded(outcome);
+  return bounded({ ...invertOutcome(outcome), rawSuccess: outcome.success });
 }
 
 /** The outcome with error and sample within their ceilings, so every result fits the wire. */

@@ -2,6 +2,7 @@
 import { rootCertificates } from 'node:tls';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { answeredAt, timingsOf, type ConnectionTrace } from './trace.ts';
+import { localFaultOf } from '../base/local-fault.ts';
 import { probeDefaults } from './defaults.ts';
 import { cancelledError, describeError, errorAnswered, errorRule, timedOut } from './errors.ts';
 import type { DecidingRule, ProbeContext, ProbeOutcome, Run, SampleKind } from './types.ts';
@@ -177,12 +178,14 @@ export function outcomeOf(run: Run, trace: ConnectionTrace, observed: Observed):
  */
 export function failure(run: Run, err: unknown, host: string, trace: ConnectionTrace, earlier?: number): ProbeOutcome {
   const at = answeredAt(trace) ?? earlier;
-  return outcomeOf(run, trace, {
+  const outcome = outcomeOf(run, trace, {
     latencyMs: at === undefined ? 0 : run.latencyAt(at),
     error: run.reason(err, host),
     rule: run.rule(err),
     answered: !run.cancelled() && errorAnswered(err),
   });
+  const localFault = run.cancelled() ? undefined : localFaultOf(err);
+  return localFault === undefined ? outcome : { ...outcome, localFault };
 }
 
 /** An outcome for a check that cannot run as defined; no network traffic happened. */

@@ -1,5 +1,6 @@
 // The one signature every probe implements, and the typed outcome it returns.
 import type { CheckDefinition } from '../wire/schemas.ts';
+import type { LocalFault } from '../base/local-fault.ts';
 import type { EgressPolicy } from './egress.ts';
 
 export type { EgressPolicy } from './egress.ts';
@@ -102,6 +103,16 @@ export interface ProbeOutcome {
    * refused before any traffic), which alone may be blamed on this machine being offline.
    */
   answered: boolean;
+  /**
+   * The verdict before invert_result flipped it; present only when it did. The offline policy
+   * judges this raw fact with `answered` (a run that got no answer is no pass, inverted or not).
+   */
+  rawSuccess?: boolean;
+  /**
+   * The run failed because this machine ran out of something (descriptors, memory, buffers): no
+   * verdict about the target, never "no answer", never inverted (base/local-fault.ts).
+   */
+  localFault?: LocalFault;
   /** Which rule decided the verdict. */
   decidedBy: DecidingRule;
   /** Empty on success. Bounded (probeDefaults.maxErrorChars); the caller caps it further. */

@@ -1,6 +1,7 @@
 // The problems the window lists (and the tray sums up): each with the view that fixes it.
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import { describeOverload } from '../schedule/load.ts';
+import { describeLocalFault } from '../base/local-fault.ts';
 import { clockSkewLimitSec, type AgentState } from '../live/state.ts';
 import type { AsideResults } from '../store/outbox.ts';
 import type { FailureFacts } from '../wire/failure.ts';
@@ -18,7 +19,8 @@ export type ProblemKind =
   | 'store-problem'
   | 'results-aside'
   | 'overloaded'
-  | 'settings-problem';
+  | 'settings-problem'
+  | 'local-resources';
 
 /** Something that needs the user, with what fixes it. */
 export interface Problem {
@@ -53,6 +55,14 @@ export function problemsOf(
     problems.push({
       kind: 'store-problem',
       message: `${state.storeProblem.charAt(0).toUpperCase()}${state.storeProblem.slice(1)}.`,
+      action: 'none',
+      actionLabel: '',
+    });
+  }
+  if (state.localFault !== undefined) {
+    problems.push({
+      kind: 'local-resources',
+      message: describeLocalFault(state.localFault.fault, state.localFault.runs),
       action: 'none',
       actionLabel: '',
     });

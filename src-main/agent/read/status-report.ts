@@ -18,6 +18,8 @@ import {
 } from '../store/results-view.ts';
 import { noPrivateDefinitions, type PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import { notRunReason } from '../checks/runnable-checks.ts';
+import { describeLocalFault } from '../base/local-fault.ts';
+import { readLocalFault } from '../health/local-faults.ts';
 
 export interface StatusReport {
   monitor_id: string | null;
@@ -35,6 +37,8 @@ export interface StatusReport {
   store_problem: string | null;
   /** Results the running agent holds in memory because the store cannot take them. */
   unsaved_results: number;
+  /** Runs are failing because this machine ran out of something (descriptors, memory), in words; null when not. */
+  local_problem: string | null;
   checks: {
     guid: string;
     name: string;
@@ -109,6 +113,7 @@ export function statusReport(
     dropped_results: Number(getMeta(db, 'dropped_results') ?? '0'),
     store_problem: live?.store_problem ?? null,
     unsaved_results: live?.unsaved_results ?? 0,
+    local_problem: localProblem(db, live),
     checks: listChecks(db).map((stored) => {
       const { check, privateDefinition } = stored;
       const lastResult = last.get(check.guid);
@@ -151,4 +156,10 @@ function unsentByMonitor(
       .filter((r) => r.monitor_id !== monitorId)
       .map((r) => ({ monitor_id: r.monitor_id, count: r.n })),
   };
+}
+
+/** Only a running agent's episode is true now (one that was killed left its record behind). */
+function localProblem(db: Database, live: RunState | undefined): string | null {
+  const episode = live === undefined ? undefined : readLocalFault(db);
+  return episode === undefined ? null : describeLocalFault(episode.fault, episode.runs);
 }

@@ -30,7 +30,6 @@ export interface ProbingDeps {
     | 'wakeGraceMs'
     | 'loadWindowMs'
     | 'loadSampleMs'
-    | 'overlapShare'
     | 'runBatchMs'
     | 'probeThreadFromRunsPerSec'
   >;
@@ -72,7 +71,7 @@ export function createProbing(deps: ProbingDeps): Probing {
 
   /** Reads the scheduler's skip counts on a timer of its own, while probing runs. */
   function watchLoad(): void {
-    const watch = createLoadWatch({ windowMs: deps.tunables.loadWindowMs, overlapShare: deps.tunables.overlapShare });
+    const watch = createLoadWatch({ windowMs: deps.tunables.loadWindowMs });
     const sample = (): void => {
       if (scheduler === undefined) return;
       deps.onLoad(watch.record(deps.clock.monotonic(), { ...scheduler.stats(), lag: scheduler.lag() }));

@@ -1,7 +1,9 @@
 // Whether the agent keeps up with its checks. Demand beyond capacity never becomes a queue: the
-// scheduler skips a run whose check is still running when due again, or that waited behind the
-// concurrency cap past its next due time, and counts it. Those counts, over a recent window, say
-// "overloaded" — so the user learns that runs are missing before the gaps show on the server.
+// scheduler skips a run that waited behind the concurrency cap past its next due time, and
+// counts it; over a recent window that says "overloaded" — the agent's own capacity is short,
+// and the user learns it before the gaps show on the server. A run skipped because the check's
+// previous run was still going (a slow target overlapping its own next run) is the target's
+// doing, not the agent's: counted apart, never called overload.
 // The same window gives the schedule lag p99: how late runs start, before any is skipped.
 import { lagPercentile, newLagCounts, type LagCounts } from './lag.ts';
 
@@ -21,9 +23,13 @@ export interface LoadReport {
   executed: number;
   skippedOverlap: number;
   skippedBacklog: number;
-  /** Runs due and runs skipped within the recent window. */
+  /** Runs due and runs skipped within the recent window (both kinds of skip). */
   recentDue: number;
   recentSkipped: number;
+  /** Of those, held behind the concurrency cap (the agent's capacity) ... */
+  recentBacklog: number;
+  /** ... and skipped because the check's previous run was still going (its target's slowness). */
+  recentOverlap: number;
   /** The 99th percentile of the schedule lag of runs started within the window, ms; null: none started. */
   lagP99Ms: number | null;
 }
@@ -31,8 +37,6 @@ export interface LoadReport {
 export interface LoadOptions {
   /** How far back "recent" reaches. */
   windowMs: number;
-  /** Skipped share of due runs, over the window, from which overlaps alone count as overload. */
-  overlapShare: number;
 }
 
 export interface LoadWatch {
@@ -43,21 +47,22 @@ export interface LoadWatch {
 const skipped = (c: RunCounts): number => c.skippedOverlap + c.skippedBacklog;
 
 /**
- * Overlaps alone may be one slow target among many (its own business, tolerated up to a share);
- * a run held behind the concurrency cap means the agent as a whole is short of capacity.
+ * Only a run held behind the concurrency cap means the agent as a whole is short of capacity;
+ * overlaps, however many, are slow targets (35 hostile checks timing out are not the agent's fault).
  */
-export function loadVerdict(options: LoadOptions, first: RunCounts, last: RunCounts): LoadReport {
+export function loadVerdict(first: RunCounts, last: RunCounts): LoadReport {
   const recentSkipped = skipped(last) - skipped(first);
   const recentDue = last.executed - first.executed + recentSkipped;
-  const backlog = last.skippedBacklog > first.skippedBacklog;
-  const share = recentDue === 0 ? 0 : recentSkipped / recentDue;
+  const recentBacklog = last.skippedBacklog - first.skippedBacklog;
   return {
-    overloaded: backlog || (recentSkipped > 0 && share >= options.overlapShare),
+    overloaded: recentBacklog > 0,
     executed: last.executed,
     skippedOverlap: last.skippedOverlap,
     skippedBacklog: last.skippedBacklog,
     recentDue,
     recentSkipped,
+    recentBacklog,
+    recentOverlap: recentSkipped - recentBacklog,
     lagP99Ms: last.lag === undefined ? null : lagPercentile(last.lag, first.lag, 99),
   };
 }
@@ -84,13 +89,13 @@ export function createLoadWatch(options: LoadOptions): LoadWatch {
       for (const gone of samples.slice(0, base)) if (gone.counts.lag !== undefined) spare.push(gone.counts.lag);
       samples = samples.slice(base);
       const first = samples[0]?.counts ?? copy;
-      return loadVerdict(options, first, copy);
+      return loadVerdict(first, copy);
     },
   };
 }
 
 /** The one line the window, `status` and the log show while the agent is overloaded. */
-export function describeOverload(report: Pick<LoadReport, 'recentSkipped'>): string {
-  const runs = `${report.recentSkipped} run${report.recentSkipped === 1 ? ' was' : 's were'}`;
-  return `The agent cannot keep up: ${runs} skipped in the last minute because checks were still running or waiting when due again. Lengthen check intervals or run fewer checks on this machine.`;
+export function describeOverload(report: Pick<LoadReport, 'recentBacklog'>): string {
+  const runs = `${report.recentBacklog} run${report.recentBacklog === 1 ? ' was' : 's were'}`;
+  return `The agent cannot keep up: ${runs} skipped in the last minute because they waited for a free slot past their next due time. Lengthen check intervals or run fewer checks on this machine.`;
 }

@@ -5,7 +5,7 @@ import { prepareDataDir, storeFile } from '../base/data-dir.ts';
 import type { AgentTunables } from '../defaults.ts';
 import { silentLogger, type Logger } from '../base/log.ts';
 import type { Database } from './database.ts';
-import { openStore } from './open-store.ts';
+import { openStore, type SetAside } from './open-store.ts';
 import { allHistory, createHistory, type History } from './history.ts';
 import { createOutbox, type Outbox } from './outbox.ts';
 
@@ -40,8 +40,13 @@ export function openAgentStore(
   const { db, setAside } = openStore(storeFile(dataDir), now);
   if (setAside !== undefined) {
     log.warn(
-      { setAside: setAside.file, recovered: setAside.recovered, reason: setAside.reason },
-      `the store was damaged; it is kept as ${setAside.file}, its ${setAside.recovered} readable unsent results were moved into a new store, and monitoring goes on`,
+      {
+        setAside: setAside.file,
+        recovered: setAside.recovered,
+        unrecovered: setAside.unrecovered,
+        reason: setAside.reason,
+      },
+      describeSetAside(setAside),
     );
   }
   const stats = createCheckStats(tunables.historySlots, sparkPoints);
@@ -53,4 +58,15 @@ export function openAgentStore(
     stats,
     close: () => db.close(),
   };
+}
+
+/** What happened to a damaged store, and to the results it held, in the reader's words. */
+export function describeSetAside(aside: SetAside): string {
+  const lost =
+    aside.unrecovered === null
+      ? 'results it held beyond those could not be recovered, and how many cannot be told'
+      : aside.unrecovered === 0
+        ? 'none was lost'
+        : `${aside.unrecovered} could not be recovered`;
+  return `the store was damaged (${aside.reason}); it is kept as ${aside.file}, its ${aside.recovered} readable unsent results were moved into a new store (${lost}), and monitoring goes on`;
 }

@@ -24,7 +24,9 @@ export function openDatabase(file: string): Database {
   makePrivate(file);
   const db = new DatabaseSync(file, { timeout: 5000 });
   try {
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+    db.exec(
+      `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = ${journalSizeLimit};`,
+    );
     migrate(db);
   } catch (error) {
     db.close();
@@ -32,6 +34,37 @@ export function openDatabase(file: string): Database {
   }
   if (file !== ':memory:') for (const suffix of ['-wal', '-shm']) makePrivate(`${file}${suffix}`);
   return db;
+}
+
+/**
+ * After a checkpoint the journal (WAL) is cut back to this size instead of keeping its largest
+ * (~4 MiB at the default checkpoint of 1,000 pages): what it held is in the store by then, and on
+ * a disk that fills up every byte it keeps is a byte the next commit cannot have.
+ */
+const journalSizeLimit = 512 * 1024;
+
+/**
+ * Journal pages between checkpoints once a store has met a full disk (SQLite's default is 1,000,
+ * ~4 MiB): a journal only checkpointed at 4 MiB needs 4 MiB free before it is ever cut back, so
+ * freeing less never let saving resume for long (issue 27 point 10).
+ */
+const tightCheckpointPages = 64;
+const tightStores = new WeakSet<Database>();
+
+/**
+ * A write failed on a full disk: from now on the journal is checkpointed every few pages (and cut
+ * back, journalSizeLimit), and right now what it holds is moved into the store and the journal cut
+ * to nothing, so that the next commit needs only its own few pages of free space. Best effort:
+ * with no space at all the checkpoint fails too, and the first commit that fits checkpoints.
+ */
+function onDiskFull(db: Database): void {
+  try {
+    if (!tightStores.has(db)) db.exec(`PRAGMA wal_autocheckpoint = ${tightCheckpointPages}`);
+    tightStores.add(db);
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  } catch {
+    // See above.
+  }
 }
 
 /**
@@ -90,6 +123,7 @@ export function transaction<T>(db: Database, fn: () => T): T {
         // The first error is the one to report.
       }
     }
+    if (isDiskFull(error)) onDiskFull(db);
     throw error;
   }
 }
@@ -98,7 +132,15 @@ export function transaction<T>(db: Database, fn: () => T): T {
 const stillOpen = (db: Database): boolean => db.isTransaction;
 
 /** SQLite's primary result codes the agent acts on (errcode & 0xff). */
-export const sqliteCodes = { full: 13, corrupt: 11, notADatabase: 26, readOnly: 8, ioError: 10, cantOpen: 14 } as const;
+export const sqliteCodes = {
+  error: 1,
+  full: 13,
+  corrupt: 11,
+  notADatabase: 26,
+  readOnly: 8,
+  ioError: 10,
+  cantOpen: 14,
+} as const;
 
 /** The SQLite primary result code of an error from node:sqlite, if it is one. */
 export function sqliteCode(error: unknown): number | undefined {

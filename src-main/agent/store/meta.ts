@@ -18,7 +18,9 @@ export type MetaKey =
   /** JSON of the private definitions file's state (checks/private-definitions/summary.ts), for `status --json`. */
   | 'private_definitions'
   /** JSON of the running agent's load (live/load-state.ts), for `status --json`. */
-  | 'load';
+  | 'load'
+  /** JSON of the running agent's local-fault episode (health/local-faults.ts), for `status --json`. */
+  | 'local_fault';
 
 export function getMeta(db: Database, key: MetaKey): string | undefined {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;

@@ -1,10 +1,14 @@
 // Opens the agent's store for `run`, so that a damaged store never stops the monitoring: a store
-// SQLite cannot read is set aside (renamed with a timestamp, kept for the user), the unsent
-// results it still holds are copied into a fresh store, and the agent goes on. The identity
-// lives with the key (key-vault.ts), so nothing forces a re-enrollment.
-import { existsSync, renameSync } from 'node:fs';
+// SQLite cannot read, one missing a table its schema version promises, one whose journal (WAL)
+// is not a journal, or one emptied to 0 bytes beside its journal is set aside (renamed with a
+// timestamp, kept for the user), the unsent results it still holds are copied into a fresh
+// store, and the agent goes on, saying how many it could not recover when that can be told.
+// The identity lives with the key (key-vault.ts), so nothing forces a re-enrollment.
+import { closeSync, existsSync, openSync, readSync, renameSync, statSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { DataDirError } from '../base/data-dir.ts';
 import { openDatabase, openDatabaseReadOnly, sqliteCode, sqliteCodes, transaction, type Database } from './database.ts';
+import { migrations } from './migrations.ts';
 import type { MetaKey } from './meta.ts';
 import { setMeta } from './meta.ts';
 
@@ -13,6 +17,8 @@ export interface SetAside {
   file: string;
   /** Unsent results copied from it into the new store. */
   recovered: number;
+  /** Unsent results it held that could not be read; null when that cannot be told (a lost journal, a lost table). */
+  unrecovered: number | null;
   /** What SQLite said about it. */
   reason: string;
 }
@@ -34,22 +40,24 @@ interface OutboxCopy {
 }
 
 export function openStore(file: string, now: Date): OpenedStore {
-  let reason: string;
-  try {
-    const db = openDatabase(file);
-    const problem = integrityProblem(db);
-    if (problem === undefined) return { db };
-    db.close();
-    reason = problem;
-  } catch (error) {
-    if (isReadOnly(error)) {
-      throw new DataDirError(
-        `the store ${file} is read-only; make it and its folder writable for this user, or choose another --data-dir`,
-        'read-only',
-      );
+  let reason = journalProblem(file);
+  if (reason === undefined) {
+    try {
+      const db = openDatabase(file);
+      const problem = integrityProblem(db) ?? schemaProblem(db);
+      if (problem === undefined) return { db };
+      db.close();
+      reason = problem;
+    } catch (error) {
+      if (isReadOnly(error)) {
+        throw new DataDirError(
+          `the store ${file} is read-only; make it and its folder writable for this user, or choose another --data-dir`,
+          'read-only',
+        );
+      }
+      if (!isDamaged(error)) throw error;
+      reason = error instanceof Error ? error.message : String(error);
     }
-    if (!isDamaged(error)) throw error;
-    reason = error instanceof Error ? error.message : String(error);
   }
   const aside = `${file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
   for (const suffix of ['', '-wal', '-shm'])
@@ -63,7 +71,68 @@ export function openStore(file: string, now: Date): OpenedStore {
     for (const row of salvage.outbox) insert.run(row.check_guid, row.ran_at, row.payload, row.bytes, row.monitor_id);
     for (const [key, value] of salvage.meta) setMeta(db, key, value);
   });
-  return { db, setAside: { file: aside, recovered: salvage.outbox.length, reason } };
+  // Results that lived only in a journal that is not one are gone, and nobody can count them.
+  const journalLost = existsSync(`${aside}-wal`) && journalProblem(aside) !== undefined;
+  return {
+    db,
+    setAside: {
+      file: aside,
+      recovered: salvage.outbox.length,
+      unrecovered: journalLost ? null : salvage.unrecovered,
+      reason,
+    },
+  };
+}
+
+/** The WAL header's magic numbers (big-endian, the low bit the checksum byte order) and version. */
+const walMagic = [0x377f0682, 0x377f0683];
+const walVersion = 3007000;
+const walHeaderBytes = 32;
+
+/**
+ * Damage SQLite itself would pass over in silence: a journal that is not one is ignored (with
+ * every commit in it), and a store emptied to 0 bytes beside its journal opens as a new, empty
+ * store. Both are found before SQLite opens the file.
+ */
+function journalProblem(file: string): string | undefined {
+  const wal = `${file}-wal`;
+  if (!existsSync(wal) || statSync(wal).size === 0) return undefined;
+  if (existsSync(file) && statSync(file).size === 0) return 'the store file is empty beside its journal';
+  const header = Buffer.alloc(walHeaderBytes);
+  const fd = openSync(wal, 'r');
+  try {
+    if (readSync(fd, header, 0, walHeaderBytes, 0) < walHeaderBytes) return 'its journal is cut short';
+  } finally {
+    closeSync(fd);
+  }
+  const fine = walMagic.includes(header.readUInt32BE(0)) && header.readUInt32BE(4) === walVersion;
+  return fine ? undefined : 'its journal is not a SQLite journal';
+}
+
+/** The tables the migrations create, from a scratch store in memory (one source: migrations.ts). */
+let schemaTables: string[] | undefined;
+function expectedTables(): string[] {
+  if (schemaTables === undefined) {
+    const scratch = new DatabaseSync(':memory:');
+    for (const sql of migrations) scratch.exec(sql);
+    schemaTables = tableNames(scratch);
+    scratch.close();
+  }
+  return schemaTables;
+}
+
+const tableNames = (db: Database): string[] =>
+  (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as unknown as {
+      name: string;
+    }[]
+  ).map((r) => r.name);
+
+/** A table its schema version promises is missing: every command that needs it would fail. */
+function schemaProblem(db: Database): string | undefined {
+  const present = new Set(tableNames(db));
+  const missing = expectedTables().filter((name) => !present.has(name));
+  return missing.length === 0 ? undefined : `missing table${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`;
 }
 
 /** quick_check reads every page: a store that opens but cannot be read through is damaged too. */
@@ -73,9 +142,11 @@ function integrityProblem(db: Database): string | undefined {
   return first === 'ok' ? undefined : `integrity check: ${first ?? 'no answer'}`;
 }
 
+/** Unreadable pages, not a database, or (while migrating) a table or column that is not there. */
 const isDamaged = (error: unknown): boolean => {
   const code = sqliteCode(error);
-  return code === sqliteCodes.corrupt || code === sqliteCodes.notADatabase;
+  if (code === sqliteCodes.corrupt || code === sqliteCodes.notADatabase) return true;
+  return code === sqliteCodes.error && /no such (table|column)/.test(error instanceof Error ? error.message : '');
 };
 
 const isReadOnly = (error: unknown): boolean => {
@@ -84,14 +155,15 @@ const isReadOnly = (error: unknown): boolean => {
 };
 
 /** Reads what SQLite still can, in id order, up to the first unreadable page. */
-function salvageFrom(file: string): { outbox: OutboxCopy[]; meta: [MetaKey, string][] } {
+function salvageFrom(file: string): { outbox: OutboxCopy[]; meta: [MetaKey, string][]; unrecovered: number | null } {
   const outbox: OutboxCopy[] = [];
   const meta: [MetaKey, string][] = [];
+  let held: number | null = null;
   let db: Database;
   try {
     db = openDatabaseReadOnly(file);
   } catch {
-    return { outbox, meta };
+    return { outbox, meta, unrecovered: null };
   }
   try {
     for (const key of carriedMeta) {
@@ -115,6 +187,12 @@ function salvageFrom(file: string): { outbox: OutboxCopy[]; meta: [MetaKey, stri
         return false;
       }
     })();
+    try {
+      // How many it held, when its index pages still say: what the row-by-row read misses is lost.
+      held = (db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
+    } catch {
+      held = null;
+    }
     const select = db.prepare(
       `SELECT check_guid, ran_at, payload, bytes, ${hasMonitorColumn ? 'monitor_id' : "COALESCE(json_extract(payload, '$.monitor_id'), '') AS monitor_id"}
        FROM outbox ORDER BY id`,
@@ -126,5 +204,5 @@ function salvageFrom(file: string): { outbox: OutboxCopy[]; meta: [MetaKey, stri
   } finally {
     db.close();
   }
-  return { outbox, meta };
+  return { outbox, meta, unrecovered: held === null ? null : Math.max(0, held - outbox.length) };
 }

@@ -60,4 +60,12 @@ describe('printable', () => {
     expect(line.slice(0, -1)).not.toMatch(/\p{Cc}/u);
     expect(line).toContain('check failed: ok\\x1b]0;owned');
   });
+
+  it('shows bidi overrides and isolates as escapes, in plain text and in JSON lines (issue 27 point 11)', () => {
+    const spoof = '\u202egnp.exe \u2066x\u2069';
+    expect(printable(spoof)).toBe('\\u202egnp.exe \\u2066x\\u2069');
+    const line = printableJsonLine(JSON.stringify({ msg: spoof }));
+    expect(line).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect((JSON.parse(line) as { msg: string }).msg).toBe(spoof);
+  });
 });

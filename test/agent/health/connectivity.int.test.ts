@@ -38,13 +38,13 @@ describe('connectivity targets', () => {
     let now = 1_000;
     const targets: Endpoint[] = [await silent()];
     const connectivity = createConnectivity({ targets: () => targets, timeoutMs: 200, monotonic: () => now });
-    expect(await connectivity.probe(now)).toBe(false);
+    expect(await connectivity.probe(now)).toBe('offline');
     // Connectivity returns; a run that failed after that must not get the stale "offline".
     targets.splice(0, 1, await listening());
     now += 1;
-    expect(await connectivity.probe(now)).toBe(true);
+    expect(await connectivity.probe(now)).toBe('online');
     // A failure from before that probe may share it.
-    expect(await connectivity.probe(now - 1)).toBe(true);
+    expect(await connectivity.probe(now - 1)).toBe('online');
   });
 
   it('lets failures during a probe that began before them wait for a fresh one', async () => {
@@ -55,7 +55,7 @@ describe('connectivity targets', () => {
     now += 1;
     targets.splice(0, 1, await listening());
     const late = connectivity.probe(now);
-    expect(await early).toBe(false);
-    expect(await late).toBe(true);
+    expect(await early).toBe('offline');
+    expect(await late).toBe('online');
   });
 });

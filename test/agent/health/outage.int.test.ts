@@ -100,26 +100,21 @@ describe('status, heartbeat and connectivity outages against the reference serve
     await target.close();
   });
 
-  it('no connectivity target answering starts an outage: runs with no answer are skipped, answered failures still uploaded; the outage goes into the next status', async () => {
-    const target = await startHttpTarget({ '/503': { status: 503, body: 'busy' }, '/ok': { status: 200, body: 'ok' } });
+  it('no connectivity target and no check answering starts an outage: runs with no answer are skipped; the outage goes into the next status', async () => {
     const silentTarget = await startSilentPort();
     h = await enrolledAgent({ tunables: { offlineProbeMs: 50 } });
-    const checks = {
-      silent: h.server.admin.createCheck({
-        name: 'silent',
-        url: `http://127.0.0.1:${silentTarget.port}/`,
-        interval_sec: 1,
-        timeout_sec: 1,
-        orgId: h.orgId,
-      }),
-      s503: h.server.admin.createCheck({ name: '503', url: `${target.url}/503`, interval_sec: 1, orgId: h.orgId }),
-      up: h.server.admin.createCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1, orgId: h.orgId }),
-    };
-    for (const c of Object.values(checks)) h.server.admin.assign(c.guid, h.monitorId);
+    const silent = h.server.admin.createCheck({
+      name: 'silent',
+      url: `http://127.0.0.1:${silentTarget.port}/`,
+      interval_sec: 1,
+      timeout_sec: 1,
+      orgId: h.orgId,
+    });
+    h.server.admin.assign(silent.guid, h.monitorId);
     await h.agent.syncNow();
     // Online, a target that never answers is a failure like any other.
     await eventually(
-      () => h.server.results(h.monitorId).some((r) => r.checkGuid === checks.silent.guid && !r.success),
+      () => h.server.results(h.monitorId).some((r) => r.checkGuid === silent.guid && !r.success),
       10_000,
       'a reported no-answer failure',
     );
@@ -130,22 +125,13 @@ describe('status, heartbeat and connectivity outages against the reference serve
     const offlineSince = h.agent.state().offlineSince ?? '';
     const skipped = await eventually(
       () => {
-        const rows = h.agent.checkHistory(checks.silent.guid, 50).filter((e) => e.skipped);
+        const rows = h.agent.checkHistory(silent.guid, 50).filter((e) => e.skipped);
         return rows.length >= 2 ? rows : undefined;
       },
       15_000,
       'skipped runs while offline',
     );
     expect(skipped.every((e) => !e.success)).toBe(true);
-    const answeredWhileOffline = await eventually(
-      () => {
-        const rows = h.agent.checkHistory(checks.s503.guid, 50).filter((e) => e.ran_at > offlineSince);
-        return rows.length >= 2 ? rows : undefined;
-      },
-      15_000,
-      '503 runs while offline',
-    );
-    expect(answeredWhileOffline.every((e) => !e.success && !e.skipped)).toBe(true);
     const counts = h.agent.snapshot().counts;
     expect(counts.up + counts.down + counts.pending + counts.skipped + counts.notRun).toBe(counts.total);
 
@@ -157,22 +143,58 @@ describe('status, heartbeat and connectivity outages against the reference serve
       15_000,
       'a status with the outage',
     );
-    expect(status.status.last_outage_sec).toBeGreaterThanOrEqual(0);
+    expect(status.status.last_outage_sec).toBeGreaterThan(0);
     expect(Date.parse(status.status.last_outage_ended_at ?? '')).toBeGreaterThanOrEqual(Date.parse(offlineSince));
     const skippedAt = new Set(skipped.map((e) => e.ran_at));
+    expect(h.server.results(h.monitorId).filter((r) => r.checkGuid === silent.guid && skippedAt.has(r.ranAt))).toEqual(
+      [],
+    );
+    expect(h.agent.outages()[0]?.ended_at).not.toBeNull();
+    await silentTarget.close();
+  });
+
+  it("the server's address dark while other checks answer is no outage: a dead host's runs are real failures, uploaded once the server is back (issue 27 point 9)", async () => {
+    const target = await startHttpTarget({ '/ok': { status: 200, body: 'ok' } });
+    const deadHost = await startSilentPort();
+    h = await enrolledAgent({ tunables: { offlineProbeMs: 50 } });
+    const dead = h.server.admin.createCheck({
+      name: 'dead LAN host',
+      url: `http://127.0.0.1:${deadHost.port}/`,
+      interval_sec: 1,
+      timeout_sec: 1,
+      orgId: h.orgId,
+    });
+    const up = h.server.admin.createCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1, orgId: h.orgId });
+    for (const c of [dead, up]) h.server.admin.assign(c.guid, h.monitorId);
+    await h.agent.syncNow();
+    await eventually(() => h.server.results(h.monitorId).some((r) => r.checkGuid === dead.guid), 10_000, 'a result');
+
+    await h.server.stop();
+    const darkServer = await startSilentPort(h.server.port);
+    const darkSince = new Date().toISOString();
+    const failures = await eventually(
+      () => {
+        const rows = h.agent.checkHistory(dead.guid, 50).filter((e) => e.ran_at > darkSince);
+        return rows.length >= 3 ? rows : undefined;
+      },
+      20_000,
+      'runs of the dead host while the server is dark',
+    );
+    expect(failures.every((e) => !e.success && !e.skipped)).toBe(true);
+    expect(h.agent.state().online).toBe(true);
+    expect(h.agent.outages()).toEqual([]);
+
+    await darkServer.close();
+    await h.server.start();
     await eventually(
       () => {
         const sent = new Set(h.server.results(h.monitorId).map((r) => r.ranAt + r.checkGuid));
-        return answeredWhileOffline.every((e) => sent.has(e.ran_at + e.check_guid));
+        return failures.every((e) => sent.has(e.ran_at + e.check_guid));
       },
-      15_000,
-      'the 503 failures made while offline, uploaded',
+      20_000,
+      'the dead host failures, uploaded',
     );
-    expect(
-      h.server.results(h.monitorId).filter((r) => r.checkGuid === checks.silent.guid && skippedAt.has(r.ranAt)),
-    ).toEqual([]);
-    expect(h.agent.outages()[0]?.ended_at).not.toBeNull();
-    await silentTarget.close();
+    await deadHost.close();
     await target.close();
   });
 });

@@ -18,6 +18,8 @@ const keepingUp: LoadReport = {
   skippedBacklog: 0,
   recentDue: 10,
   recentSkipped: 0,
+  recentBacklog: 0,
+  recentOverlap: 0,
   lagP99Ms: 2,
 };
 const overloaded: LoadReport = {
@@ -27,6 +29,8 @@ const overloaded: LoadReport = {
   skippedBacklog: 1,
   recentDue: 10,
   recentSkipped: 4,
+  recentBacklog: 1,
+  recentOverlap: 3,
   lagP99Ms: 40,
 };
 

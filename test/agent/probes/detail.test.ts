@@ -10,9 +10,20 @@ describe('capDetail', () => {
     { name: 'astral characters count once', text: '😀😀😀', max: 2, out: '😀😀' },
     { name: 'never splits a surrogate pair', text: 'a😀b', max: 2, out: 'a😀' },
     { name: 'lone surrogate replaced', text: 'a\uD800b', max: 10, out: 'a\uFFFDb' },
-    { name: 'NUL and controls removed', text: 'a\u0000b\u0007c\u001Bd\u007Fe\u0085f', max: 10, out: 'abcdef' },
+    {
+      name: 'NUL, BEL, ESC, DEL and C1 controls shown as escapes, never dropped',
+      text: 'a\u0000b\u0007c\u001Bd\u007Fe\u0085f',
+      max: 100,
+      out: 'a\\x00b\\x07c\\x1bd\\x7fe\\x85f',
+    },
+    {
+      name: 'bidi overrides and isolates shown as escapes',
+      text: '\u202Egnp.exe \u202A\u202B\u202C\u202D \u2066\u2067\u2068\u2069',
+      max: 200,
+      out: '\\u202egnp.exe \\u202a\\u202b\\u202c\\u202d \\u2066\\u2067\\u2068\\u2069',
+    },
+    { name: 'an escape counts against the cap and is never cut in half', text: 'ab\u001Bcd', max: 5, out: 'ab' },
     { name: 'tab and line breaks kept', text: 'a\tb\r\nc', max: 10, out: 'a\tb\r\nc' },
-    { name: 'controls do not use up the cap', text: '\u0000\u0000\u0000abc', max: 3, out: 'abc' },
     { name: 'fractional cap floors', text: 'abcdef', max: 2.9, out: 'ab' },
   ])('$name', ({ text, max, out }) => {
     expect(capDetail(text, max)).toBe(out);
@@ -22,7 +33,7 @@ describe('capDetail', () => {
     { name: 'invalid UTF-8 replaced', bytes: [0x68, 0x69, 0xff, 0xfe, 0x21], out: 'hi\uFFFD\uFFFD!' },
     { name: 'truncated sequence replaced', bytes: [0x61, 0xe2, 0x82], out: 'a\uFFFD' },
     { name: 'valid multi-byte kept', bytes: [0xe2, 0x82, 0xac], out: '€' },
-    { name: 'binary NUL stripped', bytes: [0x00, 0x52, 0x46, 0x42, 0x00], out: 'RFB' },
+    { name: 'binary NUL shown', bytes: [0x00, 0x52, 0x46, 0x42, 0x00], out: '\\x00RFB\\x00' },
     { name: 'byte order mark dropped', bytes: [0xef, 0xbb, 0xbf, 0x6f, 0x6b], out: 'ok' },
   ])('bytes: $name', ({ bytes, out }) => {
     expect(capDetail(Buffer.from(bytes), 100)).toBe(out);

@@ -85,12 +85,12 @@ describe('tcp probe', () => {
       sample: ssh,
     },
     {
-      name: 'binary banner: NUL stripped, invalid UTF-8 replaced',
+      name: 'binary banner: NUL shown as an escape, invalid UTF-8 replaced',
       options: { banner: Buffer.from([0x00, 0xff, 0x52, 0x46, 0x42, 0x20, 0x30, 0x30, 0x33]) },
       fields: { match_string: 'RFB 003' },
       success: true,
       error: '',
-      sample: '\uFFFDRFB 003',
+      sample: '\\x00\uFFFDRFB 003',
     },
     {
       name: 'hang-up without banner',

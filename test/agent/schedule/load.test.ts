@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLoadWatch, loadVerdict, type RunCounts } from '../../../src-main/agent/schedule/load.ts';
 import { newLagCounts, recordLag } from '../../../src-main/agent/schedule/lag.ts';
 
-const options = { windowMs: 60_000, overlapShare: 0.01 };
+const options = { windowMs: 60_000 };
 const counts = (executed: number, skippedOverlap = 0, skippedBacklog = 0): RunCounts => ({
   executed,
   skippedOverlap,
@@ -20,7 +20,13 @@ describe('loadVerdict', () => {
       overloaded: false,
       recentSkipped: 59,
     },
-    { name: 'overlaps at the share', first: counts(0), last: counts(990, 10), overloaded: true, recentSkipped: 10 },
+    {
+      name: 'slow targets overlapping their own next run (35 hostile checks): not the agent, counted apart',
+      first: counts(0),
+      last: counts(65, 35),
+      overloaded: false,
+      recentSkipped: 35,
+    },
     {
       name: 'a single run held behind the concurrency cap',
       first: counts(0),
@@ -39,12 +45,13 @@ describe('loadVerdict', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const report = loadVerdict(options, c.first, c.last);
+      const report = loadVerdict(c.first, c.last);
       expect({ overloaded: report.overloaded, recentSkipped: report.recentSkipped }).toEqual({
         overloaded: c.overloaded,
         recentSkipped: c.recentSkipped,
       });
       expect(report.skippedOverlap).toBe(c.last.skippedOverlap);
+      expect(report.recentBacklog + report.recentOverlap).toBe(report.recentSkipped);
       expect(report.skippedBacklog).toBe(c.last.skippedBacklog);
     });
   }
@@ -54,19 +61,19 @@ describe('createLoadWatch', () => {
   it('judges only the last window: an overload clears a window after the skips stop', () => {
     const watch = createLoadWatch(options);
     expect(watch.record(0, counts(0)).overloaded).toBe(false);
-    // A burst: 200 of 1,000 due runs skipped within the first 5 s.
-    expect(watch.record(5_000, counts(800, 200)).overloaded).toBe(true);
+    // A burst: 200 of 1,000 due runs held behind the concurrency cap within the first 5 s.
+    expect(watch.record(5_000, counts(800, 0, 200)).overloaded).toBe(true);
     // Skips stop; still inside the window of the burst.
     let at = 5_000;
     let executed = 800;
     while (at < 60_000) {
       at += 5_000;
       executed += 1_000;
-      expect(watch.record(at, counts(executed, 200)).overloaded).toBe(true);
+      expect(watch.record(at, counts(executed, 0, 200)).overloaded).toBe(true);
     }
     // One sample later the burst's baseline has left the window.
-    const after = watch.record(at + 5_000, counts(executed + 1_000, 200));
-    expect(after).toMatchObject({ overloaded: false, recentSkipped: 0, skippedOverlap: 200 });
+    const after = watch.record(at + 5_000, counts(executed + 1_000, 0, 200));
+    expect(after).toMatchObject({ overloaded: false, recentSkipped: 0, skippedBacklog: 200 });
   });
 });
 
