@@ -27,6 +27,7 @@ export const backlogWarnAfterMs = 2 * 60_000;
 /** Problems that need the user but leave the checks running: attention, not an error. */
 const attentionProblems = new Set([
   'private-missing',
+  'private-invalid',
   'private-file',
   'rejected-results',
   'results-dropped',

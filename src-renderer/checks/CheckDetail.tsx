@@ -81,7 +81,23 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
       {history.kind === 'ready' && history.entries.length > 0 ? (
         <HeartbeatBar beats={beatsOfHistory(history.entries)} name={check.name} />
       ) : null}
-      {check.notRunReason === undefined ? null : (
+      {check.entryErrors !== undefined ? (
+        <Notice tone="warning" title="Not run: its entry in the private definitions file has an error">
+          <ul className="entry-errors">
+            {check.entryErrors.map((e, i) => (
+              <li key={`${e.field ?? ''}-${i}`}>
+                {e.field === undefined ? null : (
+                  <>
+                    Field <code>{e.field}</code>:{' '}
+                  </>
+                )}
+                {e.detail}
+              </li>
+            ))}
+          </ul>
+          <p>Fix this in the file and save it: it is read again by itself, and the check runs on its next turn.</p>
+        </Notice>
+      ) : check.notRunReason === undefined ? null : (
         <Notice tone="warning" title="Not run">
           {sentence(check.notRunReason)}
         </Notice>

@@ -6,13 +6,26 @@ import type { CheckView, CheckWindow, RunExplanation } from '../../src-main/ipc/
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { EventList } from '../events/EventList.tsx';
-import { percent, sentence } from '../format.ts';
+import { dateTime, percent, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNow } from '../state/use-now.ts';
 import { ranges, uptimeOf, uptimeSentence, type RangeName } from './chart-data.ts';
 import { LatencyChart } from './LatencyChart.tsx';
 import { RunExplanationView } from './RunExplanation.tsx';
+
+/** The last run when the agent holds no explanation of it (it ran before the agent started, or never). */
+function noExplanation(check: CheckView): string {
+  const last = check.lastResult;
+  if (last === undefined)
+    return check.runnable ? 'No run yet: the first one happens within a few seconds.' : 'This check has not run here.';
+  const verdict = last.skipped ? 'skipped (offline)' : last.success ? 'passed' : 'failed';
+  const status = last.http_status > 0 ? `, HTTP ${last.http_status}` : '';
+  const timings = check.runnable
+    ? 'Its timings are kept only for runs since the agent started: run it now to see them.'
+    : 'Its timings are kept only for runs since the agent started.';
+  return `Last run ${dateTime(last.ran_at)}: ${verdict}${status}. ${timings}`;
+}
 
 type Loaded = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; window: CheckWindow };
 
@@ -97,11 +110,16 @@ export function CheckInsight({ check }: { check: CheckView }) {
           type="button"
           onClick={() => void run()}
           disabled={runNow.pending || !check.runnable}
-          title={check.runnable ? undefined : 'This check is not run'}
+          aria-describedby={check.runnable ? undefined : `no-run-${check.guid}`}
         >
           {runNow.pending ? 'Running…' : 'Run now'}
         </button>
       </div>
+      {check.runnable ? null : (
+        <p className="muted" id={`no-run-${check.guid}`}>
+          Run now is available once the check can run again (see why it is not run above).
+        </p>
+      )}
       {runNow.pending ? <Spinner label={`Running ${check.name} once…`} /> : null}
       {runNow.error === undefined && refused === undefined ? null : (
         <Notice tone="error" title="The test run did not happen">
@@ -113,7 +131,7 @@ export function CheckInsight({ check }: { check: CheckView }) {
         <RunExplanationView run={loaded.window.lastRun} title="Last run" />
       ) : null}
       {test === undefined && loaded.kind === 'ready' && loaded.window.lastRun === undefined ? (
-        <p className="muted">No run since the agent started. Run it now to see its timings.</p>
+        <p className="muted">{noExplanation(check)}</p>
       ) : null}
 
       {loaded.kind === 'ready' && loaded.window.events.length > 0 ? (

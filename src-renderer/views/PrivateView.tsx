@@ -48,6 +48,37 @@ export function PrivateView() {
         </section>
       )}
 
+      {(defs.invalid ?? []).length === 0 ? null : (
+        <section className="card card-error" aria-labelledby="invalid-title">
+          <h2 id="invalid-title">Private checks whose entry has an error ({defs.invalid?.length ?? 0})</h2>
+          <p>
+            These are not run until their entry is fixed. Change the field named below and save the file: it is read
+            again by itself, and the check runs on its next turn.
+          </p>
+          <ul className="plain-list">
+            {(defs.invalid ?? []).map((c) => (
+              <li key={c.guid}>
+                <strong>{c.name}</strong> <code>{c.guid}</code>
+                <ul className="entry-errors">
+                  {defs.problems
+                    .filter((p) => p.guid === c.guid && p.severity === 'error')
+                    .map((p, i) => (
+                      <li key={`${p.field ?? ''}-${i}`}>
+                        {p.field === undefined ? null : (
+                          <>
+                            Field <code>{p.field}</code>:{' '}
+                          </>
+                        )}
+                        {p.detail ?? p.message}
+                      </li>
+                    ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       {defs.matched.length === 0 ? null : (
         <section className="card" aria-labelledby="matched-title">
           <h2 id="matched-title">Defined in the file and running ({defs.matched.length})</h2>

@@ -34,9 +34,20 @@ function definitionOf(check: WireCheck): CheckDefinition {
   return def as CheckDefinition;
 }
 
+/** An error of a private check's entry in the definitions file: the field and what to change. */
+export interface EntryError {
+  field?: string;
+  /** "url must start with http://, https://, tcp:// or tls://" */
+  detail?: string;
+  message: string;
+}
+
 /** Why an active check is not run, or undefined when it is run. */
 export type NotRunReason =
-  { kind: 'inactive'; enabled: boolean } | { kind: 'private-missing' } | { kind: 'unschedulable'; reason: string };
+  | { kind: 'inactive'; enabled: boolean }
+  | { kind: 'private-missing' }
+  | { kind: 'private-invalid'; errors: readonly EntryError[] }
+  | { kind: 'unschedulable'; reason: string };
 
 /**
  * The one decision whether a stored check is run. `hasPrivateEntry` says whether the local
@@ -46,6 +57,7 @@ export type NotRunReason =
 export function notRunReason(
   stored: StoredCheck,
   hasPrivateEntry: (guid: string) => boolean,
+  entryErrors: (guid: string) => readonly EntryError[] = () => [],
 ): NotRunReason | undefined {
   const { check, privateDefinition, active } = stored;
   if (!active) return { kind: 'inactive', enabled: check.enabled };
@@ -54,7 +66,11 @@ export function notRunReason(
     return { kind: 'unschedulable', reason: `invalid definition: ${check.invalid_definition}` };
   if (check.interval_sec < 1)
     return { kind: 'unschedulable', reason: `interval_sec is ${check.interval_sec}; it must be at least 1` };
-  if (privateDefinition && !hasPrivateEntry(check.guid)) return { kind: 'private-missing' };
+  if (privateDefinition && !hasPrivateEntry(check.guid)) {
+    // An entry that is there but left out for its errors is not "missing": say what to fix.
+    const errors = entryErrors(check.guid);
+    return errors.length === 0 ? { kind: 'private-missing' } : { kind: 'private-invalid', errors };
+  }
   return undefined;
 }
 
@@ -64,6 +80,10 @@ export function describeNotRun(reason: NotRunReason): string {
       return reason.enabled ? 'deleted on the server' : 'disabled on the server';
     case 'private-missing':
       return 'private check without a local definition: add it to the private definitions file';
+    case 'private-invalid':
+      return `its entry in the private definitions file cannot be used: ${reason.errors
+        .map((e) => e.detail ?? e.message)
+        .join('; ')}. Fix this in the file and save it: it is read again by itself`;
     case 'unschedulable':
       return reason.reason;
   }

@@ -13,6 +13,7 @@ export type ProblemKind =
   | 'clock-skew'
   | 'server-connection'
   | 'private-missing'
+  | 'private-invalid'
   | 'private-file'
   | 'rejected-results'
   | 'results-dropped'
@@ -127,6 +128,16 @@ export function problemsOf(
       message: `${n} private check${n === 1 ? ' has' : 's have'} no local definition and ${n === 1 ? 'is' : 'are'} not run.`,
       action: 'private-definitions',
       actionLabel: priv.file === undefined ? 'Choose a definitions file' : 'Open private definitions',
+    });
+  }
+  const invalid = priv.invalid ?? [];
+  if (invalid.length > 0) {
+    const n = invalid.length;
+    problems.push({
+      kind: 'private-invalid',
+      message: `${n === 1 ? `The private check ${invalid[0]?.name ?? ''} is` : `${n} private checks are`} not run: ${n === 1 ? 'its entry' : 'their entries'} in the definitions file ${n === 1 ? 'has an error' : 'have errors'}. Fix the fields named in Private definitions and save the file.`,
+      action: 'private-definitions',
+      actionLabel: 'Open private definitions',
     });
   }
   if (outbox.rejectedCount > 0) {

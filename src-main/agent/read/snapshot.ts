@@ -44,6 +44,8 @@ export interface CheckView {
   runnable: boolean;
   /** Why a check is not run, in words, when it is not. */
   notRunReason?: string;
+  /** A private check whose entry in the definitions file has errors: each field and what to change. */
+  entryErrors?: { field?: string; detail: string }[];
   health: CheckHealth;
   lastResult?: HistoryEntry;
   uptimePct?: number;
@@ -143,10 +145,12 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
   const { state, privateDefinitions } = input;
   const probingStopped = state.paused || state.auth === 'monitor-disabled';
   const defined = new Set(privateDefinitions.defined);
+  const entryErrors = (guid: string) =>
+    privateDefinitions.problems.filter((p) => p.guid === guid && p.severity === 'error');
   const checks: CheckView[] = input.checks.map((stored) => {
     const { check, privateDefinition } = stored;
     const figures = input.figures(check.guid);
-    const reason = notRunReason(stored, (guid) => defined.has(guid));
+    const reason = notRunReason(stored, (guid) => defined.has(guid), entryErrors);
     const view = {
       guid: check.guid,
       name: check.name,
@@ -159,6 +163,14 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
       privateDefinition,
       runnable: reason === undefined,
       ...(reason === undefined ? {} : { notRunReason: describeNotRun(reason) }),
+      ...(reason?.kind === 'private-invalid'
+        ? {
+            entryErrors: reason.errors.map((e) => ({
+              ...(e.field === undefined ? {} : { field: e.field }),
+              detail: e.detail ?? e.message,
+            })),
+          }
+        : {}),
       ...(figures.last === undefined ? {} : { lastResult: figures.last }),
       ...(figures.uptimePct === undefined ? {} : { uptimePct: figures.uptimePct }),
       latency: figures.latency,

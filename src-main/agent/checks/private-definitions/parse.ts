@@ -22,6 +22,8 @@ export interface DefinitionProblem {
   severity: 'error' | 'warning';
   /** Names the entry and field, never a value from the file. */
   message: string;
+  /** The field's problem alone and what to change ("url must start with …"), for a check's own page. */
+  detail?: string;
 }
 
 export interface ParsedDefinitions {
@@ -87,7 +89,14 @@ function toProblem(problem: FieldProblem, index: number, guid: string | undefine
   const where = guid === undefined ? `entry ${index + 1}` : `check ${quoteGuid(guid)} (entry ${index + 1})`;
   const consequence = problem.severity === 'error' ? '; this check is not run until it is fixed' : '';
   const message = `${where}: ${problem.text}${consequence}`;
-  return { ...(guid === undefined ? {} : { guid }), index, field: problem.field, severity: problem.severity, message };
+  return {
+    ...(guid === undefined ? {} : { guid }),
+    index,
+    field: problem.field,
+    severity: problem.severity,
+    message,
+    detail: problem.text,
+  };
 }
 
 /** Guids held by more than one entry, valid or not: we cannot know which one is meant. */

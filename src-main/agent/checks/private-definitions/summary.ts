@@ -23,6 +23,8 @@ export interface PrivateDefinitionsSummary {
   matched: CheckRef[];
   /** Private checks of this monitor without an entry: not run. */
   missing: CheckRef[];
+  /** Private checks of this monitor whose entry has errors (in `problems`, by guid): not run. */
+  invalid?: CheckRef[];
   /** Entries for guids this monitor does not have. */
   unknown: string[];
   problems: DefinitionProblem[];
@@ -43,14 +45,18 @@ export function summarizePrivateDefinitions(
 ): PrivateDefinitionsSummary {
   const named = (guid: string): CheckRef => ({ guid, name: nameOf(guid) });
   const defined = [...(state?.entries.keys() ?? [])];
+  const problems = state?.problems ?? [];
+  const broken = new Set(problems.filter((p) => p.severity === 'error').map((p) => p.guid));
+  const invalid = runnable.missingPrivate.filter((guid) => broken.has(guid));
   return {
     ...(state === undefined ? {} : { file: state.file }),
     ...(state?.loadedAt === undefined ? {} : { loadedAt: state.loadedAt }),
     ...(state?.fileError === undefined ? {} : { fileError: state.fileError }),
     defined,
     matched: defined.filter((guid) => runnable.runnable.get(guid)?.privateSecrets !== undefined).map(named),
-    missing: runnable.missingPrivate.map(named),
+    missing: runnable.missingPrivate.filter((guid) => !broken.has(guid)).map(named),
+    ...(invalid.length === 0 ? {} : { invalid: invalid.map(named) }),
     unknown: runnable.unknownPrivate,
-    problems: state?.problems ?? [],
+    problems,
   };
 }
