@@ -39,7 +39,12 @@ export default defineConfig({
         extends: true,
         test: { name: 'integration', include: integration, exclude: [...configDefaults.exclude, ...needsBuild] },
       },
-      { extends: true, test: { name: 'built', include: needsBuild } },
+      {
+        extends: true,
+        // After the others, one file at a time as before: each end-to-end file drives Chromium and
+        // the built app, which two cores do not run twice at once without starving both.
+        test: { name: 'built', include: needsBuild, sequence: { groupOrder: 1 }, maxWorkers: 1 },
+      },
     ],
   },
 });
