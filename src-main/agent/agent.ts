@@ -12,7 +12,7 @@ import { createOfflinePolicy } from './health/offline-policy.ts';
 import { createHeartbeat } from './delivery/heartbeat.ts';
 import { createIdentityHolder } from './identity/identity.ts';
 import { silentLogger } from './base/log.ts';
-import { startLoop, type Loop } from './base/loop.ts';
+import { startServiceLoops, type ServiceLoops } from './delivery/service-loops.ts';
 import { createLoadReporter } from './live/load-state.ts';
 import { createProbing } from './runs/probing.ts';
 import { createReadModel } from './read/read-model.ts';
@@ -51,7 +51,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   const runState = openRunStateWriter(options.dataDir);
   const loadReporter = createLoadReporter({ db, clock, log, live });
-  let loops: Record<'sync' | 'upload' | 'status' | 'ping' | 'connectivity', Loop> | undefined;
+  let loops: ServiceLoops | undefined;
 
   const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
   const policy = createOfflinePolicy({
@@ -176,28 +176,17 @@ export function createAgent(options: AgentOptions): Agent {
 
   function startAll(): void {
     probing.start();
-    const loop = (name: string, run: (signal: AbortSignal) => Promise<number>, initialDelayMs = 0): Loop =>
-      startLoop({
-        clock,
-        initialDelayMs,
-        run,
-        onError: (error) => log.error({ err: error }, `${name} loop failed unexpectedly`),
-        fallbackDelayMs: 60_000,
-      });
-    loops = {
-      sync: loop(
-        'sync',
-        calls.paced('sync', tunables.syncIntervalMs, (signal) => checkSet.sync(signal)),
-      ),
-      upload: loop(
-        'upload',
-        calls.paced('upload', tunables.uploadIntervalMs, (signal) => uploads.upload(signal)),
-        tunables.uploadIntervalMs,
-      ),
-      status: loop('status', calls.paced('status', tunables.statusIntervalMs, heartbeat.status)),
-      ping: loop('ping', calls.paced('ping', tunables.pingIntervalMs, heartbeat.ping)),
-      connectivity: loop('connectivity', () => policy.watch()),
-    };
+    loops = startServiceLoops({
+      clock,
+      log,
+      calls,
+      tunables,
+      sync: (signal) => checkSet.sync(signal),
+      upload: (signal) => uploads.upload(signal),
+      status: heartbeat.status,
+      ping: heartbeat.ping,
+      watchConnectivity: () => policy.watch(),
+    });
   }
 
   async function stopAll(): Promise<void> {
