@@ -2,6 +2,8 @@
 // Every scheme goes through a tunnel (as undici's ProxyAgent does by default), so a tcp or tls
 // check works the same way as an https one, and the probe still does its own TLS handshake
 // and sees the target's certificate and timings.
+import { once } from 'node:events';
+import { request, type IncomingMessage } from 'node:http';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { bareHost, portOf } from '../base/url-parts.ts';
@@ -10,7 +12,7 @@ import type { Run, Stoppable } from './types.ts';
 import { waitFor } from './socket-wait.ts';
 
 /** Largest CONNECT answer header block read; real proxies send a few hundred bytes. */
-const maxAnswerBytes = 16 * 1024;
+const maxHeaderSize = 16 * 1024;
 
 /** The proxy answered but would not open the tunnel. */
 export class ProxyRefusedError extends Error {
@@ -60,7 +62,7 @@ export async function openTunnel(run: Run, proxyUrl: string, host: string, port:
           ...(run.ca === undefined ? {} : { ca: run.ca }),
         })
       : netConnect({ host: proxyHost, port: proxyPort });
-  socket.on('error', () => undefined); // reported through waitFor and readAnswer
+  socket.on('error', () => undefined); // reported through waitFor and askConnect
   try {
     await waitFor(socket, proxy.protocol === 'https:' ? 'secureConnect' : 'connect', run);
   } catch (err) {
@@ -68,14 +70,13 @@ export async function openTunnel(run: Run, proxyUrl: string, host: string, port:
     throw run.stopped() ? err : new ProxyUnreachableError(shown, err);
   }
   const authority = isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
-  const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
+  // keep-alive: Node would otherwise ask the proxy to close the connection that is our tunnel.
+  const headers: Record<string, string> = { host: authority, connection: 'keep-alive' };
   if (proxy.username !== '' || proxy.password !== '') {
-    const user = decodeURIComponent(proxy.username);
-    const password = decodeURIComponent(proxy.password);
-    lines.push(`Proxy-Authorization: Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`);
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    headers['proxy-authorization'] = `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
   }
-  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-  const answer = await readAnswer(socket, run, shown);
+  const answer = await askConnect(socket, run, shown, authority, headers);
   if (answer.status < 200 || answer.status > 299) {
     socket.destroy();
     throw new ProxyRefusedError(shown, answer.status, answer.statusText);
@@ -91,40 +92,37 @@ interface Answer {
   rest: Buffer;
 }
 
-function readAnswer(socket: Socket, run: Stoppable, shown: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    let buffered = Buffer.alloc(0);
-    let unwatch = (): void => undefined;
-    const settle = (result: Answer | Error): void => {
-      socket.off('data', onData).off('close', onClose).off('error', onError);
-      unwatch();
-      if (result instanceof Error) reject(result);
-      else resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      buffered = Buffer.concat([buffered, chunk]);
-      const end = buffered.indexOf('\r\n\r\n');
-      if (end < 0) {
-        if (buffered.length > maxAnswerBytes) settle(new Error(`proxy ${shown} sent an oversized answer to CONNECT`));
-        return;
-      }
-      socket.pause();
-      const statusLine = buffered.subarray(0, buffered.indexOf('\r\n')).toString('latin1');
-      const match = /^HTTP\/1\.[01] (\d{3}) ?(.*)$/.exec(statusLine);
-      if (match === null) {
-        settle(new Error(`proxy ${shown} did not answer CONNECT with HTTP`));
-        return;
-      }
-      settle({ status: Number(match[1]), statusText: match[2] ?? '', rest: buffered.subarray(end + 4) });
-    };
-    const onClose = (): void =>
-      settle(Object.assign(new Error(`proxy ${shown} closed the connection`), { code: 'ECONNRESET' }));
-    const onError = (err: Error): void => settle(err);
-    const onStopped = (reason: Error): void => {
-      socket.destroy();
-      settle(reason);
-    };
-    socket.on('data', onData).once('close', onClose).once('error', onError);
-    unwatch = run.onStop(onStopped);
-  });
+/** The HTTP parser's failures in words that say what the proxy did. */
+function answerError(err: NodeJS.ErrnoException, shown: string): Error {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return new Error(`proxy ${shown} sent an oversized answer to CONNECT`);
+  if (err.code?.startsWith('HPE_') === true) return new Error(`proxy ${shown} did not answer CONNECT with HTTP`);
+  if (err.code !== 'ECONNRESET') return err;
+  return Object.assign(new Error(`proxy ${shown} closed the connection`), { code: 'ECONNRESET' });
+}
+
+/**
+ * Node's own HTTP client writes the CONNECT and reads the answer on our socket (whose connect,
+ * and its timing, stay ours); any status ends the exchange with the socket handed back.
+ */
+async function askConnect(
+  socket: Socket,
+  run: Stoppable,
+  shown: string,
+  authority: string,
+  headers: Record<string, string>,
+): Promise<Answer> {
+  const req = request({ createConnection: () => socket, method: 'CONNECT', path: authority, headers, maxHeaderSize });
+  req.on('error', () => undefined); // reported through once() below, or after we gave up
+  // Stopping ends the socket, which ends the exchange (a plain callback: no AbortSignal per run).
+  const unwatch = run.onStop(() => socket.destroy());
+  req.end();
+  try {
+    const [res, , head] = (await once(req, 'connect')) as [IncomingMessage, Socket, Buffer];
+    return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', rest: head };
+  } catch (err) {
+    socket.destroy();
+    throw run.stopReason() ?? answerError(err as NodeJS.ErrnoException, shown);
+  } finally {
+    unwatch();
+  }
 }
