@@ -10,6 +10,7 @@ import { explain, runProbe, type EgressPolicy } from '../agent/probes/index.ts';
 import { runnableChecks } from '../agent/checks/runnable-checks.ts';
 import { getCheck } from '../agent/store/checks.ts';
 import { openDatabase } from '../agent/store/database.ts';
+import { assertStoreIsFile } from '../agent/store/open-store.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';
 import { describeIssues, parseFlags } from './args.ts';
 import { exitCodes } from './exit-codes.ts';
@@ -111,6 +112,11 @@ async function fromStore(guid: string, privateFile: string | undefined, dataDir:
       ok: false,
       message: `no synced checks in ${dataDir}: enroll and run the agent first, or test a definition with --file F`,
     };
+  }
+  try {
+    assertStoreIsFile(storeFile(dataDir));
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
   const db = openDatabase(storeFile(dataDir));
   let stored;

@@ -2,7 +2,7 @@
 // SQLite cannot read is set aside (renamed with a timestamp, kept for the user), the unsent
 // results it still holds are copied into a fresh store, and the agent goes on. The identity
 // lives with the key (key-vault.ts), so nothing forces a re-enrollment.
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, statSync } from 'node:fs';
 import { DataDirError } from '../identity/data-dir.ts';
 import { openDatabase, openDatabaseReadOnly, sqliteCode, sqliteCodes, transaction, type Database } from './database.ts';
 import type { MetaKey } from './meta.ts';
@@ -33,7 +33,26 @@ interface OutboxCopy {
   monitor_id: string;
 }
 
+/**
+ * The store must be a regular file (or not there yet): SQLite opening a FIFO blocks in open()
+ * for ever, beyond the reach of SIGTERM, and a folder or device is no store to set aside.
+ */
+export function assertStoreIsFile(file: string): void {
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    return; // Not there (SQLite creates it) or not reachable (opening says why).
+  }
+  if (!isFile)
+    throw new DataDirError(
+      `the store ${file} is not a regular file (a folder, device or pipe); move it away, or choose another --data-dir`,
+      'unusable',
+    );
+}
+
 export function openStore(file: string, now: Date): OpenedStore {
+  assertStoreIsFile(file);
   let reason: string;
   try {
     const db = openDatabase(file);
