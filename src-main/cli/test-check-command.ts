@@ -13,6 +13,7 @@ import { runnableChecks } from '../agent/checks/runnable-checks.ts';
 import { getCheck } from '../agent/store/checks.ts';
 import { openDatabaseReadOnly } from '../agent/store/database.ts';
 import { probeNetwork, type NetworkSettings } from '../agent/wire/network.ts';
+import { assertStoreIsFile } from '../agent/store/open-store.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';
 import { networkFrom } from '../ipc/settings-tunables.ts';
 import { describeIssues, parseFlags } from './args.ts';
@@ -125,6 +126,7 @@ async function fromStore(guid: string, privateFile: string | undefined, dataDir:
   }
   let stored;
   try {
+    assertStoreIsFile(file);
     // Read-only: a store of another version is read as it is, never migrated by a test.
     const db = openDatabaseReadOnly(file);
     try {

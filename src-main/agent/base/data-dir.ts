@@ -3,9 +3,9 @@
 // headless command and the tray app on one machine share one agent identity.
 // Everything in it is the user's alone: the store holds check header values, basic-auth
 // passwords and unredacted private-check errors, so the folder is 0700 and every file 0600.
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const appFolderName = 'Uptime Agent';
 
@@ -58,11 +58,7 @@ export interface PreparedDataDir {
  * app-data folder already keeps other users out, and POSIX modes mean nothing there.
  */
 export function prepareDataDir(dataDir: string, platform: NodeJS.Platform = process.platform): PreparedDataDir {
-  try {
-    mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
-  } catch (error) {
-    throw unusable(dataDir, error);
-  }
+  makeDataDir(dataDir);
   const tightened: string[] = [];
   if (platform !== 'win32') tighten(dataDir, privateDirMode, tightened, 0);
   try {
@@ -94,6 +90,48 @@ function tighten(path: string, mode: number, tightened: string[], depth: number)
     tighten(child, isDir ? privateDirMode : privateFileMode, tightened, depth + 1);
   }
 }
+
+/**
+ * Creates the data folder 0700 and the parents it lacks, one level at a time. Not Node's
+ * recursive mkdir: on a path where mkdir answers ENOENT although the parent exists (/proc/x)
+ * it retries for ever at 100 % CPU. A path that is a file, or runs through one, is refused.
+ */
+export function makeDataDir(dataDir: string): void {
+  const missing: string[] = [];
+  let at = resolve(dataDir);
+  for (;;) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(at).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw notAFolder(dataDir);
+      if (code !== 'ENOENT') throw unusable(dataDir, error);
+      missing.push(at);
+      const parent = dirname(at);
+      if (parent === at) break;
+      at = parent;
+      continue;
+    }
+    if (!isDir) throw notAFolder(dataDir);
+    break;
+  }
+  for (const dir of missing.reverse()) {
+    try {
+      mkdirSync(dir, { mode: privateDirMode });
+    } catch (error) {
+      // Made by a racing process in between: fine, as long as it is a folder.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(dir).isDirectory()) continue;
+      throw unusable(dataDir, error);
+    }
+  }
+}
+
+const notAFolder = (dataDir: string): DataDirError =>
+  new DataDirError(
+    `the data folder ${dataDir} is a file (or inside one), not a folder; choose another with --data-dir`,
+    'unusable',
+  );
 
 /** Narrows one file the agent just created (SQLite and libraries create with 0644 & ~umask). */
 export function makePrivate(file: string, platform: NodeJS.Platform = process.platform): void {

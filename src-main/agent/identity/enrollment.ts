@@ -185,7 +185,8 @@ export async function checkWritable(
       message: `the data folder ${dataDir} is not writable (${code ?? 'error'}); make it writable or choose another with --data-dir`,
     };
   } finally {
-    await rm(probe, { force: true });
+    // The probe may never have been made (the folder is a file, or not there): nothing to remove.
+    await rm(probe, { force: true }).catch(() => undefined);
   }
 }
 

@@ -1,9 +1,10 @@
 // One running agent per data folder: two would run every check twice and race on the outbox.
 // The lock names its holder by pid and, on Linux, by the process's start time: after a crash and
 // a reboot the same pid may belong to an unrelated process, which must not block the agent.
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readLocalFileSync } from '../base/local-file.ts';
 import { join } from 'node:path';
-import { privateDirMode, privateFileMode } from '../base/data-dir.ts';
+import { DataDirError, makeDataDir, privateFileMode } from '../base/data-dir.ts';
 
 export type LockOutcome =
   | { ok: true; release: () => void; /** A stale lock that was taken over, for the log. */ tookOver?: { pid: number } }
@@ -69,14 +70,31 @@ function parseRecord(text: string): LockRecord | undefined {
   }
 }
 
+/** A lock record is a pid and a start time: a few dozen bytes. */
+const lockMaxBytes = 4096;
+
+/** The lock file's text; undefined when it is gone; a folder, device or pipe in its place is refused. */
+function readLock(file: string): string | undefined {
+  const read = readLocalFileSync(file, lockMaxBytes);
+  if (read.ok) return read.bytes.toString('utf8');
+  if (read.problem === 'not-a-file')
+    throw new DataDirError(
+      `${file} is not a regular file (a folder, device or pipe), so it cannot tell whether another uptime-agent runs; remove it and start again`,
+      'unusable',
+    );
+  // Too large to be ours: not a record, so a stale lock to take over (parseRecord says no pid).
+  return read.problem === 'too-large' ? '' : undefined;
+}
+
 /** The live holder of a data folder's lock, if any (`status` uses it to trust live state). */
 export function lockHolder(dataDir: string): number | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(lockFile(dataDir), 'utf8');
+    text = readLock(lockFile(dataDir));
   } catch {
     return undefined;
   }
+  if (text === undefined) return undefined;
   const record = parseRecord(text);
   return record !== undefined && holderAlive(record) ? record.pid : undefined;
 }
@@ -87,8 +105,10 @@ export function lockHolder(dataDir: string): number | undefined {
  * whose holder is gone (dead, or its pid now another process) is taken over.
  */
 export function takeInstanceLock(dataDir: string): LockOutcome {
-  mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
+  makeDataDir(dataDir);
   const file = lockFile(dataDir);
+  // A folder (or FIFO) named agent.lock would read as "released" for ever: say what it is instead.
+  readLock(file);
   const started = processStartTime(process.pid);
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, JSON.stringify({ pid: process.pid, ...(started === undefined ? {} : { started }) }), {
@@ -103,12 +123,8 @@ export function takeInstanceLock(dataDir: string): LockOutcome {
         return tookOver === undefined ? { ok: true, release } : { ok: true, release, tookOver };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        let text = '';
-        try {
-          text = readFileSync(file, 'utf8');
-        } catch {
-          continue; // released in between
-        }
+        const text = readLock(file);
+        if (text === undefined) continue; // released in between
         const record = parseRecord(text);
         if (record !== undefined && record.pid !== process.pid && holderAlive(record))
           return { ok: false, pid: record.pid };

@@ -2,9 +2,10 @@
 // keyring (src-main/electron); headless, they are one file only the user can read. The identity
 // (monitor id, server, enrollment details) lives with the key, outside the store: a lost or
 // corrupt store never forces a re-enrollment, and key and identity change in one atomic step.
-import { chmod, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { readLocalFile } from '../base/local-file.ts';
 import { prepareDataDir } from '../base/data-dir.ts';
 
 /** Where the monitor is, as the server's Monitors page shows it. */
@@ -71,11 +72,23 @@ export function credentialsText(credentials: { apiKey: string; identity: StoredI
   })}\n`;
 }
 
+/** A key file is a few hundred bytes; far more is not one. */
+const keyFileMaxBytes = 64 * 1024;
+
+/**
+ * A bare key, as earlier versions wrote it: one token of visible ASCII (it is sent in a header).
+ * Anything else that is not JSON (words, several lines, binary) is a damaged file, not a key.
+ */
+const bareKey = /^[\x21-\x7e]{1,4096}$/;
+
 /** Reads credentialsText; a bare key (written by earlier versions) has no identity yet. */
 export function parseCredentials(text: string, where: string): Credentials | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  if (!trimmed.startsWith('{')) return { apiKey: trimmed };
+  if (!trimmed.startsWith('{')) {
+    if (!bareKey.test(trimmed)) throw new DamagedKeyError(where);
+    return { apiKey: trimmed };
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(trimmed);
@@ -105,13 +118,16 @@ export function fileKeyVault(
     protection: 'user-only-file',
     file,
     async load() {
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
+      const read = await readLocalFile(file, keyFileMaxBytes);
+      if (!read.ok) {
+        if (read.problem === 'missing') return undefined;
+        // A folder, device, pipe or huge file where the key belongs is no key: damaged, not absent.
+        if (read.problem !== 'unreadable') throw new DamagedKeyError(file);
+        throw Object.assign(new Error(`the key file ${file} cannot be read (${read.code ?? 'error'})`), {
+          code: read.code,
+        });
       }
+      const text = read.bytes.toString('utf8');
       if (process.platform !== 'win32' && options.readOnly !== true) {
         const mode = (await stat(file)).mode & 0o777;
         if ((mode & 0o077) !== 0) {

@@ -39,7 +39,26 @@ interface OutboxCopy {
   monitor_id: string;
 }
 
+/**
+ * The store must be a regular file (or not there yet): SQLite opening a FIFO blocks in open()
+ * for ever, beyond the reach of SIGTERM, and a folder or device is no store to set aside.
+ */
+export function assertStoreIsFile(file: string): void {
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    return; // Not there (SQLite creates it) or not reachable (opening says why).
+  }
+  if (!isFile)
+    throw new DataDirError(
+      `the store ${file} is not a regular file (a folder, device or pipe); move it away, or choose another --data-dir`,
+      'unusable',
+    );
+}
+
 export function openStore(file: string, now: Date): OpenedStore {
+  assertStoreIsFile(file);
   let reason = journalProblem(file);
   if (reason === undefined) {
     try {

@@ -1,10 +1,10 @@
 // Settings of a headless host (the web dashboard): the same shape as the desktop shell's, kept
 // in `settings.json` in the data folder. Read once, validated with the contract's schema, and
 // written whole on every change (temporary file + rename, so a crash never leaves half a file).
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localFileProblemText, readLocalFileSync } from '../../agent/base/local-file.ts';
-import { privateDirMode } from '../../agent/base/data-dir.ts';
+import { makeDataDir } from '../../agent/base/data-dir.ts';
 import { settingsSchema, type Settings } from '../../ipc/contract.ts';
 import type { SettingsStore } from '../../ipc/handlers.ts';
 import {
@@ -66,7 +66,7 @@ export function fileSettingsStore(dataDir: string, onWarning?: (message: string)
       // Parsing the merge again applies the schema's trimming and bounds to the patched fields.
       const next = settingsSchema.parse({ ...current, ...patch });
       // Settings can be the first thing written to a new data folder: private from the start.
-      mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
+      makeDataDir(dataDir);
       const temporary = `${file}.${process.pid}.tmp`;
       writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
       renameSync(temporary, file);

@@ -1,4 +1,4 @@
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { tempDir } from '../../support/temp-dir.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,25 @@ describe('fileKeyVault', () => {
     const dir = (await tempDir('vault-')).path;
     await writeFile(join(dir, 'api-key'), 'old-key\n', { mode: 0o600 });
     expect(await fileKeyVault(dir).load()).toEqual({ apiKey: 'old-key' });
+  });
+
+  it.each([
+    ['words', 'this is not a key\n'],
+    ['several lines', 'uak_abc\nsecond line\n'],
+    ['binary', '\u0000\u0001\u00ff\u00fe'],
+  ])('a non-JSON key file of %s is damaged, not "not enrolled"', async (_name, text) => {
+    const dir = (await tempDir('vault-')).path;
+    await writeFile(join(dir, 'api-key'), text, { mode: 0o600 });
+    await expect(fileKeyVault(dir).load()).rejects.toBeInstanceOf(DamagedKeyError);
+  });
+
+  it('a folder or a device where the key file belongs is damaged, never read', async () => {
+    const dir = (await tempDir('vault-')).path;
+    await mkdir(join(dir, 'api-key'));
+    await expect(fileKeyVault(dir).load()).rejects.toBeInstanceOf(DamagedKeyError);
+    const other = (await tempDir('vault-')).path;
+    await symlink('/dev/zero', join(other, 'api-key'));
+    await expect(fileKeyVault(other).load()).rejects.toBeInstanceOf(DamagedKeyError);
   });
 
   it('says a damaged key file is damaged, and what to do', async () => {
