@@ -72,8 +72,12 @@ export interface AgentState {
   connection: ConnectionState;
   /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
   storeProblem?: string;
+  /** While storeProblem: results waiting in memory for the store. */
+  unsavedResults?: number;
   /** Whether probing keeps up (schedule/load.ts); absent until probing has run a while. */
   load?: LoadReport;
+  /** When that load sample was taken (ISO). */
+  loadSampledAt?: string;
 }
 
 export function initialState(now: Date, droppedResults: number): AgentState {

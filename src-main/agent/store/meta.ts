@@ -1,4 +1,5 @@
-// Small key-value facts about this store: whose check set it holds, sync cursor, counters.
+// Durable key-value facts about this store: whose check set it holds, the sync cursor, the dropped
+// count. What only a running agent knows is in live-state.json, not here.
 import type { Database } from './database.ts';
 
 export type MetaKey =
@@ -10,13 +11,17 @@ export type MetaKey =
   | 'store_owner'
   | 'sync_cursor'
   | 'last_sync_at'
-  | 'dropped_results'
-  /** Server clock minus local clock in seconds at the last API answer, for `status --json`. */
-  | 'clock_skew_sec'
-  /** JSON array of the guids the private definitions file defines, for `status --json`. */
-  | 'private_definitions'
-  /** JSON of the running agent's load (load-state.ts), for `status --json`. */
-  | 'load';
+  | 'dropped_results';
+
+/**
+ * Live state older versions kept here (clock skew, private definitions, load); it now travels in
+ * live-state.json (live/live-state-file.ts), and rows left by an older version are removed.
+ */
+const retiredKeys = ['clock_skew_sec', 'private_definitions', 'load'];
+
+export function dropRetiredMeta(db: Database): void {
+  db.prepare(`DELETE FROM meta WHERE key IN (${retiredKeys.map(() => '?').join(', ')})`).run(...retiredKeys);
+}
 
 export function getMeta(db: Database, key: MetaKey): string | undefined {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
