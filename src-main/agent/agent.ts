@@ -19,11 +19,10 @@ import { createReadModel } from './read/read-model.ts';
 import { createRecording } from './results/recording.ts';
 import { createIdentityLifecycle } from './identity/lifecycle.ts';
 import { finalUpload } from './delivery/final-upload.ts';
-import { openRunStateWriter } from './live/run-state-file.ts';
+import { startLivePublisher } from './live/publisher.ts';
 import { createServiceCalls } from './delivery/service-calls.ts';
 import { createLiveState, initialState } from './live/state.ts';
 import { createUploadLoop } from './delivery/upload-loop.ts';
-import { setMeta } from './store/meta.ts';
 import { userAgent } from './base/version.ts';
 import { createNetworkHolder } from './wire/network-holder.ts';
 
@@ -49,8 +48,7 @@ export function createAgent(options: AgentOptions): Agent {
     client: (server) => network.client(server, userAgent, () => clock.now()),
   });
 
-  const runState = openRunStateWriter(options.dataDir);
-  const loadReporter = createLoadReporter({ db, clock, log, live });
+  const loadReporter = createLoadReporter({ clock, log, live });
   let loops: ServiceLoops | undefined;
 
   const extraTargets: Endpoint[] = tunables.connectivityTargets.flatMap((t) => parseEndpoint(t) ?? []);
@@ -94,8 +92,6 @@ export function createAgent(options: AgentOptions): Agent {
       // Rejected: the ping loop rechecks on its own spread delay (service-calls.ts).
       if (live.get().auth !== 'ok') loops?.ping.trigger();
     },
-    // Kept in the store for `status --json`, which runs in another process.
-    onClockSkew: (skewSec) => setMeta(db, 'clock_skew_sec', String(skewSec)),
   });
 
   const insight = createCheckInsight({
@@ -122,7 +118,6 @@ export function createAgent(options: AgentOptions): Agent {
     clock,
     log,
     live,
-    runState,
     history: insight.history,
     dataDir: options.dataDir,
     onBatchWaiting: () => {
@@ -174,6 +169,9 @@ export function createAgent(options: AgentOptions): Agent {
     settingsProblem: () => network.settingsProblem(),
   });
 
+  // What `status --json` (another process) reads of this running agent: live-state.json.
+  const publisher = startLivePublisher({ dataDir: options.dataDir, clock, live, tunables, identity, checkSet });
+
   function startAll(): void {
     probing.start();
     loops = startServiceLoops({
@@ -219,7 +217,7 @@ export function createAgent(options: AgentOptions): Agent {
       );
     }
     insight.close();
-    runState.close();
+    publisher.close();
     store.close();
   }
 

@@ -3,10 +3,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolveDataDir, storeFile } from '../agent/base/data-dir.ts';
 import { legacyIdentity } from '../agent/identity/enrollment.ts';
-import { lockHolder } from '../agent/identity/instance-lock.ts';
+import { lockHolder, processAlive } from '../agent/identity/instance-lock.ts';
 import { fileKeyVault, type Credentials } from '../agent/identity/key-vault.ts';
 import { printable, printableJsonLine } from '../agent/base/printable.ts';
-import { readRunState } from '../agent/live/run-state-file.ts';
+import { readLiveState } from '../agent/live/live-state-file.ts';
 import { openDatabase, openDatabaseReadOnly, schemaVersion, type Database } from '../agent/store/database.ts';
 import { statusReport, type StatusReport } from '../agent/read/status-report.ts';
 import { countChecks } from '../agent/read/check-health.ts';
@@ -59,7 +59,14 @@ async function readStatus(dataDir: string): Promise<StatusReport> {
   const db = openStoreOrEmpty(file);
   try {
     const identity = credentials?.identity ?? legacyIdentity(db);
-    const live = readRunState(dataDir, (pid) => lockHolder(dataDir) === pid);
+    // Fresh only while its writer runs (the folder's lock holder, when one holds it) and wrote
+    // it within a few periods (live-state-file.ts).
+    const holder = lockHolder(dataDir);
+    const live = readLiveState(
+      dataDir,
+      (pid) => (holder === undefined ? processAlive(pid) : holder === pid),
+      Date.now(),
+    );
     return statusReport(db, identity, credentials !== undefined, live);
   } finally {
     db.close();
@@ -92,6 +99,11 @@ function describe(report: StatusReport, dataDir: string): string[] {
   );
   return [
     `monitor ${report.monitor_id ?? '?'} on ${report.server ?? '?'}`,
+    ...(report.connection === null
+      ? []
+      : [
+          `server: ${report.connection.state}${report.connection.since === null ? '' : ` since ${report.connection.since}`}`,
+        ]),
     ...(report.store_problem === null ? [] : [`problem: ${report.store_problem}`]),
     `last sync: ${report.last_sync_at ?? 'never'}`,
     `checks: ${counts.total} (${countsText(counts)})`,

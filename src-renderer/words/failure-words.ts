@@ -81,7 +81,9 @@ export function apiFailureWords(failure: FailureFacts): string {
   if (failure.cause !== undefined && (failure.kind === 'network' || failure.kind === 'timeout')) {
     const issuer =
       failure.cause === 'untrusted-ca' && failure.issuer !== undefined ? ` It is signed by ${failure.issuer}.` : '';
-    return `${causeWords[failure.cause]}${issuer}`;
+    // The proxy's address comes masked (no password); naming it says which setting to look at.
+    const proxy = failure.proxy === undefined ? '' : ` The proxy in use: ${failure.proxy}.`;
+    return `${causeWords[failure.cause]}${issuer}${proxy}`;
   }
   return kindWords[failure.kind](failure);
 }

@@ -185,7 +185,7 @@ describe('uptime-agent with bad local state', () => {
       }
       await eventually(
         () =>
-          ['agent.db-wal', 'agent.db-shm', 'agent.lock', 'run-state.json'].every((n) => existsSync(join(dataDir, n))),
+          ['agent.db-wal', 'agent.db-shm', 'agent.lock', 'live-state.json'].every((n) => existsSync(join(dataDir, n))),
         20_000,
         'run files',
       );

@@ -19,6 +19,9 @@ describe('failure words', () => {
   it.each(failureCauses.map((cause) => ({ cause })))('the cause $cause has words of its own', ({ cause }) => {
     const words = apiFailureWords({ kind: 'network', cause });
     expect(words).toBe(causeWords[cause]);
+    expect(apiFailureWords({ kind: 'network', cause, proxy: 'http://office:***@proxy:3128' })).toContain(
+      'The proxy in use: http://office:***@proxy:3128.',
+    );
     expect(words).not.toMatch(machineText);
   });
 

@@ -14,7 +14,6 @@ import type { Scheduler } from '../schedule/scheduler.ts';
 import type { ServiceCalls } from '../delivery/service-calls.ts';
 import { listChecks, type StoredCheck } from '../store/checks.ts';
 import type { Database } from '../store/database.ts';
-import { setMeta } from '../store/meta.ts';
 import { syncOnce, type SyncOutcome } from './sync.ts';
 import type { CallFailure } from '../identity/identity.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
@@ -65,8 +64,6 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
     runnable = runnableChecks(stored, privateState?.entries ?? new Map());
     const names = new Map(stored.map((s) => [s.check.guid, s.check.name]));
     summary = summarizePrivateDefinitions(privateState, runnable, (guid) => names.get(guid) ?? guid);
-    // What `status --json` (another process) reads: guids and problems, never a definition.
-    setMeta(deps.db, 'private_definitions', JSON.stringify(summary));
     for (const check of runnable.runnable.values())
       target?.upsert({ guid: check.guid, intervalMs: check.intervalMs, ...check.sharing });
     for (const guid of scheduled) {

@@ -31,8 +31,6 @@ export interface ServiceCallsDeps {
   /** The server could not be reached: maybe this machine is offline. */
   onUnreachable: () => void;
   onAuthChanged: (before: AuthState) => void;
-  /** A new clock-skew measurement (seconds, server minus local), e.g. to keep it for `status`. */
-  onClockSkew?: (skewSec: number) => void;
   /** Randomness for the recheck spread; injectable so tests can pin it. */
   random?: () => number;
 }
@@ -106,7 +104,6 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
       deps.log.info("this machine's clock agrees with the server's again");
     }
     skewReported = off;
-    deps.onClockSkew?.(skewSec);
     return skewSec;
   }
 

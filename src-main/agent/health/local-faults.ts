@@ -1,14 +1,12 @@
 // Runs that failed because this machine ran out of something (base/local-fault.ts): counted as
-// one episode, shown in the window (live state) and kept in the store for `status --json`, which
-// runs in another process. The episode ends with a run that gets an answer once none has failed
+// one episode, shown in the window and published with the rest of the live state (live-state.json)
+// for `status --json`, which runs in another process. The episode ends with a run that gets an answer once none has failed
 // this way for a while: a machine at its limit lets a run through whenever another ends, and
 // the problem must not blink on and off with each.
 import type { Clock } from '../base/clock.ts';
 import { describeLocalFault, type LocalFault } from '../base/local-fault.ts';
 import type { Logger } from '../base/log.ts';
 import type { LiveState } from '../live/state.ts';
-import type { Database } from '../store/database.ts';
-import { deleteMeta, getMeta, setMeta } from '../store/meta.ts';
 
 export interface LocalFaultEpisode {
   fault: LocalFault;
@@ -24,25 +22,20 @@ export interface LocalFaults {
   recovered(): void;
 }
 
-/** The store copy is rewritten at most this often during a burst of failures. */
+/** The live state is updated at most this often during a burst of failures. */
 const saveEveryMs = 1_000;
 /** How long runs must go without a local fault before the episode is over. */
 export const localFaultQuietMs = 10_000;
 
-export function createLocalFaults(deps: { db: Database; clock: Clock; log: Logger; live: LiveState }): LocalFaults {
+export function createLocalFaults(deps: { clock: Clock; log: Logger; live: LiveState }): LocalFaults {
   let episode: LocalFaultEpisode | undefined;
   let savedAt = -Infinity;
   let lastFaultAt = -Infinity;
-  // An episode recorded by an agent that is gone is no longer true.
-  bestEffort(() => deleteMeta(deps.db, 'local_fault'));
 
   function publish(): void {
     const shown = episode;
     savedAt = deps.clock.monotonic();
     deps.live.update(({ localFault: _old, ...rest }) => (shown === undefined ? rest : { ...rest, localFault: shown }));
-    bestEffort(() =>
-      shown === undefined ? deleteMeta(deps.db, 'local_fault') : setMeta(deps.db, 'local_fault', JSON.stringify(shown)),
-    );
   }
 
   return {
@@ -63,24 +56,4 @@ export function createLocalFaults(deps: { db: Database; clock: Clock; log: Logge
       publish();
     },
   };
-}
-
-/** The episode the running agent recorded, for `status --json`. */
-export function readLocalFault(db: Database): LocalFaultEpisode | undefined {
-  const raw = getMeta(db, 'local_fault');
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw) as LocalFaultEpisode;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The store may be the thing that is short (a full disk); the live state still says it. */
-function bestEffort(write: () => void): void {
-  try {
-    write();
-  } catch {
-    // See above.
-  }
 }

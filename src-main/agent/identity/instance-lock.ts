@@ -18,7 +18,8 @@ interface LockRecord {
 
 export const lockFile = (dataDir: string): string => join(dataDir, 'agent.lock');
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (ours to signal or not). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -51,7 +52,7 @@ function looksLikeAgent(pid: number): boolean {
 
 /** Whether the process a lock names is still the uptime-agent that wrote it. */
 export function holderAlive(record: LockRecord): boolean {
-  if (!alive(record.pid)) return false;
+  if (!processAlive(record.pid)) return false;
   const started = processStartTime(record.pid);
   if (started === undefined) return true; // no /proc: a live pid is all that can be known
   if (record.started !== undefined) return started === record.started;

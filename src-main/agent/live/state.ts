@@ -73,10 +73,14 @@ export interface AgentState {
   connection: ConnectionState;
   /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
   storeProblem?: string;
+  /** While storeProblem: results waiting in memory for the store. */
+  unsavedResults?: number;
   /** Whether probing keeps up (schedule/load.ts); absent until probing has run a while. */
   load?: LoadReport;
   /** Runs are failing because this machine ran out of something (health/local-faults.ts). */
   localFault?: { fault: LocalFault; since: string; runs: number };
+  /** When that load sample was taken (ISO). */
+  loadSampledAt?: string;
 }
 
 export function initialState(now: Date, droppedResults: number): AgentState {

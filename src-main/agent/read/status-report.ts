@@ -1,10 +1,9 @@
-// The `uptime-agent status --json` document, read from the store alone so that it works while
-// another process runs the agent on the same data folder.
-import { agentDefaults } from '../defaults.ts';
-import { readLoad } from '../live/load-state.ts';
+// The `uptime-agent status --json` document: durable facts from the store (read-only, so that it
+// works while another process runs the agent on the same data folder), and what only the running
+// agent knows from its live-state.json (live/live-state-file.ts), when that is fresh.
 import { effectiveInterval, sharedBy } from '../schedule/grid.ts';
 import type { StoredIdentity } from '../identity/key-vault.ts';
-import type { RunState } from '../live/run-state-file.ts';
+import type { LiveStateDocument } from '../live/live-state-file.ts';
 import { currentSchemaVersion, schemaVersion, type Database } from '../store/database.ts';
 import { listChecks } from '../store/checks.ts';
 import { getMeta } from '../store/meta.ts';
@@ -19,7 +18,6 @@ import {
 import { noPrivateDefinitions, type PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import { notRunReason } from '../checks/runnable-checks.ts';
 import { describeLocalFault } from '../base/local-fault.ts';
-import { readLocalFault } from '../health/local-faults.ts';
 
 export interface StatusReport {
   monitor_id: string | null;
@@ -80,29 +78,31 @@ export interface StatusReport {
   load_sampled_at: string | null;
   /** Beyond design.md's fields: the private definitions file's state, problems by guid and field. */
   private_definitions: PrivateDefinitionsSummary;
+  /**
+   * The server as the running agent last found it (issue 25): connecting, connected, unreachable,
+   * rejected (401) or disabled (403), since when, and its last successful call; null when no
+   * enrolled agent is running.
+   */
+  connection: LiveStateDocument['connection'];
+  /** When the running agent wrote what this report took from it; null when none is running. */
+  live_state_written_at: string | null;
 }
 
-/** A recorded load older than this belongs to an agent that is gone: a few missed samples. */
-const loadFreshMs = 3 * agentDefaults.loadSampleMs;
-
 /**
- * What `status --json` prints, read from the store. Whether a check is runnable is the running
- * agent's own decision (checks/runnable-checks.ts), made here from the guids its definitions
- * file defined (the agent records those, never a definition).
+ * Whether a check is runnable is the running agent's own decision (runnable-checks.ts), made
+ * here from the guids its definitions file defined (the agent publishes those, never a definition).
+ * `live` is the running agent's fresh live state (readLiveState), undefined when none runs.
  */
 export function statusReport(
   db: Database,
   identity: StoredIdentity | undefined,
   keyPresent: boolean,
-  live?: RunState,
-  nowMs = Date.now(),
+  live?: LiveStateDocument,
 ): StatusReport {
-  const load = readLoad(db, nowMs, loadFreshMs);
-  const raw = getMeta(db, 'private_definitions');
-  const privateDefinitions = raw === undefined ? noPrivateDefinitions : (JSON.parse(raw) as PrivateDefinitionsSummary);
+  const load = live?.load ?? undefined;
+  const privateDefinitions = live?.private_definitions ?? noPrivateDefinitions;
   const defined = new Set(privateDefinitions.defined);
   const last = lastResults(db);
-  const skew = getMeta(db, 'clock_skew_sec');
   return {
     monitor_id: identity?.monitorId ?? null,
     server: identity?.server ?? null,
@@ -113,7 +113,7 @@ export function statusReport(
     dropped_results: Number(getMeta(db, 'dropped_results') ?? '0'),
     store_problem: live?.store_problem ?? null,
     unsaved_results: live?.unsaved_results ?? 0,
-    local_problem: localProblem(db, live),
+    local_problem: localProblem(live),
     checks: listChecks(db).map((stored) => {
       const { check, privateDefinition } = stored;
       const lastResult = last.get(check.guid);
@@ -130,15 +130,17 @@ export function statusReport(
         ...(lastResult === undefined ? {} : { last_result: lastResult }),
       };
     }),
-    clock_skew_sec: skew === undefined || !Number.isFinite(Number(skew)) ? null : Number(skew),
+    clock_skew_sec: live?.clock_skew_sec ?? null,
     outages: outageHistory(db),
     overloaded: load?.overloaded ?? false,
     skipped_overlap: load?.skippedOverlap ?? 0,
     skipped_backlog: load?.skippedBacklog ?? 0,
     runs_executed: load?.executed ?? 0,
     schedule_lag_p99_ms: load?.lagP99Ms ?? null,
-    load_sampled_at: load === undefined ? null : new Date(load.at).toISOString(),
+    load_sampled_at: load?.sampled_at ?? null,
     private_definitions: privateDefinitions,
+    connection: live?.connection ?? null,
+    live_state_written_at: live?.written_at ?? null,
   };
 }
 
@@ -158,8 +160,8 @@ function unsentByMonitor(
   };
 }
 
-/** Only a running agent's episode is true now (one that was killed left its record behind). */
-function localProblem(db: Database, live: RunState | undefined): string | null {
-  const episode = live === undefined ? undefined : readLocalFault(db);
+/** Only a running agent's episode is true now: it comes with the rest of its live state. */
+function localProblem(live: LiveStateDocument | undefined): string | null {
+  const episode = live?.local_fault ?? undefined;
   return episode === undefined ? null : describeLocalFault(episode.fault, episode.runs);
 }

@@ -4,7 +4,6 @@
 import type { CheckStats } from '../store/check-stats.ts';
 import type { Clock } from '../base/clock.ts';
 import type { Logger } from '../base/log.ts';
-import type { RunStateWriter } from '../live/run-state-file.ts';
 import type { LiveState } from '../live/state.ts';
 import type { Database } from '../store/database.ts';
 import type { History } from '../store/history.ts';
@@ -20,7 +19,6 @@ export interface RecordingDeps {
   clock: Clock;
   log: Logger;
   live: LiveState;
-  runState: RunStateWriter;
   dataDir: string;
   /** After every commit: a full wire batch may be waiting to go. */
   onBatchWaiting: () => void;
@@ -29,7 +27,7 @@ export interface RecordingDeps {
 }
 
 export function createRecording(deps: RecordingDeps): ResultSink {
-  const { outbox, live, log, runState } = deps;
+  const { outbox, live, log } = deps;
   return createResultSink({
     db: deps.db,
     outbox,
@@ -52,13 +50,15 @@ export function createRecording(deps: RecordingDeps): ResultSink {
       // Once per problem in the log (the retry runs every second); the state follows the counts.
       if (live.get().storeProblem === undefined)
         log.error({ detail: problem.detail, code: (error as { errcode?: number }).errcode }, message);
-      runState.write({ store_problem: message, unsaved_results: problem.waiting });
-      live.update((s) => ({ ...s, storeProblem: message }));
+      // live-state.json carries it to `status --json`, rewritten in place when the disk is full.
+      live.update((s) => ({ ...s, storeProblem: message, unsavedResults: problem.waiting }));
     },
     onRecovered: (problem) => {
       log.info({ dropped: problem.dropped }, 'results are saved again');
-      runState.write({ store_problem: null, unsaved_results: 0 });
-      live.update(({ storeProblem: _gone, ...rest }) => ({ ...rest, droppedResults: outbox.dropped() }));
+      live.update(({ storeProblem: _gone, unsavedResults: _none, ...rest }) => ({
+        ...rest,
+        droppedResults: outbox.dropped(),
+      }));
       deps.onRecovered();
     },
   });

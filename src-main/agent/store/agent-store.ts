@@ -8,6 +8,7 @@ import type { Database } from './database.ts';
 import { openStore, type SetAside } from './open-store.ts';
 import { allHistory, createHistory, type History } from './history.ts';
 import { createOutbox, type Outbox } from './outbox.ts';
+import { dropRetiredMeta } from './meta.ts';
 
 export interface AgentStore {
   db: Database;
@@ -49,6 +50,8 @@ export function openAgentStore(
       describeSetAside(setAside),
     );
   }
+  // Live state an older version kept in meta now lives in live-state.json.
+  dropRetiredMeta(db);
   const stats = createCheckStats(tunables.historySlots, sparkPoints);
   for (const entry of allHistory(db)) stats.record(entry);
   return {

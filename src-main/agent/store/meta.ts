@@ -1,6 +1,5 @@
-// Small key-value facts about this store: whose check set it holds, the sync cursor, counters,
-// and (until they move to one live-state file, issue 23) a few facts the running agent publishes
-// for `status --json`.
+// Durable key-value facts about this store: whose check set it holds, the sync cursor, the dropped
+// count. What only a running agent knows is in live-state.json, not here.
 import type { Database } from './database.ts';
 
 export type MetaKey =
@@ -12,15 +11,17 @@ export type MetaKey =
   | 'store_owner'
   | 'sync_cursor'
   | 'last_sync_at'
-  | 'dropped_results'
-  /** Server clock minus local clock in seconds at the last API answer, for `status --json`. */
-  | 'clock_skew_sec'
-  /** JSON of the private definitions file's state (checks/private-definitions/summary.ts), for `status --json`. */
-  | 'private_definitions'
-  /** JSON of the running agent's load (live/load-state.ts), for `status --json`. */
-  | 'load'
-  /** JSON of the running agent's local-fault episode (health/local-faults.ts), for `status --json`. */
-  | 'local_fault';
+  | 'dropped_results';
+
+/**
+ * Live state older versions kept here (clock skew, private definitions, load, a local-fault episode); it now travels in
+ * live-state.json (live/live-state-file.ts), and rows left by an older version are removed.
+ */
+const retiredKeys = ['clock_skew_sec', 'private_definitions', 'load', 'local_fault'];
+
+export function dropRetiredMeta(db: Database): void {
+  db.prepare(`DELETE FROM meta WHERE key IN (${retiredKeys.map(() => '?').join(', ')})`).run(...retiredKeys);
+}
 
 export function getMeta(db: Database, key: MetaKey): string | undefined {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;

@@ -8,6 +8,7 @@ import { systemClock } from '../../../src-main/agent/base/clock.ts';
 import { createLogger } from '../../../src-main/agent/base/log.ts';
 import { openDatabase } from '../../../src-main/agent/store/database.ts';
 import { statusReport } from '../../../src-main/agent/read/status-report.ts';
+import { readLiveState } from '../../../src-main/agent/live/live-state-file.ts';
 import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
 import { startHttpTarget, type HttpTarget } from '../../targets/index.ts';
 
@@ -40,10 +41,11 @@ describe('clock skew against the server', () => {
     // ran_at stays this machine's wall clock (5 minutes ahead of the server's).
     const ranAt = Date.parse(h.server.results(h.monitorId)[0]?.ranAt ?? '');
     expect(ranAt - Date.now()).toBeGreaterThan(aheadMs - 60_000);
-    // status --json reads it from the store.
+    // status --json reads it from the running agent's live-state.json.
     const db = openDatabase(`${h.dataDir}/agent.db`);
     try {
-      expect(statusReport(db, undefined, true).clock_skew_sec).toBe(skew);
+      const live = readLiveState(h.dataDir, (pid) => pid === process.pid, Date.now());
+      expect(statusReport(db, undefined, true, live).clock_skew_sec).toBe(skew);
     } finally {
       db.close();
     }

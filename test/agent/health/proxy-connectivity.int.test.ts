@@ -59,9 +59,13 @@ describe('connectivity through the proxy', () => {
     await eventually(() => asked() >= before + 3, 10_000, 'three more calls through the proxy');
     expect(agent.state().online).toBe(true);
     expect(agent.outages()).toEqual([]);
-    expect(agent.snapshot().problems.find((p) => p.kind === 'server-connection')?.message).toContain(
-      `proxy ${proxy.url} refused to connect`,
-    );
+    // As data, for the window to word: the proxy in use could not reach the server.
+    expect(agent.snapshot().problems.find((p) => p.kind === 'server-connection')?.failure).toEqual({
+      kind: 'network',
+      cause: 'proxy-upstream',
+      proxy: proxy.url,
+      status: 502,
+    });
   });
 });
 
@@ -75,7 +79,12 @@ describe('network settings changed while running', () => {
       expect(failed.ok).toBe(false);
       expect(refusing.connects).toContain(new URL(h.server.url).host);
       const problem = h.agent.snapshot().problems.find((p) => p.kind === 'server-connection');
-      expect(problem?.message).toContain(`proxy http://office:***@127.0.0.1:${refusing.port} refused to connect`);
+      expect(problem?.failure).toEqual({
+        kind: 'network',
+        cause: 'proxy-denied',
+        proxy: `http://office:***@127.0.0.1:${refusing.port}`,
+        status: 403,
+      });
       expect(JSON.stringify(h.agent.snapshot())).not.toContain('s3cret');
 
       await h.agent.setNetwork({});

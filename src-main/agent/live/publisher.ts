@@ -1,0 +1,90 @@
+// Keeps live-state.json (live-state-file.ts) in step with the running agent: written at once
+// when what it says changes, and again every period so that its `written_at` shows the writer
+// is alive. Removed when the agent stops.
+import type { Clock, TimerHandle } from '../base/clock.ts';
+import type { AgentTunables } from '../defaults.ts';
+import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
+import { removeLiveState, writeLiveState, type LiveStateContent } from './live-state-file.ts';
+import type { AgentState, LiveState } from './state.ts';
+
+export interface LivePublisherDeps {
+  dataDir: string;
+  clock: Clock;
+  live: LiveState;
+  /** The heartbeat: the file is rewritten at least once per load sample. */
+  tunables: Pick<AgentTunables, 'loadSampleMs'>;
+  identity: { current(): unknown };
+  checkSet: { privateSummary(): PrivateDefinitionsSummary };
+}
+
+export interface LivePublisher {
+  /** Writes now if the content changed (the live state's listeners call it). */
+  publish(): void;
+  close(): void;
+}
+
+/** What the file says of this state (guids and problems of the private definitions, never a definition). */
+export function contentOf(state: AgentState, enrolled: boolean, priv: PrivateDefinitionsSummary): LiveStateContent {
+  const { connection } = state;
+  return {
+    load:
+      state.load === undefined || state.loadSampledAt === undefined
+        ? null
+        : { ...state.load, sampled_at: state.loadSampledAt },
+    clock_skew_sec: state.clockSkewSec ?? null,
+    private_definitions: priv,
+    store_problem: state.storeProblem ?? null,
+    unsaved_results: state.storeProblem === undefined ? 0 : (state.unsavedResults ?? 0),
+    local_fault: state.localFault ?? null,
+    connection: enrolled
+      ? { state: connection.state, since: connection.since ?? null, last_success_at: connection.lastSuccessAt ?? null }
+      : null,
+  };
+}
+
+export function startLivePublisher(deps: LivePublisherDeps): LivePublisher {
+  let last = '';
+  let timer: TimerHandle | undefined;
+  let closed = false;
+
+  function write(content: LiveStateContent, text: string): void {
+    writeLiveState(deps.dataDir, {
+      pid: process.pid,
+      written_at: new Date(deps.clock.now()).toISOString(),
+      write_period_ms: deps.tunables.loadSampleMs,
+      ...content,
+    });
+    last = text;
+  }
+
+  function current(): { content: LiveStateContent; text: string } {
+    const enrolled = deps.identity.current() !== undefined;
+    const content = contentOf(deps.live.get(), enrolled, deps.checkSet.privateSummary());
+    return { content, text: JSON.stringify(content) };
+  }
+
+  function publish(): void {
+    if (closed) return;
+    const { content, text } = current();
+    if (text !== last) write(content, text);
+  }
+
+  function heartbeat(): void {
+    if (closed) return;
+    const { content, text } = current();
+    write(content, text);
+    timer = deps.clock.setTimer(deps.tunables.loadSampleMs, heartbeat);
+  }
+
+  const off = deps.live.onChange(publish);
+  heartbeat();
+  return {
+    publish,
+    close() {
+      closed = true;
+      off();
+      timer?.cancel();
+      removeLiveState(deps.dataDir);
+    },
+  };
+}

@@ -1,0 +1,133 @@
+// What `status --json` knows of the running agent comes from one file with one freshness rule:
+// live-state.json, written whole when what it says changes and at least once per period, stale
+// when older than a few periods or when its writer is gone, removed when the agent stops.
+// Pure: a temporary folder and the fake clock.
+import { readFileSync, statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { noPrivateDefinitions } from '../../../src-main/agent/checks/private-definitions/index.ts';
+import {
+  liveStateFile,
+  readLiveState,
+  staleAfterPeriods,
+  writeLiveState,
+} from '../../../src-main/agent/live/live-state-file.ts';
+import { startLivePublisher } from '../../../src-main/agent/live/publisher.ts';
+import { createLiveState, initialState } from '../../../src-main/agent/live/state.ts';
+import { createFakeClock } from '../../support/fake-clock.ts';
+import { tempDataDir } from '../../support/temp-dir.ts';
+
+const periodMs = 5_000;
+const alive = (pid: number): boolean => pid === process.pid;
+
+async function setup(enrolled = true) {
+  const dataDir = await tempDataDir();
+  const clock = createFakeClock();
+  const live = createLiveState(initialState(new Date(clock.now()), 0));
+  const publisher = startLivePublisher({
+    dataDir,
+    clock,
+    live,
+    tunables: { loadSampleMs: periodMs },
+    identity: { current: () => (enrolled ? {} : undefined) },
+    checkSet: { privateSummary: () => noPrivateDefinitions },
+  });
+  return { dataDir, clock, live, publisher, read: () => readLiveState(dataDir, alive, clock.now()) };
+}
+
+describe('live-state.json', () => {
+  it('is written at start, 0600, with its writer, one written_at and its period', async () => {
+    const { dataDir, clock, read } = await setup();
+    expect(statSync(liveStateFile(dataDir)).mode & 0o777).toBe(0o600);
+    expect(read()).toMatchObject({
+      pid: process.pid,
+      written_at: new Date(clock.now()).toISOString(),
+      write_period_ms: periodMs,
+      local_fault: null,
+      load: null,
+      clock_skew_sec: null,
+      store_problem: null,
+      unsaved_results: 0,
+      connection: { state: 'connecting', since: null, last_success_at: null },
+    });
+  });
+
+  it('says at once what changed: skew, store problem, load, connection', async () => {
+    const { live, read } = await setup();
+    live.update((s) => ({
+      ...s,
+      clockSkewSec: 90,
+      storeProblem: 'the disk is full',
+      unsavedResults: 12,
+      load: {
+        overloaded: true,
+        executed: 6,
+        skippedOverlap: 3,
+        skippedBacklog: 1,
+        recentDue: 10,
+        recentBacklog: 1,
+        recentOverlap: 3,
+        recentSkipped: 4,
+        lagP99Ms: 40,
+      },
+      loadSampledAt: '2026-11-21T10:00:00.000Z',
+      connection: {
+        state: 'unreachable',
+        since: '2026-11-21T09:59:00.000Z',
+        lastSuccessAt: '2026-11-21T09:58:00.000Z',
+      },
+    }));
+    expect(read()).toMatchObject({
+      clock_skew_sec: 90,
+      store_problem: 'the disk is full',
+      unsaved_results: 12,
+      load: { overloaded: true, executed: 6, sampled_at: '2026-11-21T10:00:00.000Z' },
+      connection: {
+        state: 'unreachable',
+        since: '2026-11-21T09:59:00.000Z',
+        last_success_at: '2026-11-21T09:58:00.000Z',
+      },
+    });
+  });
+
+  it('a change that says nothing new is not written again', async () => {
+    const { dataDir, live } = await setup();
+    const before = readFileSync(liveStateFile(dataDir), 'utf8');
+    live.update((s) => ({ ...s, paused: true }));
+    expect(readFileSync(liveStateFile(dataDir), 'utf8')).toBe(before);
+  });
+
+  it('is rewritten every period, so it stays fresh while the agent runs', async () => {
+    const { clock, read } = await setup();
+    await clock.advance(10 * periodMs);
+    expect(read()?.written_at).toBe(new Date(clock.now()).toISOString());
+  });
+
+  it('is stale past the periods it may miss, or when its writer is gone', async () => {
+    const { dataDir, clock, publisher } = await setup();
+    const writtenAt = clock.now();
+    publisher.close();
+    // A killed agent leaves its last file behind: one as it would have written it.
+    writeLiveState(dataDir, {
+      pid: process.pid,
+      written_at: new Date(writtenAt).toISOString(),
+      write_period_ms: periodMs,
+      local_fault: null,
+      load: null,
+      clock_skew_sec: 5,
+      private_definitions: noPrivateDefinitions,
+      store_problem: null,
+      unsaved_results: 0,
+      connection: null,
+    });
+    expect(readLiveState(dataDir, alive, writtenAt + staleAfterPeriods * periodMs)).toBeDefined();
+    expect(readLiveState(dataDir, alive, writtenAt + staleAfterPeriods * periodMs + 1)).toBeUndefined();
+    expect(readLiveState(dataDir, () => false, writtenAt)).toBeUndefined();
+  });
+
+  it('has no connection while not enrolled, and is removed when the agent stops', async () => {
+    const { dataDir, publisher, read } = await setup(false);
+    expect(read()?.connection).toBeNull();
+    publisher.close();
+    expect(() => statSync(liveStateFile(dataDir))).toThrow();
+  });
+});

@@ -1,0 +1,90 @@
+// @vitest-environment happy-dom
+// Every kind of problem the agent raises is shown in the window in words, none of them machine
+// text: the problems come from the agent's own problemsOf for a state that has them all, and the
+// list of kinds is a Record, so a new kind fails here until it is covered.
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, expect, it } from 'vitest';
+import { problemsOf, type ProblemKind } from '../../src-main/agent/read/problems.ts';
+import { initialState } from '../../src-main/agent/live/state.ts';
+import { OverviewView } from '../../src-renderer/views/OverviewView.tsx';
+import { createFakeBridge, ok } from './fake-bridge.ts';
+import { snapshotOf } from './fixtures.ts';
+import { renderView } from './render.tsx';
+
+afterEach(cleanup);
+
+const machineText = /\bE[A-Z]{4,}\b|--[a-z][a-z-]+|\/api\/|\d{4}-\d\d-\d\dT|SSL routines|UND_ERR|undefined|\[object/;
+
+/** Each kind, and a word its sentence holds. */
+const kinds: Record<ProblemKind, RegExp> = {
+  'key-rejected': /refused this monitor’s API key/,
+  'monitor-disabled': /disabled this monitor/,
+  'key-damaged': /damaged/,
+  'clock-skew': /5 minutes behind/,
+  'server-connection': /certificate is not trusted/,
+  'private-missing': /no local definition/,
+  'private-file': /not valid JSON/,
+  'rejected-results': /refused 2 results/,
+  'results-dropped': /3 results were dropped/,
+  'store-problem': /disk .* full/,
+  'results-aside': /monitor q1w2e3r4t5y6/,
+  overloaded: /keep up/,
+  'private-invalid': /entry in the definitions file has an error/,
+  'settings-problem': /settings file/,
+  'local-resources': /ran out of open files/,
+};
+
+it('every problem kind is said in words', async () => {
+  const state = {
+    ...initialState(new Date('2026-11-21T10:00:00Z'), 3),
+    clockSkewSec: 300,
+    storeProblem: 'the disk holding the data folder is full; free some space',
+    connectionProblem: { kind: 'network' as const, cause: 'untrusted-ca' as const },
+    load: {
+      overloaded: true,
+      executed: 6,
+      skippedOverlap: 3,
+      skippedBacklog: 1,
+      recentDue: 10,
+      recentSkipped: 4,
+      recentBacklog: 1,
+      recentOverlap: 3,
+      lagP99Ms: 40,
+    },
+    localFault: { fault: 'descriptors' as const, since: '2026-11-21T09:59:00.000Z', runs: 7 },
+  };
+  const priv = {
+    file: '/home/me/private.json',
+    fileError: 'the file is not valid JSON (line 3); the definitions read before stay in force',
+    defined: [],
+    matched: [],
+    missing: [{ guid: 'g1', name: 'Intranet' }],
+    invalid: [{ guid: 'g2', name: 'Payroll' }],
+    unknown: [],
+    problems: [],
+  };
+  const outbox = { dropped: 3, rejectedCount: 2, aside: [{ monitorId: 'q1w2e3r4t5y6', count: 4 }] };
+  const problems = [
+    ...problemsOf(
+      { ...state, auth: 'key-rejected' },
+      outbox,
+      priv,
+      'The settings file could not be read whole; the egress policy is strict until you save the settings again.',
+    ),
+    ...problemsOf({ ...state, auth: 'monitor-disabled' }, { dropped: 0, rejectedCount: 0 }, { ...priv, missing: [] }),
+    ...problemsOf({ ...state, auth: 'key-damaged' }, { dropped: 0, rejectedCount: 0 }, { ...priv, missing: [] }),
+  ];
+  const unique = problems.filter((p, i) => problems.findIndex((q) => q.kind === p.kind) === i);
+  expect(unique.map((p) => p.kind).sort()).toEqual(Object.keys(kinds).sort());
+
+  renderView(<OverviewView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshotOf({ problems: unique })) }));
+  const list = await screen.findByRole('region', { name: 'Problems of the agent' });
+  const items = within(list)
+    .getAllByRole('listitem')
+    .map((li) => li.textContent);
+  for (const [kind, words] of Object.entries(kinds)) {
+    const item = items.find((text) => words.test(text));
+    expect(item, kind).toBeDefined();
+    expect(item).not.toMatch(machineText);
+  }
+});
