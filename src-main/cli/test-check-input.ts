@@ -28,7 +28,7 @@ async function readSource(
   }
   const read = await readLocalFile(file, maxBytes);
   if (read.ok) return { ok: true, text: read.bytes.toString('utf8') };
-  return { ok: false, message: `cannot use ${file}: it ${localFileProblemText(read, maxBytes)}` };
+  return { ok: false, message: `cannot read ${file}: it ${localFileProblemText(read, maxBytes)}` };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -236,7 +236,7 @@ export const enrollWords: Record<EnrollFailureKind, Words> = {
 
 function unreachableTitle(cause: FailureCause): string {
   if (cause === 'untrusted-ca' || cause === 'bad-certificate') return 'The server’s certificate is not trusted';
-  if (cause === 'plain-http') return 'This server speaks plain http';
+  if (cause === 'plain-http') return 'Not an https server';
   if (cause === 'proxy' || cause === 'proxy-auth' || cause === 'proxy-denied' || cause === 'proxy-upstream')
     return 'The proxy is in the way';
   if (cause === 'bad-setting') return 'A network setting cannot be used';
