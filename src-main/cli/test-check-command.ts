@@ -88,7 +88,7 @@ async function readProblem(file: string): Promise<string> {
 async function fromFile(file: string, guid: string | undefined): Promise<Found> {
   const text = await readText(file);
   if (text === undefined)
-    return { ok: false, message: `cannot use ${file}: it ${await readProblem(file)}; give the JSON file itself` };
+    return { ok: false, message: `cannot read ${file}: it ${await readProblem(file)}; give the JSON file itself` };
   const parsed = parsePrivateDefinitions(text);
   if (parsed.fileError !== undefined) return { ok: false, message: `${file}: ${parsed.fileError}` };
   const problems = parsed.problems.filter((p) => p.severity === 'error' && (guid === undefined || p.guid === guid));
