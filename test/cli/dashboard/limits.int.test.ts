@@ -12,6 +12,7 @@ import { fileKeyVault } from '../../../src-main/agent/identity/key-vault.ts';
 import { fileSettingsStore } from '../../../src-main/cli/dashboard/settings-file.ts';
 import { startDashboard, type Dashboard } from '../../../src-main/cli/dashboard/server.ts';
 import { webHostActions } from '../../../src-main/cli/dashboard/web-host.ts';
+import { eventually } from '../../support/agent-harness.ts';
 import { tempDataDir } from '../../support/cli.ts';
 
 /** Open descriptors of this process that are TCP sockets bound to `port` on this side. */
@@ -98,9 +99,10 @@ describe.skipIf(process.platform !== 'linux')('dashboard connection limits', () 
       ),
     );
     // The excess is closed by the server at once: wait for those closes, then count.
-    while (closed < flood - maxConnections) await new Promise((resolve) => setImmediate(resolve));
+    await eventually(() => closed >= flood - maxConnections, 15_000, 'the excess connections closed by the server');
     expect(serverSideSockets(dashboard.port)).toBeLessThanOrEqual(maxConnections + 1);
     // The idle ones are closed by the server (the test never closes them itself).
+    await eventually(() => closed === flood, 15_000, 'every idle connection closed by the server');
     await allClosed.promise;
     expect(serverSideSockets(dashboard.port)).toBe(1);
     expect(await get(dashboard.port)).toBe(503);
