@@ -282,9 +282,9 @@ describe('http probe bodies', () => {
     expect((await probe({}, 0)).responseSample).toBe('');
   });
 
-  it('replaces invalid UTF-8 and strips NUL in the sample, still matches', async () => {
+  it('replaces invalid UTF-8 and shows NUL as an escape in the sample, still matches', async () => {
     const out = await probe({ path: '/binary', match_string: 'AB' });
-    expect(out).toMatchObject({ success: true, responseSample: 'hi\uFFFD\uFFFDAB' });
+    expect(out).toMatchObject({ success: true, responseSample: 'hi\uFFFD\uFFFD\\x00AB' });
   });
 
   it('an endless body without match_string stops after the sample', async () => {
