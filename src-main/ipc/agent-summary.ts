@@ -42,8 +42,12 @@ export function backlogStuck(snapshot: AgentSnapshot): boolean {
   return Date.parse(snapshot.takenAt) - Date.parse(oldest) > backlogWarnAfterMs;
 }
 
-/** "12 checks: 9 up, 1 down, 0 pending, 1 skipped, 1 not run": every check in exactly one. */
-export function countsLine(counts: AgentSnapshot['counts']): string {
+/**
+ * "12 checks: 9 up, 1 down, 0 pending, 1 skipped, 1 not run": every check in exactly one. While
+ * checks are paused nothing is up or down now: the line says paused, not the held results.
+ */
+export function countsLine(counts: AgentSnapshot['counts'], paused = false): string {
+  if (paused) return `${plural(counts.total, 'check')}: paused, none runs until you resume`;
   return `${plural(counts.total, 'check')}: ${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run`;
 }
 
