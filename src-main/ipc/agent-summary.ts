@@ -58,8 +58,12 @@ export function countsText(counts: AgentSnapshot['counts']): string {
   return `${counts.up} up, ${counts.down} down, ${counts.pending} pending, ${counts.skipped} skipped, ${counts.notRun} not run`;
 }
 
-/** "12 checks: 9 up, 1 down, 0 pending, 1 skipped, 1 not run". */
-export function countsLine(counts: AgentSnapshot['counts']): string {
+/**
+ * "12 checks: 9 up, 1 down, 0 pending, 1 skipped, 1 not run". While checks are paused nothing is
+ * up or down now: the line says paused, not the held results.
+ */
+export function countsLine(counts: AgentSnapshot['counts'], paused = false): string {
+  if (paused) return `${plural(counts.total, 'check')}: paused, none runs until you resume`;
   return `${plural(counts.total, 'check')}: ${countsText(counts)}`;
 }
 

@@ -157,15 +157,19 @@ export function CheckTable({ checks, sort, onSort, selected, onSelect, now }: Ch
                 {interval(check.effectiveIntervalSec)}
                 {check.sharedBy > 1 ? ', shared' : ''}
               </td>
-              <td className="col-last">{lastResultText(check, now)}</td>
-              <td className="col-latency">
+              <td className="col-last" data-label="Last:">
+                {lastResultText(check, now)}
+              </td>
+              <td className="col-latency" data-label="Latency:">
                 <span className="latency-cell">
                   <Sparkline values={check.latency} />
                   <span className="num">{milliseconds(check.lastResult?.latency_ms)}</span>
                 </span>
               </td>
-              <td className="col-uptime num">{percent(check.uptimePct)}</td>
-              <td>
+              <td className="col-uptime num" data-label="Uptime:">
+                {percent(check.uptimePct)}
+              </td>
+              <td className="col-state">
                 <HealthBadge health={check.health} />
               </td>
               {showBeats ? (

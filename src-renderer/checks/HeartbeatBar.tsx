@@ -81,7 +81,12 @@ export function HeartbeatBar({ beats, name, onWantDetails, compact = false }: He
           />
         ))}
       </span>
-      <span className="heartbeat-tip" role="status" aria-live="polite" hidden={shown === undefined}>
+      <span
+        className={active !== undefined && active >= beats.length / 2 ? 'heartbeat-tip tip-end' : 'heartbeat-tip'}
+        role="status"
+        aria-live="polite"
+        hidden={shown === undefined}
+      >
         {shown === undefined ? '' : `Run ${(active ?? 0) + 1} of ${beats.length}: ${describeBeat(shown)}`}
       </span>
     </div>

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { chartData, chartSummary, type ChartBucket } from './chart-data.ts';
+import { chartData, chartSummary, type ChartBucket, type ChartData } from './chart-data.ts';
 
 const canDraw = (): boolean => {
   try {
@@ -18,7 +18,17 @@ const canDraw = (): boolean => {
 const cssVar = (name: string, fallback: string): string =>
   getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 
-function options(width: number, fromMs: number, toMs: number): uPlot.Options {
+/** The newest bucket with a latency: what the legend shows while the pointer is not over the chart. */
+function newestIndex(data: ChartData): number | undefined {
+  for (let i = data[1].length - 1; i >= 0; i--) if (data[1][i] !== null) return i;
+  return data[0].length === 0 ? undefined : data[0].length - 1;
+}
+
+const ms = (_u: uPlot, value: number | null): string =>
+  typeof value === 'number' ? `${Math.round(value)} ms` : 'no answer';
+
+function options(width: number, fromMs: number, toMs: number, data: ChartData): uPlot.Options {
+  const resting = newestIndex(data);
   const text = cssVar('--muted', '#5b6470');
   const grid = cssVar('--border', '#dfe3e8');
   const accent = cssVar('--accent', '#2456d6');
@@ -28,19 +38,42 @@ function options(width: number, fromMs: number, toMs: number): uPlot.Options {
     width,
     height: 180,
     legend: { show: true, live: true },
+    // uPlot shows "--" in the legend while the pointer is away: show the newest bucket instead.
+    hooks: {
+      setCursor: [
+        (u) => {
+          if (u.cursor.idx === null || u.cursor.idx === undefined) {
+            if (resting !== undefined) u.setLegend({ idx: resting }, false);
+          }
+        },
+      ],
+      ready: [(u) => (resting === undefined ? undefined : u.setLegend({ idx: resting }, false))],
+    },
     cursor: { drag: { x: false, y: false } },
     scales: {
       x: { time: true, min: fromMs / 1000, max: toMs / 1000 },
       y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] },
     },
-    axes: [axis, { ...axis, label: 'ms', size: 50, values: (_u, ticks) => ticks.map((t) => `${Math.round(t)}`) }],
+    // Room between ticks so the time labels never run into each other on a narrow window.
+    axes: [
+      { ...axis, space: 90 },
+      { ...axis, label: 'ms', size: 50, space: 30, values: (_u, ticks) => ticks.map((t) => `${Math.round(t)}`) },
+    ],
     series: [
       {},
       // Points on the median: a window with a single bucket still shows where it is.
-      { label: 'median', stroke: accent, width: 1.5, spanGaps: false, points: { show: true, size: 4, fill: accent } },
-      { label: 'p95', stroke: accent, dash: [4, 4], width: 1, spanGaps: false, points: { show: false } },
       {
-        label: 'failed',
+        label: 'median',
+        stroke: accent,
+        width: 1.5,
+        spanGaps: false,
+        points: { show: true, size: 4, fill: accent },
+        value: ms,
+      },
+      { label: 'p95', stroke: accent, dash: [4, 4], width: 1, spanGaps: false, points: { show: false }, value: ms },
+      {
+        label: 'failed runs',
+        value: (_u, value) => (typeof value === 'number' ? 'yes' : 'none'),
         stroke: bad,
         width: 0,
         paths: () => null,
@@ -74,7 +107,8 @@ export function LatencyChart({ buckets, fromMs, toMs, bucketMs, words }: Latency
   useEffect(() => {
     const element = box.current;
     if (element === null || !canDraw()) return undefined;
-    const plot = new uPlot(options(Math.max(200, element.clientWidth), fromMs, toMs), chartData(buckets), element);
+    const data = chartData(buckets);
+    const plot = new uPlot(options(Math.max(200, element.clientWidth), fromMs, toMs, data), data, element);
     const observer =
       typeof ResizeObserver === 'function'
         ? new ResizeObserver(() => plot.setSize({ width: Math.max(200, element.clientWidth), height: 180 }))

@@ -1,5 +1,6 @@
 // One run explained: the verdict, which rule decided it, the phase timings and, for https/tls,
-// the certificate. Used for the last run in the detail pane and for a "Run now" test run.
+// the certificate, and the start of what the target sent (masked or withheld for a private check).
+// Used for the last run in the detail pane and for a "Run now" test run.
 import type { RunExplanation } from '../../src-main/ipc/contract.ts';
 import { dateTime, milliseconds, sentence } from '../format.ts';
 
@@ -17,6 +18,12 @@ const ruleWords: Record<string, string> = {
   body: 'reading the body',
   'egress-policy': 'the egress policy',
   definition: 'the check’s definition',
+};
+
+const sampleTitle: Record<string, string> = {
+  body: 'Start of the response',
+  banner: 'What the server sent first',
+  certificate: 'Certificate summary',
 };
 
 export function decidedByWords(rule: string | undefined): string | undefined {
@@ -70,6 +77,16 @@ export function RunExplanationView({ run, title }: { run: RunExplanation; title:
           <dt>Total</dt>
           <dd>{t.totalMs} ms</dd>
         </dl>
+      )}
+      {run.sample === undefined && run.sampleWithheld !== true ? null : (
+        <div className="run-sample">
+          <span className="muted">{sampleTitle[run.sampleKind ?? 'body']}</span>
+          {run.sampleWithheld === true ? (
+            <p className="muted">Not shown for this private check: it holds part of the check’s private definition.</p>
+          ) : (
+            <pre className="code-block">{run.sample}</pre>
+          )}
+        </div>
       )}
       {cert === undefined ? null : (
         <dl className="timings" aria-label="Certificate">

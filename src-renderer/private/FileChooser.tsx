@@ -20,6 +20,8 @@ export function FileChooser() {
   const reload = useCommand(useCallback(() => bridge.invoke('private:reload', {}), [bridge]));
   const clear = useCommand(useCallback(() => bridge.invoke('private:clear-file', {}), [bridge]));
   const web = info?.host === 'web';
+  // Stopping takes every private check off at once: it asks first.
+  const [confirming, setConfirming] = useState(false);
   const took = (next: AgentSnapshot | undefined): void => {
     if (next !== undefined) acceptSnapshot(next);
   };
@@ -92,13 +94,41 @@ export function FileChooser() {
         </button>
         <button
           type="button"
-          className="ghost"
-          onClick={() => void clear.run().then(took)}
-          disabled={clear.pending || file === undefined}
+          className="danger"
+          onClick={() => setConfirming(true)}
+          disabled={clear.pending || file === undefined || confirming}
         >
-          Stop using this file
+          Stop using this file…
         </button>
       </div>
+      {confirming && file !== undefined ? (
+        <Notice
+          tone="warning"
+          title="Stop using this file?"
+          actions={
+            <>
+              <button
+                type="button"
+                className="danger"
+                disabled={clear.pending}
+                onClick={() =>
+                  void clear.run().then((next) => {
+                    setConfirming(false);
+                    took(next);
+                  })
+                }
+              >
+                {clear.pending ? 'Stopping…' : 'Stop using it'}
+              </button>
+              <button type="button" onClick={() => setConfirming(false)}>
+                Keep using it
+              </button>
+            </>
+          }
+        >
+          Every private check stops running until you choose a file again. The file itself is not changed.
+        </Notice>
+      ) : null}
       {error === undefined ? null : (
         <Notice tone="error" title="The file could not be changed">
           {sentence(error)}

@@ -87,7 +87,10 @@ export function ChecksView({ selected }: { selected?: string | undefined }) {
   }
 
   return (
-    <ViewFrame title="Checks" intro={`${countsLine(snapshot.counts)}.`}>
+    <ViewFrame
+      title="Checks"
+      intro={`${countsLine(snapshot.counts, snapshot.paused || snapshot.auth === 'monitor-disabled')}.`}
+    >
       <div className="toolbar" role="search">
         <label className="field inline">
           <span>Filter</span>

@@ -266,7 +266,7 @@ export function OverviewView() {
               {snapshot.paused ? <span className="warn-text">Paused — no check runs until you resume</span> : 'Yes'}
             </dd>
             <dt>Checks</dt>
-            <dd>{countsLine(counts)}</dd>
+            <dd>{countsLine(counts, snapshot.paused || snapshot.auth === 'monitor-disabled')}</dd>
             <dt>Unsent results</dt>
             <dd>
               <button type="button" className="link" onClick={() => navigate({ view: 'unsent' })}>

@@ -186,7 +186,10 @@ export function createCheckInsight(
   const transitions: TransitionTracker = {
     ...tracker,
     observe(run, outcome, at) {
-      if (!run.skipped) lastRuns.set(run.guid, explainRun(outcome, at, run.error, false));
+      if (!run.skipped) {
+        const secrets = deps.checkSet.runnable().runnable.get(run.guid)?.privateSecrets;
+        lastRuns.set(run.guid, explainRun(outcome, at, run.error, false, secrets));
+      }
       return tracker.observe(run, outcome, at);
     },
     forget(guid) {
@@ -231,7 +234,13 @@ export function createCheckInsight(
         };
       const ranAt = now();
       const outcome = await runProbe(check.definition, { ...deps.probeContext?.(), sampleChars: check.maxChars });
-      const run = explainRun(outcome, ranAt, shownError(outcome.error, check.privateSecrets), true);
+      const run = explainRun(
+        outcome,
+        ranAt,
+        shownError(outcome.error, check.privateSecrets),
+        true,
+        check.privateSecrets,
+      );
       const verdict = run.success ? 'passed' : `failed: ${run.error}`;
       log.note(
         { kind: 'test-run', guid, name: check.name },

@@ -149,3 +149,17 @@ export function shownError(error: string, secrets: readonly string[] | undefined
   if (secrets === undefined || error === '') return error;
   return redactPrivate(error, secrets) ?? privateWithheldError;
 }
+
+/**
+ * The response sample as the window's run explanation shows it (kept in memory on this machine
+ * only): whole for a normal check; for a private check masked like what is sent, or withheld
+ * when masking cannot make it safe (a secret too short to mask still in it).
+ */
+export function shownSample(
+  outcome: Pick<ProbeOutcome, 'responseSample'>,
+  secrets: readonly string[] | undefined,
+): { sample: string } | { withheld: true } {
+  if (secrets === undefined || outcome.responseSample === '') return { sample: outcome.responseSample };
+  const masked = redactPrivate(outcome.responseSample, secrets);
+  return masked === undefined ? { withheld: true } : { sample: masked };
+}
