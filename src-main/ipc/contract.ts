@@ -26,7 +26,7 @@ export const intervalDefaultsSec = {
   statusSec: agentDefaults.statusIntervalMs / 1000,
   pingSec: agentDefaults.pingIntervalMs / 1000,
 };
-export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/read/snapshot.ts';
+export type { AgentSnapshot, CheckView, Problem, ProblemKind, CheckHealth, CheckType } from '../agent/read/snapshot.ts';
 export type { EnrollFailure, EnrollFailureKind, EnrollField, FieldProblem } from '../agent/identity/enrollment.ts';
 export type { ApiErrorKind, FailureCause, FailureFacts } from '../agent/wire/failure.ts';
 export type { ConnectionState, ConnectionStateName } from '../agent/live/state.ts';
