@@ -6,6 +6,7 @@ import type { AgentSnapshot, RunResult } from '../ipc/contract.ts';
 import { onEvent, type EventHub } from '../ipc/events.ts';
 import type { InvokeHandler } from '../ipc/handlers.ts';
 import { summarizeAgent } from '../ipc/agent-summary.ts';
+import { ipcErrorWords } from '../ipc/ipc-error-words.ts';
 import type { TrayState } from './tray-state.ts';
 import type { WindowController } from './window.ts';
 
@@ -58,7 +59,7 @@ export function setupTray(deps: TrayDeps): TrayController {
     return () => {
       deps.invoke(channel, {}).then(
         (result) => {
-          if (!result.ok) deps.report(`${what} failed`, result.error);
+          if (!result.ok) deps.report(`${what} failed`, ipcErrorWords(result.error));
           // sync-now and upload-now answer with a RunResult; a failed run is told, a good one not.
           const value = result.ok ? (result.value as Partial<RunResult>) : undefined;
           if (value?.ok === false && value.message !== undefined) deps.report(`${what} failed`, value.message);

@@ -124,7 +124,7 @@ describe('Overview', () => {
     expect(await screen.findByRole('button', { name: 'Resume checks' })).toBeTruthy();
     expect(screen.getByText(/Paused — no check runs until you resume/)).toBeTruthy();
 
-    bridge.answer('agent:sync-now', () => fail('agent:sync-now failed: not enrolled'));
+    bridge.answer('agent:sync-now', () => fail('failed'));
     fireEvent.click(screen.getByRole('button', { name: 'Sync now' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Sync failed');
   });
