@@ -48,7 +48,12 @@ const words: { [K in ProblemKind]: (p: Of<K>) => string } = {
     `${count} unsent result${plural(count, '', 's')} of monitor ${monitorId} (this agent's earlier enrollment) are kept aside. Reclaim monitor ${monitorId} to send them.`,
   'results-dropped': ({ count }) =>
     `${count} result${plural(count, ' was', 's were')} dropped because the unsent-results buffer was full.`,
-  'store-problem': ({ detail }) => asSentence(detail),
+  'store-problem': ({ fault, folder, waiting, dropped }) => {
+    const held = `${waiting} result${plural(waiting, ' is', 's are')} waiting in memory${dropped > 0 ? ` (${dropped} older ones dropped)` : ''}`;
+    return fault === 'disk-full'
+      ? `The disk holding ${folder} is full: ${held}; free space.`
+      : `Results cannot be saved in ${folder}: ${held}; check the disk and the folder's permissions.`;
+  },
   'settings-problem': ({ detail }) => asSentence(detail),
   'local-resources': ({ fault, runs }) => describeLocalFault(fault, runs),
   overloaded: ({ skipped }) => describeOverload({ recentBacklog: skipped }),

@@ -72,8 +72,12 @@ const said: [Problem, RegExp][] = [
   [{ kind: 'rejected-results', count: 1, action: 'unsent' }, /^The server refused 1 result; they are set aside/],
   [{ kind: 'results-dropped', count: 1, action: 'unsent' }, /^1 result was dropped/],
   [
-    { kind: 'store-problem', detail: 'the disk is full; free space', action: 'none' },
-    /^The disk is full; free space\.$/,
+    { kind: 'store-problem', fault: 'disk-full', folder: '/data', waiting: 1, dropped: 0, action: 'none' },
+    /^The disk holding \/data is full: 1 result is waiting in memory; free space\.$/,
+  ],
+  [
+    { kind: 'store-problem', fault: 'write-failed', folder: '/data', waiting: 3, dropped: 2, action: 'none' },
+    /^Results cannot be saved in \/data: 3 results are waiting in memory \(2 older ones dropped\); check the disk/,
   ],
   [
     { kind: 'results-aside', monitorId: 'm1', count: 1, action: 'unsent' },
@@ -112,7 +116,9 @@ it('every problem kind is said in words', async () => {
   const state = {
     ...initialState(new Date('2026-11-21T10:00:00Z'), 3),
     clockSkewSec: 300,
-    storeProblem: 'the disk holding the data folder is full; free some space',
+    storeProblem: 'the disk holding /data is full: 5 results are waiting in memory; free space',
+    storeFault: { kind: 'disk-full' as const, folder: '/data', dropped: 0 },
+    unsavedResults: 5,
     connectionProblem: { kind: 'network' as const, cause: 'untrusted-ca' as const },
     load: {
       overloaded: true,

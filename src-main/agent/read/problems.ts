@@ -3,7 +3,7 @@
 // from these facts; nothing here builds a sentence for the window.
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import type { LocalFault } from '../base/local-fault.ts';
-import { clockSkewLimitSec, type AgentState } from '../live/state.ts';
+import { clockSkewLimitSec, type AgentState, type StoreFault } from '../live/state.ts';
 import type { AsideResults } from '../store/outbox.ts';
 import type { FailureFacts } from '../wire/failure.ts';
 
@@ -27,8 +27,8 @@ export type ProblemFacts =
   | { kind: 'private-file'; detail: string }
   | { kind: 'rejected-results'; count: number }
   | { kind: 'results-dropped'; count: number }
-  /** The store's own sentence (also in `status --json`), said in the reader's words where it is made. */
-  | { kind: 'store-problem'; detail: string }
+  /** Results cannot be saved: why, where, and how many wait in memory (dropped: the oldest lost). */
+  | { kind: 'store-problem'; fault: StoreFault['kind']; folder: string; waiting: number; dropped: number }
   | { kind: 'results-aside'; monitorId: string; count: number }
   /** Runs skipped in the last minute for want of a free slot. */
   | { kind: 'overloaded'; skipped: number }
@@ -65,8 +65,11 @@ export function problemsOf(
   // A damaged settings file fell back, closed: the user must know why checks are refused.
   if (settingsProblem !== undefined)
     problems.push({ kind: 'settings-problem', detail: settingsProblem, action: 'none' });
-  if (state.storeProblem !== undefined)
-    problems.push({ kind: 'store-problem', detail: state.storeProblem, action: 'none' });
+  if (state.storeFault !== undefined) {
+    const { kind: fault, folder, dropped } = state.storeFault;
+    const waiting = state.unsavedResults ?? 0;
+    problems.push({ kind: 'store-problem', fault, folder, waiting, dropped, action: 'none' });
+  }
   if (state.localFault !== undefined) {
     const { fault, runs } = state.localFault;
     problems.push({ kind: 'local-resources', fault, runs, action: 'none' });
