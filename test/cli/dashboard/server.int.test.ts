@@ -111,7 +111,9 @@ describe('web dashboard server', () => {
       value: { host: 'web', dataFolder: dataDir },
     });
     expect(JSON.parse((await ipc('outages:list', {})).body)).toEqual({ ok: true, value: [] });
-    expect((await ipc('checks:history', { guid: '' })).body).toContain('"ok":false,"error":"checks:history: guid');
+    expect((await ipc('checks:history', { guid: '' })).body).toContain(
+      '"ok":false,"error":{"kind":"bad-arguments","field":"guid"}',
+    );
     expect((await ipc('app:open-external', { url: 'https://example.com/' })).body).toContain('does not open links');
   });
 
