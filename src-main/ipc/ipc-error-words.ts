@@ -13,6 +13,7 @@ const words: Record<IpcErrorKind, (e: IpcError) => string> = {
     `The logs folder${e.path === undefined ? '' : ` ${e.path}`} could not be opened; open it from your file manager.`,
   'private-file-refused': (e) =>
     `${e.detail ?? 'The file cannot be used'}. The definitions from ${e.path ?? 'before'} stay in force.`,
+  'no-links-here': () => 'The web dashboard does not open links for the page: open the link in your browser.',
   'link-refused': () => 'Only https links without credentials are opened; this one was refused.',
   'no-answer': () => 'The agent does not answer: check that uptime-agent is still running, then try again.',
   'token-refused': () => 'The agent refused this page’s access token: open the newest URL that uptime-agent printed.',

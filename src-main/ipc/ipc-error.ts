@@ -17,6 +17,8 @@ export type IpcErrorKind =
   | 'link-refused'
   /** The chosen definitions file is missing or broken: the ones in force stay. */
   | 'private-file-refused'
+  /** The web dashboard does not open links for its page: the browser does. */
+  | 'no-links-here'
   /** The app could not be reached (the page's agent stopped, or the app's main side did not answer). */
   | 'no-answer'
   /** The page's access token was refused. */

@@ -13,6 +13,7 @@ const said: Record<IpcErrorKind, [IpcError, RegExp]> = {
   'foreign-sender': [{ kind: 'foreign-sender' }, /did not come from the Uptime Agent window/],
   'not-full-path': [{ kind: 'not-full-path', path: 'checks.json' }, /^"checks\.json" is not a full path/],
   'logs-folder': [{ kind: 'logs-folder', path: '/home/me/logs' }, /logs folder \/home\/me\/logs could not be opened/],
+  'no-links-here': [{ kind: 'no-links-here' }, /open the link in your browser/],
   'link-refused': [{ kind: 'link-refused' }, /Only https links/],
   'private-file-refused': [
     {

@@ -114,7 +114,7 @@ describe('web dashboard server', () => {
     expect((await ipc('checks:history', { guid: '' })).body).toContain(
       '"ok":false,"error":{"kind":"bad-arguments","field":"guid"}',
     );
-    expect((await ipc('app:open-external', { url: 'https://example.com/' })).body).toContain('does not open links');
+    expect((await ipc('app:open-external', { url: 'https://example.com/' })).body).toContain('"kind":"no-links-here"');
   });
 
   it('keeps settings in settings.json', async () => {
