@@ -5,6 +5,7 @@ import type { OpenDialogOptions, OpenDialogReturnValue } from 'electron';
 import type { AppInfo } from '../ipc/contract.ts';
 import type { HostActions } from '../ipc/handlers.ts';
 import { safeExternalUrl } from './external-url.ts';
+import { IpcRefusal } from '../ipc/ipc-error.ts';
 import type { KeyStorage } from './key-vault.ts';
 
 export interface HostDeps {
@@ -44,12 +45,11 @@ export function desktopHostActions(deps: HostDeps): HostActions {
     },
     async openLogsFolder() {
       const error = await deps.openPath(deps.logsFolder);
-      if (error !== '')
-        throw new Error(`could not open the logs folder ${deps.logsFolder} (${error}); open it from your file manager`);
+      if (error !== '') throw new IpcRefusal({ kind: 'logs-folder', path: deps.logsFolder });
     },
     async openExternal(url) {
       const safe = safeExternalUrl(url);
-      if (safe === undefined) throw new Error('only https links without credentials are opened; this one was refused');
+      if (safe === undefined) throw new IpcRefusal({ kind: 'link-refused' });
       await deps.openExternal(safe);
     },
   };

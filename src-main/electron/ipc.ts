@@ -3,6 +3,7 @@
 // somewhere, a stray webview) gets a refusal value, never a thrown error.
 import type { EventHub } from '../ipc/events.ts';
 import { invokeArgs, type InvokeChannel, type IpcResult } from '../ipc/contract.ts';
+import type { IpcError } from '../ipc/ipc-error.ts';
 import type { InvokeHandler } from '../ipc/handlers.ts';
 import type { Logger } from '../agent/base/log.ts';
 import { isAppUrl } from './app-protocol.ts';
@@ -27,8 +28,7 @@ export interface IpcDeps {
   log: Logger;
 }
 
-export const foreignSenderError =
-  'Refused: this request did not come from the Uptime Agent window. Only the app’s own pages may use the agent.';
+export const foreignSenderError: IpcError = { kind: 'foreign-sender' };
 
 export const channels = Object.keys(invokeArgs) as InvokeChannel[];
 

@@ -4,9 +4,8 @@
 // stops announcing its changes) and told again only if it settles down, and each problem (key
 // rejected, monitor disabled, definitions file) told once per new occurrence. Times are passed
 // in, so every rule is tested without waiting.
-import type { AgentSnapshot, CheckTransition, Problem, ViewName } from '../ipc/contract.ts';
-
-type ProblemKind = Problem['kind'];
+import type { AgentSnapshot, CheckTransition, ProblemKind, ViewName } from '../ipc/contract.ts';
+import { problemText } from '../ipc/problem-words.ts';
 import { shellDefaults } from './shell-defaults.ts';
 
 export interface Note {
@@ -182,10 +181,11 @@ export function createNotificationPlanner(options: PlannerOptions = shellDefault
       for (const problem of snapshot.problems) {
         const shown = notifiedProblems[problem.kind];
         if (shown === undefined) continue;
-        now.set(problem.kind, problem.message);
+        const body = problemText(problem);
+        now.set(problem.kind, body);
         // New, or the same kind with a different cause (another error in the file).
-        if (problems.get(problem.kind) !== problem.message)
-          notes.push({ title: shown.title, body: problem.message, navigate: { view: shown.view } });
+        if (problems.get(problem.kind) !== body)
+          notes.push({ title: shown.title, body, navigate: { view: shown.view } });
       }
       problems = now;
       return notes;

@@ -20,15 +20,11 @@ export interface IpcRendererLike {
 export function createBridge(ipc: IpcRendererLike): AgentBridge {
   return {
     invoke(channel, args) {
-      if (!isInvokeChannel(channel))
-        return Promise.resolve({
-          ok: false,
-          error: `unknown channel ${String(channel)}: the window and the app disagree; restart Uptime Agent`,
-        });
+      if (!isInvokeChannel(channel)) return Promise.resolve({ ok: false, error: { kind: 'unknown-channel' } });
       return ipc.invoke(channel, args).then(
         (result) => result as IpcResult<never>,
-        (error: unknown) =>
-          ({ ok: false, error: `${channel}: ${error instanceof Error ? error.message : String(error)}` }) as const,
+        // The main side did not answer (it is stopping, or crashed): the window says so in words.
+        () => ({ ok: false, error: { kind: 'no-answer' } }) as const,
       );
     },
     on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) {

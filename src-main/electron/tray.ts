@@ -6,6 +6,8 @@ import type { AgentSnapshot, RunResult } from '../ipc/contract.ts';
 import { onEvent, type EventHub } from '../ipc/events.ts';
 import type { InvokeHandler } from '../ipc/handlers.ts';
 import { summarizeAgent } from '../ipc/agent-summary.ts';
+import { apiFailureWords } from '../ipc/api-failure-words.ts';
+import { ipcErrorWords } from '../ipc/ipc-error-words.ts';
 import type { TrayState } from './tray-state.ts';
 import type { WindowController } from './window.ts';
 
@@ -58,10 +60,12 @@ export function setupTray(deps: TrayDeps): TrayController {
     return () => {
       deps.invoke(channel, {}).then(
         (result) => {
-          if (!result.ok) deps.report(`${what} failed`, result.error);
+          if (!result.ok) deps.report(`${what} failed`, ipcErrorWords(result.error));
           // sync-now and upload-now answer with a RunResult; a failed run is told, a good one not.
           const value = result.ok ? (result.value as Partial<RunResult>) : undefined;
-          if (value?.ok === false && value.message !== undefined) deps.report(`${what} failed`, value.message);
+          // Its failure in words from its kind and cause; the agent's own message may hold library text.
+          if (value?.ok === false && value.message !== undefined)
+            deps.report(`${what} failed`, value.failure === undefined ? value.message : apiFailureWords(value.failure));
         },
         (error: unknown) => deps.log.error({ err: error, channel }, 'tray action failed'),
       );
@@ -105,9 +109,11 @@ export function setupTray(deps: TrayDeps): TrayController {
           deps.launchAtLogin.set(enable).then(
             () => apply(),
             (error: unknown) => {
+              // The system's own text goes to the log; the user reads what to do.
+              deps.log.warn({ err: error }, 'launch at login could not be changed');
               deps.report(
                 'Launch at login could not be changed',
-                `${error instanceof Error ? error.message : String(error)}. Try again, or change it in your system’s startup settings.`,
+                'Try again, or change it in your system’s startup settings.',
               );
               apply();
             },

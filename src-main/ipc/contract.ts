@@ -3,6 +3,7 @@
 // expose exactly `AgentBridge`; the renderer talks to nothing else. Types only flow one way from
 // the agent (type imports are erased); of the agent's code the renderer bundles only the pure
 // data this file re-exports (input limits, the loops' default intervals), so each is written once.
+import type { IpcError } from './ipc-error.ts';
 import { z } from 'zod';
 import { inputLimits } from '../agent/base/input-limits.ts';
 import { agentDefaults } from '../agent/defaults.ts';
@@ -26,7 +27,7 @@ export const intervalDefaultsSec = {
   statusSec: agentDefaults.statusIntervalMs / 1000,
   pingSec: agentDefaults.pingIntervalMs / 1000,
 };
-export type { AgentSnapshot, CheckView, Problem, CheckHealth, CheckType } from '../agent/read/snapshot.ts';
+export type { AgentSnapshot, CheckView, Problem, ProblemKind, CheckHealth, CheckType } from '../agent/read/snapshot.ts';
 export type { EnrollFailure, EnrollFailureKind, EnrollField, FieldProblem } from '../agent/identity/enrollment.ts';
 export type { ApiErrorKind, FailureCause, FailureFacts } from '../agent/wire/failure.ts';
 export type { ConnectionState, ConnectionStateName } from '../agent/live/state.ts';
@@ -209,7 +210,10 @@ export interface InvokeResults {
   'app:open-external': null;
 }
 
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
+export type { IpcError, IpcErrorKind } from './ipc-error.ts';
+
+/** A call's answer: its value, or why it failed as data (the words: ./ipc-error-words.ts). */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 
 /** Views the window can be asked to show (a notification click, a tray item). */
 export const viewNames = [

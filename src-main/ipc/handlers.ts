@@ -9,6 +9,8 @@ import type { CallFailure } from '../agent/identity/identity.ts';
 import { factsOf } from '../agent/wire/failure.ts';
 import { keepStoredProxyPassword, settingsForWindow } from './settings-secrets.ts';
 import { networkFrom } from './settings-tunables.ts';
+import { PrivateFileRefused } from '../agent/checks/check-set.ts';
+import { ipcErrorOf, IpcRefusal, type IpcError } from './ipc-error.ts';
 import {
   invokeArgs,
   isInvokeChannel,
@@ -54,10 +56,10 @@ type Handlers = { [C in InvokeChannel]: (args: ParsedArgs<C>) => Promise<InvokeR
 
 export type InvokeHandler = (channel: unknown, args: unknown) => Promise<IpcResult<unknown>>;
 
-function describeArgs(channel: string, error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues[0];
-  const where = issue === undefined || issue.path.length === 0 ? 'arguments' : issue.path.map(String).join('.');
-  return `${channel}: ${where}: ${issue?.message ?? 'invalid'}`;
+/** The argument at fault, for the window's words; the channel and zod's text go to the log. */
+function badArguments(error: { issues: { path: PropertyKey[] }[] }): IpcError {
+  const path = error.issues[0]?.path ?? [];
+  return path.length === 0 ? { kind: 'bad-arguments' } : { kind: 'bad-arguments', field: path.map(String).join('.') };
 }
 
 export function createHandlers(deps: HandlerDeps): InvokeHandler {
@@ -116,10 +118,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     async 'private:choose-file'(args) {
       const file = args.file ?? (await host.chooseFile());
       // Relative to what? The agent's working folder is not the user's: only full paths.
-      if (file !== undefined && !isAbsolute(file))
-        throw new Error(
-          `"${file}" is not a full path: give the whole path of the definitions file, starting at the root of the disk`,
-        );
+      if (file !== undefined && !isAbsolute(file)) throw new IpcRefusal({ kind: 'not-full-path', path: file });
       if (file !== undefined) await usePrivateFile(file);
       return agent.snapshot();
     },
@@ -185,17 +184,31 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
   }
 
   return async (channel, args) => {
-    if (!isInvokeChannel(channel)) return { ok: false, error: `unknown channel ${String(channel)}` };
+    if (!isInvokeChannel(channel)) return { ok: false, error: { kind: 'unknown-channel' } };
     const parsed = invokeArgs[channel].safeParse(args ?? {});
-    if (!parsed.success) return { ok: false, error: describeArgs(channel, parsed.error) };
+    if (!parsed.success) {
+      deps.log.warn({ channel, issues: parsed.error.issues }, 'IPC call with arguments that do not fit');
+      return { ok: false, error: badArguments(parsed.error) };
+    }
     try {
       const handler = handlers[channel] as (a: unknown) => Promise<unknown>;
       return { ok: true, value: await handler(parsed.data) };
     } catch (error) {
       deps.log.error({ err: error, channel }, 'IPC handler failed');
-      return { ok: false, error: `${channel} failed: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, error: refusalOf(error) };
     }
   };
+}
+
+/** A failure the window has words for, as data; anything else is 'failed' (the log has it whole). */
+function refusalOf(error: unknown): IpcError {
+  if (error instanceof PrivateFileRefused)
+    return {
+      kind: 'private-file-refused',
+      detail: error.fileError,
+      ...(error.inForce === undefined ? {} : { path: error.inForce }),
+    };
+  return ipcErrorOf(error);
 }
 
 /** What an upload a user asked for did, in one sentence for the window. */

@@ -79,20 +79,13 @@ export function createWebBridge(token: string, base = ''): AgentBridge {
           cache: 'no-store',
         });
       } catch {
-        return {
-          ok: false,
-          error: 'The agent does not answer: check that uptime-agent is still running, then try again.',
-        };
+        return { ok: false, error: { kind: 'no-answer' } };
       }
       if (response.status === 401) {
         announceConnection('unauthorized');
-        return {
-          ok: false,
-          error: 'The agent refused this page’s access token: open the newest URL that uptime-agent printed.',
-        };
+        return { ok: false, error: { kind: 'token-refused' } };
       }
-      if (!response.ok)
-        return { ok: false, error: `The agent answered ${response.status}: ${(await response.text()).trim()}` };
+      if (!response.ok) return { ok: false, error: { kind: 'http-status', status: response.status } };
       return (await response.json()) as IpcResult<InvokeResults[C]>;
     },
     on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {

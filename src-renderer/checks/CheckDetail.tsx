@@ -2,6 +2,7 @@
 // does not run (if so), and its recent results with their errors, read from the agent's history
 // on demand and again after every new result. In a narrow window it is a full-width sheet that
 // takes the focus; Escape closes it wherever the focus is.
+import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useEffect, useRef, useState } from 'react';
 import type { CheckView, HistoryEntry } from '../../src-main/ipc/contract.ts';
 import { HealthBadge } from '../components/HealthBadge.tsx';
@@ -31,7 +32,9 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
     let live = true;
     void bridge.invoke('checks:history', { guid: check.guid, limit: 50 }).then((result) => {
       if (!live) return;
-      setHistory(result.ok ? { kind: 'ready', entries: result.value } : { kind: 'error', message: result.error });
+      setHistory(
+        result.ok ? { kind: 'ready', entries: result.value } : { kind: 'error', message: ipcErrorWords(result.error) },
+      );
     });
     return () => {
       live = false;

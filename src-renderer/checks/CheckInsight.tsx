@@ -1,6 +1,7 @@
 // The measured part of the detail pane: uptime over 1 h / 24 h / 7 d (each window named), the
 // latency chart over the chosen window, the last run explained, a "Run now" test run, and this
 // check's events. Read from the agent's rollups and event log on demand and after each new run.
+import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useCallback, useEffect, useState } from 'react';
 import type { CheckView, CheckWindow, RunExplanation } from '../../src-main/ipc/contract.ts';
 import { Notice } from '../components/Notice.tsx';
@@ -45,7 +46,9 @@ export function CheckInsight({ check }: { check: CheckView }) {
     let live = true;
     void bridge.invoke('checks:window', { guid: check.guid, range }).then((result) => {
       if (live)
-        setLoaded(result.ok ? { kind: 'ready', window: result.value } : { kind: 'error', message: result.error });
+        setLoaded(
+          result.ok ? { kind: 'ready', window: result.value } : { kind: 'error', message: ipcErrorWords(result.error) },
+        );
     });
     return () => {
       live = false;

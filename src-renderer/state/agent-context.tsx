@@ -1,5 +1,6 @@
 // The agent as the window sees it: the latest snapshot (first asked for, then pushed on every
 // change), the host's facts, and whether the link to the agent is up. Every view reads it here.
+import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { AgentBridge, AgentSnapshot, AppInfo } from '../../src-main/ipc/contract.ts';
 import { onConnection, type ConnectionState } from '../bridge/connection.ts';
@@ -54,7 +55,7 @@ export function AgentProvider({ bridge, children }: { bridge: AgentBridge; child
       if (first.ok) {
         acceptSnapshot(first.value);
         setLoadError(undefined);
-      } else setLoadError(first.error);
+      } else setLoadError(ipcErrorWords(first.error));
       if (facts.ok) setInfo(facts.value);
     });
     return () => {

@@ -1,5 +1,6 @@
 // One command button's life: pending while the agent works, then its answer or its error, so
 // every long operation shows progress and every failure is said where it happened.
+import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { IpcResult } from '../../src-main/ipc/contract.ts';
 
@@ -24,13 +25,11 @@ export function useCommand<A extends unknown[], T>(call: (...args: A) => Promise
     async (...args: A): Promise<T | undefined> => {
       setPending(true);
       setError(undefined);
-      const result = await call(...args).catch((e: unknown): IpcResult<T> => ({
-        ok: false,
-        error: e instanceof Error ? e.message : String(e),
-      }));
+      // A bridge that throws instead of answering: said as "no answer", never as its own text.
+      const result = await call(...args).catch((): IpcResult<T> => ({ ok: false, error: { kind: 'no-answer' } }));
       if (mounted.current) {
         setPending(false);
-        if (!result.ok) setError(result.error);
+        if (!result.ok) setError(ipcErrorWords(result.error));
       }
       return result.ok ? result.value : undefined;
     },

@@ -1,5 +1,6 @@
 // One read from the agent, kept as loading / error / ready, read again when `deps` change or the
 // user asks (retry). An answer that arrives after the view moved on is dropped.
+import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useCallback, useEffect, useState } from 'react';
 import type { InvokeArgs, InvokeResults } from '../../src-main/ipc/contract.ts';
 import { useAgent } from './agent-context.tsx';
@@ -20,7 +21,10 @@ export function useQuery<C extends QueryChannel>(
   useEffect(() => {
     let live = true;
     void bridge.invoke(channel, args).then((result) => {
-      if (live) setState(result.ok ? { kind: 'ready', value: result.value } : { kind: 'error', message: result.error });
+      if (live)
+        setState(
+          result.ok ? { kind: 'ready', value: result.value } : { kind: 'error', message: ipcErrorWords(result.error) },
+        );
     });
     return () => {
       live = false;

@@ -3,6 +3,7 @@
 // agent announces a change; older events on request. A check that is down right now stays on
 // top (longest first) whatever happened since; a flapping check is one card (the agent folds
 // its changes into it).
+import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useCallback, useEffect, useState } from 'react';
 import type { AgentEvent } from '../../src-main/ipc/contract.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
@@ -48,7 +49,7 @@ export function EventsView() {
     setLoaded(
       result.ok
         ? { kind: 'ready', events: result.value.slice(0, limit), more: result.value.length > limit }
-        : { kind: 'error', message: result.error },
+        : { kind: 'error', message: ipcErrorWords(result.error) },
     );
   }, [bridge, limit]);
 

@@ -5,6 +5,7 @@ import type { AgentSnapshot, CheckView, Problem } from '../../src-main/ipc/contr
 import { backlogNeedsAttention } from '../state/signals.ts';
 import { ago, count, dateTime } from '../format.ts';
 import { apiFailureWords } from '../words/failure-words.ts';
+import { problemActionLabel, problemText } from '../../src-main/ipc/problem-words.ts';
 
 export interface DownCheck {
   check: CheckView;
@@ -79,8 +80,16 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
       p.kind === 'server-connection' && p.action === 'none'
         ? { action: 'sync-now' as const, actionLabel: 'Try again now' }
         : {};
-    const message = p.failure === undefined ? p.message : apiFailureWords(p.failure);
-    problems.push({ ...p, message, ...retry, severity: severe.has(p.kind) ? 'bad' : 'warn' });
+    // A failed connection says what failed and what to check, from its kind and cause.
+    const message = p.kind === 'server-connection' ? apiFailureWords(p.failure) : problemText(p);
+    problems.push({
+      kind: p.kind,
+      message,
+      action: p.action,
+      actionLabel: problemActionLabel(p),
+      ...retry,
+      severity: severe.has(p.kind) ? 'bad' : 'warn',
+    });
   }
   const { outbox } = snapshot;
   if (

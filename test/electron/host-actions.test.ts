@@ -1,4 +1,5 @@
 // The desktop host actions behind the IPC handlers: the file dialog, the logs folder, links.
+import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { hostname } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -68,10 +69,10 @@ describe('desktop host actions', () => {
     expect(shell.paths).toEqual([join(dir.path, 'logs')]);
     shell.openPathError = 'Failed to open path';
     const answer = await handle('app:open-logs', {});
-    expect(answer).toEqual({
-      ok: false,
-      error: expect.stringMatching(/could not open the logs folder .*open it from your file manager/) as unknown,
-    });
+    expect(answer).toEqual({ ok: false, error: { kind: 'logs-folder', path: join(dir.path, 'logs') } });
+    // Electron's own text ('Failed to open path') stays out of the window's words.
+    expect(answer.ok ? '' : ipcErrorWords(answer.error)).toMatch(/could not be opened; open it from your file manager/);
+    expect(answer.ok ? '' : ipcErrorWords(answer.error)).not.toContain('Failed to open path');
   });
 
   it('opens https links only, without credentials', async () => {

@@ -3,6 +3,7 @@
 // notifications.int.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSnapshot, Problem } from '../../src-main/ipc/contract.ts';
+import { problemText } from '../../src-main/ipc/problem-words.ts';
 import { createNotificationPlanner, listNames } from '../../src-main/electron/notification-planner.ts';
 import { baseSnapshot, down, enrolledSnapshot, recovered } from './support.ts';
 
@@ -85,19 +86,15 @@ describe('problems from snapshots', () => {
   beforeAll(async () => {
     base = await baseSnapshot();
   });
-  const problem = (kind: Problem['kind'], message: string): Problem => ({
-    kind,
-    message,
-    action: 'none',
-    actionLabel: '',
-  });
+  const rejected: Problem = { kind: 'key-rejected', action: 'enroll' };
+  const disabled: Problem = { kind: 'monitor-disabled', action: 'none' };
+  const fileProblem = (detail: string): Problem => ({ kind: 'private-file', detail, action: 'private-definitions' });
   const withProblems = (...problems: Problem[]) => enrolledSnapshot(base, { problems });
 
   it('tells each once per new occurrence', () => {
     const planner = createNotificationPlanner(options);
-    const rejected = problem('key-rejected', 'The server refused this monitor’s API key: it was reset.');
     expect(planner.snapshot(withProblems(rejected))).toEqual([
-      { title: 'The server refused this monitor’s API key', body: rejected.message, navigate: { view: 'enroll' } },
+      { title: 'The server refused this monitor’s API key', body: problemText(rejected), navigate: { view: 'enroll' } },
     ]);
     expect(planner.snapshot(withProblems(rejected))).toEqual([]);
     expect(planner.snapshot(withProblems())).toEqual([]);
@@ -107,25 +104,18 @@ describe('problems from snapshots', () => {
   it('tells the monitor disabled and each new problem of the definitions file, not the others', () => {
     const planner = createNotificationPlanner(options);
     const notes = planner.snapshot(
-      withProblems(
-        problem('monitor-disabled', 'disabled'),
-        problem('private-file', 'checks.json: line 3: unexpected token'),
-        problem('rejected-results', 'refused 2'),
-      ),
+      withProblems(disabled, fileProblem('the file is not valid JSON (line 3)'), {
+        kind: 'rejected-results',
+        count: 2,
+        action: 'unsent',
+      }),
     );
     expect(notes.map((n) => [n.title, n.navigate.view])).toEqual([
       ['This monitor was disabled on the server', 'overview'],
       ['The private definitions file has a problem', 'private'],
     ]);
     expect(
-      planner
-        .snapshot(
-          withProblems(
-            problem('monitor-disabled', 'disabled'),
-            problem('private-file', 'checks.json: checks[0].url: required'),
-          ),
-        )
-        .map((n) => n.body),
-    ).toEqual(['checks.json: checks[0].url: required']);
+      planner.snapshot(withProblems(disabled, fileProblem('the check on line 4 has no url'))).map((n) => n.body),
+    ).toEqual(['The check on line 4 has no url.']);
   });
 });

@@ -87,7 +87,7 @@ const cases: Case[] = [
     name: 'private checks without definitions',
     snapshot: () =>
       enrolledSnapshot(base, {
-        problems: [{ kind: 'private-missing', message: 'x', action: 'private-definitions', actionLabel: 'y' }],
+        problems: [{ kind: 'private-missing', checks: [], hasFile: true, action: 'private-definitions' }],
       }),
     condition: 'warning',
     tooltip: '12 checks · 0 unsent',

@@ -39,7 +39,7 @@ describe('settings:get and settings:update keep the proxy password on the agent 
 
   const value = async (channel: string, args: unknown): Promise<Settings> => {
     const answer = await invoke(channel, args);
-    if (!answer.ok) throw new Error(answer.error);
+    if (!answer.ok) throw new Error(answer.error.kind);
     return answer.value as Settings;
   };
 

@@ -145,11 +145,11 @@ describe('Checks view', () => {
 
   it('says why a check is not run, and when its history cannot be read', async () => {
     const bridge = withChecks();
-    bridge.answer('checks:history', () => fail('checks:history failed: database is locked'));
+    bridge.answer('checks:history', () => fail('failed'));
     renderView((place) => <ChecksView selected={place.guid} />, bridge, { view: 'checks', guid: 'c' });
     const pane = await screen.findByRole('complementary', { name: 'Payroll' });
     expect(within(pane).getByText(/add it to the private definitions file/)).toBeTruthy();
-    expect((await within(pane).findByRole('alert')).textContent).toContain('database is locked');
+    expect((await within(pane).findByRole('alert')).textContent).toContain('This could not be done');
   });
 
   it('moves the selection with the arrow keys', async () => {

@@ -7,6 +7,8 @@ import type {
   InvokeArgs,
   InvokeChannel,
   InvokeResults,
+  IpcError,
+  IpcErrorKind,
   IpcResult,
 } from '../../src-main/ipc/contract.ts';
 import { appInfoOf, settingsOf, snapshotOf, windowOf } from './fixtures.ts';
@@ -24,7 +26,11 @@ export interface FakeBridge extends AgentBridge {
 }
 
 export const ok = <T>(value: T): IpcResult<T> => ({ ok: true, value });
-export const fail = (error: string): IpcResult<never> => ({ ok: false, error });
+/** A failed call, as the app sends it: the kind (and facts) only, never text. */
+export const fail = (error: IpcErrorKind | IpcError): IpcResult<never> => ({
+  ok: false,
+  error: typeof error === 'string' ? { kind: error } : error,
+});
 
 /** A promise with its resolve exposed, to hold a view in its loading state. */
 export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
@@ -58,7 +64,7 @@ export function createFakeBridge(answers: Answers = {}): FakeBridge {
     async invoke<C extends InvokeChannel>(channel: C, args: InvokeArgs<C>): Promise<IpcResult<InvokeResults[C]>> {
       calls.push({ channel, args });
       const reply = table[channel];
-      if (reply === undefined) return fail(`fake bridge: no answer for ${channel}`);
+      if (reply === undefined) return fail('failed');
       return reply(args);
     },
     on(event, listener) {

@@ -53,19 +53,14 @@ describe('Overview', () => {
 
   it('lists each problem with the button that fixes it', async () => {
     const problems = [
-      {
-        kind: 'key-rejected',
-        message: 'The server refused this monitor’s API key.',
-        action: 'enroll',
-        actionLabel: 'Enroll again',
-      },
+      { kind: 'key-rejected', action: 'enroll' },
       {
         kind: 'private-missing',
-        message: '1 private check has no local definition.',
+        checks: [{ guid: 'g1', name: 'Intranet' }],
+        hasFile: false,
         action: 'private-definitions',
-        actionLabel: 'Choose a definitions file',
       },
-      { kind: 'monitor-disabled', message: 'The server has disabled this monitor.', action: 'none', actionLabel: '' },
+      { kind: 'monitor-disabled', action: 'none' },
     ] as const;
     const { navigate } = renderView(
       <OverviewView />,
@@ -81,25 +76,13 @@ describe('Overview', () => {
 
   it('shows the clock, connection and damaged-key problems with their message and action, once each', async () => {
     const problems = [
-      {
-        kind: 'clock-skew',
-        message: "This computer's clock is 5 minutes behind the server's.",
-        action: 'none',
-        actionLabel: '',
-      },
+      { kind: 'clock-skew', skewSec: 300, action: 'none' },
       {
         kind: 'server-connection',
-        message: 'The server cannot be reached with the current network settings.',
         failure: { kind: 'network', cause: 'untrusted-ca', issuer: 'Office CA' },
         action: 'none',
-        actionLabel: '',
       },
-      {
-        kind: 'key-damaged',
-        message: 'The stored API key is damaged and cannot be sent.',
-        action: 'enroll',
-        actionLabel: 'Enroll again',
-      },
+      { kind: 'key-damaged', action: 'enroll' },
     ] as const;
     const bridge = createFakeBridge({
       'agent:snapshot': () =>
@@ -141,7 +124,7 @@ describe('Overview', () => {
     expect(await screen.findByRole('button', { name: 'Resume checks' })).toBeTruthy();
     expect(screen.getByText(/Paused — no check runs until you resume/)).toBeTruthy();
 
-    bridge.answer('agent:sync-now', () => fail('agent:sync-now failed: not enrolled'));
+    bridge.answer('agent:sync-now', () => fail('failed'));
     fireEvent.click(screen.getByRole('button', { name: 'Sync now' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Sync failed');
   });

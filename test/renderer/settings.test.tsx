@@ -23,10 +23,10 @@ describe('Settings', () => {
 
   it('explains a failed load and retries', async () => {
     const bridge = createFakeBridge({
-      'settings:get': () => fail('settings:get failed: settings file is not readable'),
+      'settings:get': () => fail('failed'),
     });
     renderView(<SettingsView />, bridge);
-    expect((await screen.findByRole('alert')).textContent).toContain('not readable');
+    expect((await screen.findByRole('alert')).textContent).toContain('This could not be done');
     bridge.answer('settings:get', () => ok(settingsOf()));
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('button', { name: 'Save settings' })).toBeTruthy();

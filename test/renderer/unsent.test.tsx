@@ -88,7 +88,7 @@ describe('Unsent results', () => {
       <UnsentView />,
       createFakeBridge({
         'agent:snapshot': () => ok(backlog),
-        'agent:upload-now': () => fail('The agent does not answer'),
+        'agent:upload-now': () => fail('no-answer'),
       }),
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));

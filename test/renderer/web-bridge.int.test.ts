@@ -1,5 +1,6 @@
 // The renderer's web bridge against a real dashboard server (in-process, with a real agent):
 // invoke over POST, events over the SSE stream, and a stale token said as such.
+import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAgent, type Agent } from '../../src-main/agent/agent.ts';
 import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
@@ -67,13 +68,15 @@ describe('web bridge', () => {
   it('says that a stale token must be replaced', async () => {
     const bridge = createWebBridge('stale-token', base);
     const answer = await bridge.invoke('agent:snapshot', {});
-    expect(answer.ok ? '' : answer.error).toContain('newest URL');
+    expect(answer.ok ? undefined : answer.error).toEqual({ kind: 'token-refused' });
+    expect(answer.ok ? '' : ipcErrorWords(answer.error)).toContain('newest URL');
     expect(connection).toContain('unauthorized');
   });
 
   it('says when the agent does not answer at all', async () => {
     const bridge = createWebBridge(token, 'http://127.0.0.1:9');
     const answer = await bridge.invoke('agent:snapshot', {});
-    expect(answer.ok ? '' : answer.error).toContain('still running');
+    expect(answer.ok ? undefined : answer.error).toEqual({ kind: 'no-answer' });
+    expect(answer.ok ? '' : ipcErrorWords(answer.error)).toContain('still running');
   });
 });

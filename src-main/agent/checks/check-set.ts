@@ -118,7 +118,7 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
         privateState.fileError === undefined
       ) {
         next.close();
-        throw new Error(`${first.fileError}. The definitions from ${privateState.file} stay in force`);
+        throw new PrivateFileRefused(first.fileError, privateState.file);
       }
       taken = true;
       source?.close();
@@ -144,4 +144,16 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
       source = undefined;
     },
   };
+}
+
+/** A missing or broken definitions file was not taken on: why (the reader's words), and which file stays in force. */
+export class PrivateFileRefused extends Error {
+  readonly fileError: string;
+  readonly inForce: string | undefined;
+  constructor(fileError: string, inForce: string | undefined) {
+    super(`${fileError}. The definitions from ${inForce ?? 'before'} stay in force`);
+    this.name = 'PrivateFileRefused';
+    this.fileError = fileError;
+    this.inForce = inForce;
+  }
 }

@@ -55,6 +55,7 @@ export function createIdentityLifecycle(deps: IdentityLifecycleDeps): IdentityLi
       paused: s.paused,
       startedAt: s.startedAt,
       ...(s.storeProblem === undefined ? {} : { storeProblem: s.storeProblem }),
+      ...(s.storeFault === undefined ? {} : { storeFault: s.storeFault }),
     }));
   }
 

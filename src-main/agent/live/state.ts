@@ -4,6 +4,13 @@ import type { LoadReport } from '../schedule/load.ts';
 import type { LocalFault } from '../base/local-fault.ts';
 import type { FailureFacts } from '../wire/failure.ts';
 
+/** Why results cannot be saved, as facts: the kind, the data folder, and the runs dropped from memory. */
+export interface StoreFault {
+  kind: 'disk-full' | 'write-failed';
+  folder: string;
+  dropped: number;
+}
+
 export type AuthState = 'ok' | 'key-rejected' | 'monitor-disabled' | 'key-damaged';
 
 /** Beyond this, the server's clock and ours disagree enough to say so (design.md "Clocks"). */
@@ -73,6 +80,8 @@ export interface AgentState {
   connection: ConnectionState;
   /** Why results cannot be saved right now (a full disk), in words; absent while they can. */
   storeProblem?: string;
+  /** While storeProblem: the same as facts, for the window's words (no SQLite text). */
+  storeFault?: StoreFault;
   /** While storeProblem: results waiting in memory for the store. */
   unsavedResults?: number;
   /** Whether probing keeps up (schedule/load.ts); absent until probing has run a while. */

@@ -1,38 +1,48 @@
-// The problems the window lists (and the tray sums up): each with the view that fixes it.
+// The problems the window lists (and the tray sums up): each a kind with the facts its words need
+// and the view that fixes it. The words are chosen in one place, src-main/ipc/problem-words.ts,
+// from these facts; nothing here builds a sentence for the window.
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
-import { describeOverload } from '../schedule/load.ts';
-import { describeLocalFault } from '../base/local-fault.ts';
-import { clockSkewLimitSec, type AgentState } from '../live/state.ts';
+import type { LocalFault } from '../base/local-fault.ts';
+import { clockSkewLimitSec, type AgentState, type StoreFault } from '../live/state.ts';
 import type { AsideResults } from '../store/outbox.ts';
 import type { FailureFacts } from '../wire/failure.ts';
 
-export type ProblemKind =
-  | 'key-rejected'
-  | 'monitor-disabled'
-  | 'key-damaged'
-  | 'clock-skew'
-  | 'server-connection'
-  | 'private-missing'
-  | 'private-invalid'
-  | 'private-file'
-  | 'rejected-results'
-  | 'results-dropped'
-  | 'store-problem'
-  | 'results-aside'
-  | 'overloaded'
-  | 'settings-problem'
-  | 'local-resources';
-
-/** Something that needs the user, with what fixes it. */
-export interface Problem {
-  kind: ProblemKind;
-  message: string;
-  /** server-connection: the failure as data; the window chooses its words from it (src-renderer/words/). */
-  failure?: FailureFacts;
-  /** The view (and action) that fixes it. */
-  action: 'enroll' | 'private-definitions' | 'unsent' | 'none';
-  actionLabel: string;
+/** A named check a problem is about. */
+export interface ProblemCheck {
+  guid: string;
+  name: string;
 }
+
+/** Each kind with the facts its words are made from. */
+export type ProblemFacts =
+  | { kind: 'key-rejected' }
+  | { kind: 'monitor-disabled' }
+  | { kind: 'key-damaged' }
+  /** Seconds this computer's clock is behind the server's (negative: ahead). */
+  | { kind: 'clock-skew'; skewSec: number }
+  | { kind: 'server-connection'; failure: FailureFacts }
+  | { kind: 'private-missing'; checks: readonly ProblemCheck[]; hasFile: boolean }
+  | { kind: 'private-invalid'; checks: readonly ProblemCheck[] }
+  /** The file's reader says what is wrong, already in the reader's words (line, field). */
+  | { kind: 'private-file'; detail: string }
+  | { kind: 'rejected-results'; count: number }
+  | { kind: 'results-dropped'; count: number }
+  /** Results cannot be saved: why, where, and how many wait in memory (dropped: the oldest lost). */
+  | { kind: 'store-problem'; fault: StoreFault['kind']; folder: string; waiting: number; dropped: number }
+  | { kind: 'results-aside'; monitorId: string; count: number }
+  /** Runs skipped in the last minute for want of a free slot. */
+  | { kind: 'overloaded'; skipped: number }
+  /** The settings reader's sentence (which settings, what falls back). */
+  | { kind: 'settings-problem'; detail: string }
+  | { kind: 'local-resources'; fault: LocalFault; runs: number };
+
+export type ProblemKind = ProblemFacts['kind'];
+
+/** The view (and action) that fixes a problem. */
+export type ProblemAction = 'enroll' | 'private-definitions' | 'unsent' | 'none';
+
+/** Something that needs the user: its kind and facts, and the view that fixes it. */
+export type Problem = ProblemFacts & { action: ProblemAction };
 
 /** The outbox's figures a problem is raised from. */
 export interface OutboxProblems {
@@ -40,6 +50,9 @@ export interface OutboxProblems {
   rejectedCount: number;
   aside?: AsideResults[];
 }
+
+const checksOf = (list: readonly { guid: string; name: string }[]): ProblemCheck[] =>
+  list.map(({ guid, name }) => ({ guid, name }));
 
 /** What the user must know or do, from live state, the outbox's figures and the private definitions. */
 export function problemsOf(
@@ -51,121 +64,38 @@ export function problemsOf(
   const problems: Problem[] = [];
   // A damaged settings file fell back, closed: the user must know why checks are refused.
   if (settingsProblem !== undefined)
-    problems.push({ kind: 'settings-problem', message: settingsProblem, action: 'none', actionLabel: '' });
-  if (state.storeProblem !== undefined) {
-    problems.push({
-      kind: 'store-problem',
-      message: `${state.storeProblem.charAt(0).toUpperCase()}${state.storeProblem.slice(1)}.`,
-      action: 'none',
-      actionLabel: '',
-    });
+    problems.push({ kind: 'settings-problem', detail: settingsProblem, action: 'none' });
+  if (state.storeFault !== undefined) {
+    const { kind: fault, folder, dropped } = state.storeFault;
+    const waiting = state.unsavedResults ?? 0;
+    problems.push({ kind: 'store-problem', fault, folder, waiting, dropped, action: 'none' });
   }
   if (state.localFault !== undefined) {
-    problems.push({
-      kind: 'local-resources',
-      message: describeLocalFault(state.localFault.fault, state.localFault.runs),
-      action: 'none',
-      actionLabel: '',
-    });
+    const { fault, runs } = state.localFault;
+    problems.push({ kind: 'local-resources', fault, runs, action: 'none' });
   }
-  if (state.auth === 'key-rejected') {
-    problems.push({
-      kind: 'key-rejected',
-      message: 'The server refused this monitor’s API key: it was reset. Results are kept here until you enroll again.',
-      action: 'enroll',
-      actionLabel: 'Enroll again',
-    });
-  }
-  if (state.auth === 'monitor-disabled') {
-    problems.push({
-      kind: 'monitor-disabled',
-      message:
-        'The server has disabled this monitor, so checks are paused. Ask an administrator to enable it; the agent resumes by itself.',
-      action: 'none',
-      actionLabel: '',
-    });
-  }
-  if (state.auth === 'key-damaged') {
-    problems.push({
-      kind: 'key-damaged',
-      message:
-        'The stored API key is damaged and cannot be sent. Enroll again, or reclaim this monitor with its id; results are kept here.',
-      action: 'enroll',
-      actionLabel: 'Enroll again',
-    });
-  }
-  if (state.connectionProblem !== undefined) {
-    problems.push({
-      kind: 'server-connection',
-      message: 'The server cannot be reached with the current network settings.',
-      failure: state.connectionProblem,
-      action: 'none',
-      actionLabel: '',
-    });
-  }
-  if (state.clockSkewSec !== undefined && Math.abs(state.clockSkewSec) > clockSkewLimitSec) {
-    const off = Math.abs(state.clockSkewSec);
-    const amount = off >= 120 ? `${Math.round(off / 60)} minutes` : `${off} seconds`;
-    problems.push({
-      kind: 'clock-skew',
-      message: `This computer's clock is ${amount} ${state.clockSkewSec > 0 ? 'behind' : 'ahead of'} the server's. Results carry this computer's time: set the clock right (turn on automatic date and time).`,
-      action: 'none',
-      actionLabel: '',
-    });
-  }
-  if (priv.fileError !== undefined) {
-    problems.push({
-      kind: 'private-file',
-      message: priv.fileError,
-      action: 'private-definitions',
-      actionLabel: 'Open private definitions',
-    });
-  }
+  if (state.auth === 'key-rejected') problems.push({ kind: 'key-rejected', action: 'enroll' });
+  if (state.auth === 'monitor-disabled') problems.push({ kind: 'monitor-disabled', action: 'none' });
+  if (state.auth === 'key-damaged') problems.push({ kind: 'key-damaged', action: 'enroll' });
+  if (state.connectionProblem !== undefined)
+    problems.push({ kind: 'server-connection', failure: state.connectionProblem, action: 'none' });
+  if (state.clockSkewSec !== undefined && Math.abs(state.clockSkewSec) > clockSkewLimitSec)
+    problems.push({ kind: 'clock-skew', skewSec: state.clockSkewSec, action: 'none' });
+  if (priv.fileError !== undefined)
+    problems.push({ kind: 'private-file', detail: priv.fileError, action: 'private-definitions' });
   if (priv.missing.length > 0) {
-    const n = priv.missing.length;
-    problems.push({
-      kind: 'private-missing',
-      message: `${n} private check${n === 1 ? ' has' : 's have'} no local definition and ${n === 1 ? 'is' : 'are'} not run.`,
-      action: 'private-definitions',
-      actionLabel: priv.file === undefined ? 'Choose a definitions file' : 'Open private definitions',
-    });
+    const hasFile = priv.file !== undefined;
+    problems.push({ kind: 'private-missing', checks: checksOf(priv.missing), hasFile, action: 'private-definitions' });
   }
   const invalid = priv.invalid ?? [];
-  if (invalid.length > 0) {
-    const n = invalid.length;
-    problems.push({
-      kind: 'private-invalid',
-      message: `${n === 1 ? `The private check ${invalid[0]?.name ?? ''} is` : `${n} private checks are`} not run: ${n === 1 ? 'its entry' : 'their entries'} in the definitions file ${n === 1 ? 'has an error' : 'have errors'}. Fix the fields named in Private definitions and save the file.`,
-      action: 'private-definitions',
-      actionLabel: 'Open private definitions',
-    });
-  }
-  if (outbox.rejectedCount > 0) {
-    problems.push({
-      kind: 'rejected-results',
-      message: `The server refused ${outbox.rejectedCount} result${outbox.rejectedCount === 1 ? '' : 's'}; they are set aside with its reasons.`,
-      action: 'unsent',
-      actionLabel: 'See refused results',
-    });
-  }
-  for (const aside of outbox.aside ?? []) {
-    problems.push({
-      kind: 'results-aside',
-      message: `${aside.count} unsent result${aside.count === 1 ? '' : 's'} of monitor ${aside.monitorId} (this agent's earlier enrollment) are kept aside. Reclaim monitor ${aside.monitorId} to send them.`,
-      action: 'unsent',
-      actionLabel: 'See unsent results',
-    });
-  }
-  if (outbox.dropped > 0) {
-    problems.push({
-      kind: 'results-dropped',
-      message: `${outbox.dropped} result${outbox.dropped === 1 ? ' was' : 's were'} dropped because the unsent-results buffer was full.`,
-      action: 'unsent',
-      actionLabel: 'See unsent results',
-    });
-  }
-  if (state.load?.overloaded === true) {
-    problems.push({ kind: 'overloaded', message: describeOverload(state.load), action: 'none', actionLabel: '' });
-  }
+  if (invalid.length > 0)
+    problems.push({ kind: 'private-invalid', checks: checksOf(invalid), action: 'private-definitions' });
+  if (outbox.rejectedCount > 0)
+    problems.push({ kind: 'rejected-results', count: outbox.rejectedCount, action: 'unsent' });
+  for (const aside of outbox.aside ?? [])
+    problems.push({ kind: 'results-aside', monitorId: aside.monitorId, count: aside.count, action: 'unsent' });
+  if (outbox.dropped > 0) problems.push({ kind: 'results-dropped', count: outbox.dropped, action: 'unsent' });
+  if (state.load?.overloaded === true)
+    problems.push({ kind: 'overloaded', skipped: state.load.recentBacklog, action: 'none' });
   return problems;
 }

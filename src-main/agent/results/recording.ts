@@ -51,11 +51,12 @@ export function createRecording(deps: RecordingDeps): ResultSink {
       if (live.get().storeProblem === undefined)
         log.error({ detail: problem.detail, code: (error as { errcode?: number }).errcode }, message);
       // live-state.json carries it to `status --json`, rewritten in place when the disk is full.
-      live.update((s) => ({ ...s, storeProblem: message, unsavedResults: problem.waiting }));
+      const storeFault = { kind: problem.kind, folder: deps.dataDir, dropped: problem.dropped };
+      live.update((s) => ({ ...s, storeProblem: message, storeFault, unsavedResults: problem.waiting }));
     },
     onRecovered: (problem) => {
       log.info({ dropped: problem.dropped }, 'results are saved again');
-      live.update(({ storeProblem: _gone, unsavedResults: _none, ...rest }) => ({
+      live.update(({ storeProblem: _gone, storeFault: _fault, unsavedResults: _none, ...rest }) => ({
         ...rest,
         droppedResults: outbox.dropped(),
       }));

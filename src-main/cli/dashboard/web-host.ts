@@ -1,5 +1,6 @@
 // What the host can do when the window is a browser tab: no file dialog (the page sends a path),
 // no file manager (the logs go to the terminal), and no opening of links (the page opens them).
+import { IpcRefusal } from '../../ipc/ipc-error.ts';
 import { hostname } from 'node:os';
 import type { Logger } from '../../agent/base/log.ts';
 import { agentVersion } from '../../agent/base/version.ts';
@@ -26,7 +27,6 @@ export function webHostActions(dataDir: string, log: Logger, commandLine?: Comma
       log.info('the dashboard asked for the logs folder: a headless agent logs to standard error');
       return Promise.resolve();
     },
-    openExternal: () =>
-      Promise.reject(new Error('the web dashboard does not open links for the page; open the link in your browser')),
+    openExternal: () => Promise.reject(new IpcRefusal({ kind: 'no-links-here' })),
   };
 }

@@ -1,6 +1,7 @@
 // Choosing another private-definitions file never replaces a working one with a missing or
 // broken file: the definitions in force stay, and the error says so. A relative path is refused
 // from the window (the agent's working folder is not the user's).
+import { ipcErrorWords } from '../../../src-main/ipc/ipc-error-words.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,13 +34,15 @@ describe('choosing a private definitions file', () => {
     for (const file of [broken, join(dataDir, 'missing.json')]) {
       const answer = await invoke('private:choose-file', { file });
       expect(answer.ok).toBe(false);
-      expect(answer.ok ? '' : answer.error).toContain(`The definitions from ${good} stay in force`);
+      expect(answer.ok ? undefined : answer.error).toMatchObject({ kind: 'private-file-refused', path: good });
+      expect(answer.ok ? '' : ipcErrorWords(answer.error)).toContain(`The definitions from ${good} stay in force.`);
       expect(agent.snapshot().privateDefinitions).toMatchObject({ file: good });
       expect(agent.snapshot().privateDefinitions.fileError).toBeUndefined();
       expect(settings.get().privateChecksFile).toBe(good);
     }
 
     const relative = await invoke('private:choose-file', { file: 'checks.json' });
-    expect(relative.ok ? '' : relative.error).toContain('"checks.json" is not a full path');
+    expect(relative.ok ? undefined : relative.error).toEqual({ kind: 'not-full-path', path: 'checks.json' });
+    expect(relative.ok ? '' : ipcErrorWords(relative.error)).toContain('"checks.json" is not a full path');
   });
 });

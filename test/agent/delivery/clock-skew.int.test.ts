@@ -2,6 +2,7 @@
 // every API answer; more than a minute apart is a problem in the window, `clock_skew_sec` in
 // `status --json` and one log line. Results keep this machine's wall clock. The agent's clock is
 // injected: the reference server answers with the real time, the agent believes it is 5 min later.
+import { problemText } from '../../../src-main/ipc/problem-words.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src-main/agent/base/clock.ts';
 import { systemClock } from '../../../src-main/agent/base/clock.ts';
@@ -36,7 +37,8 @@ describe('clock skew against the server', () => {
     const skew = h.agent.state().clockSkewSec ?? 0;
     expect(skew).toBeLessThanOrEqual(-299);
     expect(skew).toBeGreaterThanOrEqual(-301);
-    expect(h.agent.snapshot().problems.find((p) => p.kind === 'clock-skew')?.message).toContain('5 minutes ahead of');
+    const problem = h.agent.snapshot().problems.find((p) => p.kind === 'clock-skew');
+    expect(problem === undefined ? '' : problemText(problem)).toContain('5 minutes ahead of');
     expect(lines.filter((l) => l.includes('clock is') && l.includes('ahead of'))).toHaveLength(1);
     // ran_at stays this machine's wall clock (5 minutes ahead of the server's).
     const ranAt = Date.parse(h.server.results(h.monitorId)[0]?.ranAt ?? '');

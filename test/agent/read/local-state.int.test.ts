@@ -1,6 +1,7 @@
 // What the window sees of bad local state, from an in-process agent: a full disk named in the
 // snapshot (state and problems) and gone by itself once space is free; after a new enrollment
 // the previous monitor's unsent results are shown aside, not sent.
+import { problemText } from '../../../src-main/ipc/problem-words.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
 import { canMountTmpfs, mountSmallDisk, tmpfsSkipReason } from '../../support/tmpfs.ts';
@@ -33,7 +34,8 @@ describe('local state in the agent snapshot', () => {
         expect(full).toMatch(
           new RegExp(`^the disk holding ${disk.dir} is full: \\d+ results? (is|are) waiting in memory; free space$`),
         );
-        expect(agent.snapshot().problems.find((p) => p.kind === 'store-problem')?.message).toMatch(
+        const problem = agent.snapshot().problems.find((p) => p.kind === 'store-problem');
+        expect(problem === undefined ? '' : problemText(problem)).toMatch(
           /^The disk holding .* is full: .*; free space\.$/,
         );
         disk.free();
@@ -70,9 +72,8 @@ describe('local state in the agent snapshot', () => {
       expect(aside?.[0]?.monitorId).toBe(first);
       expect(aside?.[0]?.count).toBeGreaterThanOrEqual(2);
       expect(agent.snapshot().outbox.unsent).toBe(0);
-      expect(agent.snapshot().problems.find((p) => p.kind === 'results-aside')?.message).toContain(
-        `Reclaim monitor ${first} to send them`,
-      );
+      const problem = agent.snapshot().problems.find((p) => p.kind === 'results-aside');
+      expect(problem === undefined ? '' : problemText(problem)).toContain(`Reclaim monitor ${first} to send them`);
       await agent.uploadNow();
       expect(server.results(second.monitorId)).toHaveLength(0);
     } finally {

@@ -1,5 +1,6 @@
 // A private check whose entry in the definitions file has a bad field is shown as such: which
 // field and what to change, not "no local definition"; its kept history stays (issue 25).
+import { problemText } from '../../../src-main/ipc/problem-words.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,7 +62,9 @@ describe('a private entry with a field error', () => {
     expect(snapshot.privateDefinitions.invalid).toEqual([{ guid: 'p', name: 'Payroll' }]);
     expect(snapshot.privateDefinitions.missing).toEqual([{ guid: 'r', name: 'Rota' }]);
     expect(snapshot.problems.map((p) => p.kind)).toEqual(['private-missing', 'private-invalid']);
-    expect(snapshot.problems.find((p) => p.kind === 'private-invalid')?.message).toBe(
+    const invalid = snapshot.problems.find((p) => p.kind === 'private-invalid');
+    expect(invalid).toMatchObject({ checks: [{ guid: 'p', name: 'Payroll' }] });
+    expect(invalid === undefined ? '' : problemText(invalid)).toBe(
       'The private check Payroll is not run: its entry in the definitions file has an error. Fix the fields named in Private definitions and save the file.',
     );
     expect(JSON.stringify(snapshot)).not.toContain('intranet.example');

@@ -18,7 +18,7 @@ describe('agent snapshot', () => {
       network: { egressPolicy: 'strict', settingsProblem: problem },
     });
     expect(agent.snapshot().problems).toContainEqual(
-      expect.objectContaining({ kind: 'settings-problem', message: problem }),
+      expect.objectContaining({ kind: 'settings-problem', detail: problem }),
     );
     expect(agent.snapshot().egressPolicy).toBe('strict');
     await agent.setNetwork({ egressPolicy: 'open' });

@@ -111,8 +111,10 @@ describe('web dashboard server', () => {
       value: { host: 'web', dataFolder: dataDir },
     });
     expect(JSON.parse((await ipc('outages:list', {})).body)).toEqual({ ok: true, value: [] });
-    expect((await ipc('checks:history', { guid: '' })).body).toContain('"ok":false,"error":"checks:history: guid');
-    expect((await ipc('app:open-external', { url: 'https://example.com/' })).body).toContain('does not open links');
+    expect((await ipc('checks:history', { guid: '' })).body).toContain(
+      '"ok":false,"error":{"kind":"bad-arguments","field":"guid"}',
+    );
+    expect((await ipc('app:open-external', { url: 'https://example.com/' })).body).toContain('"kind":"no-links-here"');
   });
 
   it('keeps settings in settings.json', async () => {
