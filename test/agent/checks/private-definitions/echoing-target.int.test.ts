@@ -2,11 +2,10 @@
 // plain, URL-encoded, base64 and upper-case forms, in its body, its status line and a redirect's
 // Location: nothing of the definition, in any of these forms, reaches the server (issue 27).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckDefinition } from '../../../../src-main/agent/wire/schemas.ts';
-import { enrolledAgent, eventually, type Harness } from '../../../support/agent-harness.ts';
+import { enrolledAgent, type Harness } from '../../../support/agent-harness.ts';
+import { runPrivateChecks } from './run-private-checks.ts';
 import { startHttpTarget } from '../../../targets/index.ts';
 
 type PrivateCheck = CheckDefinition & { guid: string };
@@ -109,30 +108,7 @@ describe('a private check against an echoing target', () => {
       },
     ];
     h = await enrolledAgent();
-    const file = join(h.dataDir, 'private.json');
-    await writeFile(file, JSON.stringify({ checks }));
-    for (const c of checks) {
-      const created = h.server.admin.createCheck({
-        guid: c.guid,
-        name: c.guid,
-        url: 'http://placeholder.invalid/',
-        interval_sec: 1,
-        result_detail_max_chars: 5000,
-        orgId: h.orgId,
-      });
-      h.server.admin.assign(created.guid, h.monitorId);
-      h.server.admin.makePrivateDefinition(created.guid);
-    }
-    await h.agent.setPrivateChecksFile(file);
-    await h.agent.syncNow();
-    await eventually(
-      () => {
-        const guids = new Set(h.server.results(h.monitorId).map((r) => r.checkGuid));
-        return checks.every((c) => guids.has(c.guid));
-      },
-      15_000,
-      'results of every private check',
-    );
+    await runPrivateChecks(h, checks, 5000);
     // The target did echo the definition back: there was something to leak.
     expect(target.requests.some((r) => r.path.startsWith('/moved/'))).toBe(true);
     const sent = h.server

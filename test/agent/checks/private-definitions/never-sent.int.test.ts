@@ -1,10 +1,9 @@
 // Nothing of a private definition, of any length, ever reaches the server: not in an error, not
 // in a sample, not in any request the reference server received.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckDefinition } from '../../../../src-main/agent/wire/schemas.ts';
-import { enrolledAgent, eventually, type Harness } from '../../../support/agent-harness.ts';
+import { enrolledAgent, type Harness } from '../../../support/agent-harness.ts';
+import { runPrivateChecks } from './run-private-checks.ts';
 import { makeCa, makeLeaf, startHttpTarget, startTcpTarget, startTlsTarget } from '../../../targets/index.ts';
 
 /** Every string value of a definition, and every part of its URL. */
@@ -51,30 +50,7 @@ describe('private definitions never leave the machine', () => {
       { guid: 'priv-banner', url: tcp.url, match_string: '^!' },
       { guid: 'priv-cert', url: tls.url, match_string: 'no-such-subject-31' },
     ];
-    const file = join(h.dataDir, 'private.json');
-    await writeFile(file, JSON.stringify({ checks }));
-    for (const c of checks) {
-      const created = h.server.admin.createCheck({
-        guid: c.guid,
-        name: c.guid,
-        url: 'http://placeholder.invalid/',
-        interval_sec: 1,
-        result_detail_max_chars: 500,
-        orgId: h.orgId,
-      });
-      h.server.admin.assign(created.guid, h.monitorId);
-      h.server.admin.makePrivateDefinition(created.guid);
-    }
-    await h.agent.setPrivateChecksFile(file);
-    await h.agent.syncNow();
-    await eventually(
-      () => {
-        const guids = new Set(h.server.results(h.monitorId).map((r) => r.checkGuid));
-        return checks.every((c) => guids.has(c.guid));
-      },
-      15_000,
-      'results of every private check',
-    );
+    await runPrivateChecks(h, checks, 500);
     const stored = h.server.results(h.monitorId);
     for (const c of checks) expect(stored.find((r) => r.checkGuid === c.guid)?.success).toBe(false);
     const everything = h.server
