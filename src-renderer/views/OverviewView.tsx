@@ -28,6 +28,16 @@ const problemTarget: Record<OverviewAction, Place | undefined> = {
   none: undefined,
 };
 
+/** A down or flapping check's name, opening its detail in Checks. */
+function CheckLink({ guid, name }: { guid: string; name: string }) {
+  const { navigate } = useNavigation();
+  return (
+    <button type="button" className="link down-name" onClick={() => navigate({ view: 'checks', guid })}>
+      {name}
+    </button>
+  );
+}
+
 export function OverviewView() {
   const { bridge, snapshot, acceptSnapshot } = useAgent();
   const { navigate, flash, setFlash } = useNavigation();
@@ -127,13 +137,7 @@ export function OverviewView() {
           <ul className="down-list">
             {down.map(({ check, since, reason }) => (
               <li key={check.guid} className="down-item">
-                <button
-                  type="button"
-                  className="link down-name"
-                  onClick={() => navigate({ view: 'checks', guid: check.guid })}
-                >
-                  {check.name}
-                </button>
+                <CheckLink guid={check.guid} name={check.name} />
                 <span className="down-since">{since === undefined ? 'down' : `down ${sinceWhen(since, now)}`}</span>
                 <span className="down-reason">{sentence(reason)}</span>
               </li>
@@ -152,13 +156,7 @@ export function OverviewView() {
           <ul className="down-list">
             {flapping.map((check) => (
               <li key={check.guid} className="down-item">
-                <button
-                  type="button"
-                  className="link down-name"
-                  onClick={() => navigate({ view: 'checks', guid: check.guid })}
-                >
-                  {check.name}
-                </button>
+                <CheckLink guid={check.guid} name={check.name} />
                 <span className="down-since">
                   {check.flapping === undefined ? '' : `changing state ${sinceWhen(check.flapping.since, now)}`}
                 </span>
