@@ -1,5 +1,7 @@
 // The agent summed up for a human, in one place for the tray icon, its tooltip and menu, and the
-// window's status pill: one precedence, so that (say) paused + offline reads the same everywhere.
+// window's status pill and title: one precedence, so that (say) paused + offline reads the same
+// everywhere. The server's connection state (decided once in the agent, live/connection.ts) is
+// the headline whenever the server is away; "Online"/"Offline" is this machine's network only.
 // Type imports only: the renderer bundles this file.
 import type { AgentSnapshot, CheckHealth } from './contract.ts';
 
@@ -75,14 +77,44 @@ const toneOf: Record<AgentCondition, AgentSummary['tone']> = {
   paused: 'warn',
 };
 
+/** "14:02" today, "21 Nov, 14:02" on another day: a local time, never an ISO timestamp. */
+export function clockTime(iso: string | undefined, nowIso: string): string {
+  const at = iso === undefined ? Number.NaN : Date.parse(iso);
+  if (Number.isNaN(at)) return 'a while';
+  const date = new Date(at);
+  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (date.toDateString() === new Date(Date.parse(nowIso)).toDateString()) return time;
+  return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}, ${time}`;
+}
+
+/** Why the server takes nothing from this monitor, if it does not: the connection state first. */
+function serverRefusal(snapshot: AgentSnapshot): 'key-rejected' | 'key-damaged' | 'monitor-disabled' | undefined {
+  if (snapshot.auth === 'key-damaged') return 'key-damaged';
+  if (snapshot.connection.state === 'rejected' || snapshot.auth === 'key-rejected') return 'key-rejected';
+  if (snapshot.connection.state === 'disabled' || snapshot.auth === 'monitor-disabled') return 'monitor-disabled';
+  return undefined;
+}
+
+/**
+ * The server cannot be reached while this machine's network works: the headline. While offline,
+ * the machine's network is the reason, and "Offline" says it.
+ */
+export function serverUnreachable(snapshot: AgentSnapshot): boolean {
+  return snapshot.connection.state === 'unreachable' && snapshot.connectivity.online;
+}
+
 export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   const { total, down } = snapshot.counts;
   const offline = !snapshot.connectivity.online;
+  const refusal = serverRefusal(snapshot);
+  const away = serverUnreachable(snapshot);
+  const sinceText = clockTime(snapshot.connection.since, snapshot.takenAt);
   // The worst state and its count lead ("2 down · 12 checks · …"): a glance at the tooltip says it.
   const facts = [...(down > 0 ? [`${down} down`] : []), plural(total, 'check'), `${snapshot.outbox.unsent} unsent`];
-  if (snapshot.auth === 'key-rejected') facts.push('key rejected: enroll again');
-  if (snapshot.auth === 'monitor-disabled') facts.push('monitor disabled on the server');
-  if (snapshot.auth === 'key-damaged') facts.push('stored key damaged: enroll again');
+  if (refusal === 'key-rejected') facts.push('key not accepted: enroll again');
+  if (refusal === 'monitor-disabled') facts.push('monitor disabled on the server');
+  if (refusal === 'key-damaged') facts.push('stored key damaged: enroll again');
+  if (away) facts.push(`server unreachable since ${sinceText}`);
   if (offline) facts.push('offline');
   if (snapshot.paused) facts.push('paused');
   const tooltip = facts.join(' · ');
@@ -101,26 +133,38 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
     };
   }
   // The server refuses this monitor: nothing gets through until the user acts, whatever else holds.
-  if (snapshot.auth === 'key-rejected')
-    return summary('error', 'Key refused by the server', 'API key rejected: enroll again');
-  if (snapshot.auth === 'monitor-disabled')
-    return summary('error', 'Disabled on the server', 'Monitor disabled on the server');
-  if (snapshot.auth === 'key-damaged')
+  if (refusal === 'key-rejected')
+    return summary('error', 'Key not accepted by the server', 'The server no longer accepts the API key: enroll again');
+  if (refusal === 'monitor-disabled')
+    return summary('error', 'Monitor disabled on the server', 'Monitor disabled on the server: enable it there');
+  if (refusal === 'key-damaged')
     return summary('error', 'Stored key damaged', 'The stored API key is damaged: enroll again');
   const offlineLine = 'Offline: results are kept until it is back';
+  const awayLabel = `Server unreachable since ${sinceText}`;
+  const awayLine = `${awayLabel}: results are kept until it answers`;
+  // What keeps results here, if anything: this machine's network, else the server.
+  const held = offline
+    ? { label: 'offline', line: offlineLine }
+    : away
+      ? { label: 'server unreachable', line: awayLine }
+      : undefined;
   if (snapshot.paused) {
-    return offline
-      ? summary('paused', 'Paused · offline', `Checks paused (${total}) · ${offlineLine}`)
-      : summary('paused', 'Paused', `Checks paused (${total})`);
+    return held === undefined
+      ? summary('paused', 'Paused', `Checks paused (${total})`)
+      : summary('paused', `Paused · ${held.label}`, `Checks paused (${total}) · ${held.line}`);
   }
   // Anything down is red, whatever else holds: that is what the user watches the agent for.
   if (down > 0)
     return summary(
       'error',
-      offline ? `${down} down · offline` : `${down} down`,
-      `${down} of ${plural(total, 'check')} down${offline ? ` · ${offlineLine}` : ''}`,
+      held === undefined ? `${down} down` : `${down} down · ${held.label}`,
+      `${down} of ${plural(total, 'check')} down${held === undefined ? '' : ` · ${held.line}`}`,
     );
   if (offline) return summary('warning', 'Offline', offlineLine);
+  if (away) return summary('warning', awayLabel, awayLine);
+  // No call has ended yet since the agent started: not known to be online with the server.
+  if (snapshot.connection.state === 'connecting')
+    return { ...summary('ok', 'Connecting to the server…', 'Connecting to the server…'), tone: 'idle' };
   const passing = total === 0 ? 'No checks assigned yet' : `All ${plural(total, 'check')} passing`;
   if (backlogStuck(snapshot) || snapshot.problems.some((p) => attentionProblems.has(p.kind)))
     return summary('warning', 'Needs attention', passing);

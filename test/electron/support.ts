@@ -33,6 +33,8 @@ export function enrolledSnapshot(
     ...base,
     enrolled: true,
     identity: { monitorId: 'mon-1', server: 'https://uptime.example' },
+    // A healthy agent has reached the server (a fresh agent has not tried yet: connecting).
+    connection: { state: 'connected', since: base.takenAt, lastSuccessAt: base.takenAt },
     ...rest,
     counts: { ...base.counts, total: 12, runnable: 12, up: 12, down: 0, pending: 0, ...counts },
   };

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
-import { summarizeAgent, type AgentCondition } from '../../src-main/ipc/agent-summary.ts';
+import { clockTime, summarizeAgent, type AgentCondition } from '../../src-main/ipc/agent-summary.ts';
 import { baseSnapshot, enrolledSnapshot } from '../electron/support.ts';
 
 let base: AgentSnapshot;
@@ -11,14 +11,27 @@ beforeAll(async () => {
 const minutesAgo = (taken: string, minutes: number): string =>
   new Date(Date.parse(taken) - minutes * 60_000).toISOString();
 
+const unreachableSince = (since: string): AgentSnapshot['connection'] => ({
+  state: 'unreachable',
+  since,
+  lastFailure: { kind: 'network', cause: 'refused' },
+});
+
+/** The local time the summary shows ("14:02"), never the ISO timestamp. */
+const at = (iso: string): string => clockTime(iso, base.takenAt);
+
 interface Case {
   name: string;
   snapshot: () => AgentSnapshot;
   condition: AgentCondition;
-  tooltip: string;
-  menu: string;
-  pill: string;
+  /** A function where the text holds the local time of day the snapshot gives (known once it is built). */
+  tooltip: Text;
+  menu: Text;
+  pill: Text;
 }
+
+type Text = string | (() => string);
+const textOf = (t: Text): string => (typeof t === 'string' ? t : t());
 
 const cases: Case[] = [
   {
@@ -98,9 +111,9 @@ const cases: Case[] = [
     name: 'key rejected',
     snapshot: () => enrolledSnapshot(base, { auth: 'key-rejected', outbox: { ...base.outbox, unsent: 3 } }),
     condition: 'error',
-    tooltip: '12 checks · 3 unsent · key rejected: enroll again',
-    menu: 'API key rejected: enroll again',
-    pill: 'Key refused by the server',
+    tooltip: '12 checks · 3 unsent · key not accepted: enroll again',
+    menu: 'The server no longer accepts the API key: enroll again',
+    pill: 'Key not accepted by the server',
   },
   {
     name: 'stored key damaged',
@@ -115,8 +128,8 @@ const cases: Case[] = [
     snapshot: () => enrolledSnapshot(base, { auth: 'monitor-disabled', paused: true }),
     condition: 'error',
     tooltip: '12 checks · 0 unsent · monitor disabled on the server · paused',
-    menu: 'Monitor disabled on the server',
-    pill: 'Disabled on the server',
+    menu: 'Monitor disabled on the server: enable it there',
+    pill: 'Monitor disabled on the server',
   },
   {
     name: 'paused, with failures from before',
@@ -143,10 +156,80 @@ const cases: Case[] = [
     menu: 'Checks paused (12) · Offline: results are kept until it is back',
     pill: 'Paused · offline',
   },
+  {
+    name: 'the server refusing connections while this machine is online: the headline, never "Online"',
+    snapshot: () => enrolledSnapshot(base, { connection: unreachableSince(minutesAgo(base.takenAt, 4)) }),
+    condition: 'warning',
+    tooltip: () => `12 checks · 0 unsent · server unreachable since ${at(minutesAgo(base.takenAt, 4))}`,
+    menu: () => `Server unreachable since ${at(minutesAgo(base.takenAt, 4))}: results are kept until it answers`,
+    pill: () => `Server unreachable since ${at(minutesAgo(base.takenAt, 4))}`,
+  },
+  {
+    name: 'one down while the server is unreachable: red, and says both',
+    snapshot: () => enrolledSnapshot(base, { counts: { up: 11, down: 1 }, connection: unreachableSince(base.takenAt) }),
+    condition: 'error',
+    tooltip: () => `1 down · 12 checks · 0 unsent · server unreachable since ${at(base.takenAt)}`,
+    menu: () => `1 of 12 checks down · Server unreachable since ${at(base.takenAt)}: results are kept until it answers`,
+    pill: '1 down · server unreachable',
+  },
+  {
+    name: 'paused while the server is unreachable',
+    snapshot: () => enrolledSnapshot(base, { paused: true, connection: unreachableSince(base.takenAt) }),
+    condition: 'paused',
+    tooltip: () => `12 checks · 0 unsent · server unreachable since ${at(base.takenAt)} · paused`,
+    menu: () => `Checks paused (12) · Server unreachable since ${at(base.takenAt)}: results are kept until it answers`,
+    pill: 'Paused · server unreachable',
+  },
+  {
+    name: 'offline: the machine network is the reason, so the server being unreachable is not repeated',
+    snapshot: () =>
+      enrolledSnapshot(base, {
+        connectivity: { online: false, offlineSince: base.takenAt },
+        connection: unreachableSince(base.takenAt),
+      }),
+    condition: 'warning',
+    tooltip: '12 checks · 0 unsent · offline',
+    menu: 'Offline: results are kept until it is back',
+    pill: 'Offline',
+  },
+  {
+    name: 'the connection says rejected: the key is not accepted, whatever the older auth field says',
+    snapshot: () => enrolledSnapshot(base, { connection: { state: 'rejected', since: base.takenAt } }),
+    condition: 'error',
+    tooltip: '12 checks · 0 unsent · key not accepted: enroll again',
+    menu: 'The server no longer accepts the API key: enroll again',
+    pill: 'Key not accepted by the server',
+  },
+  {
+    name: 'the connection says disabled',
+    snapshot: () => enrolledSnapshot(base, { connection: { state: 'disabled', since: base.takenAt } }),
+    condition: 'error',
+    tooltip: '12 checks · 0 unsent · monitor disabled on the server',
+    menu: 'Monitor disabled on the server: enable it there',
+    pill: 'Monitor disabled on the server',
+  },
+  {
+    name: 'no call has ended yet: connecting, not "Online"',
+    snapshot: () => enrolledSnapshot(base, { connection: { state: 'connecting' } }),
+    condition: 'ok',
+    tooltip: '12 checks · 0 unsent',
+    menu: 'Connecting to the server…',
+    pill: 'Connecting to the server…',
+  },
 ];
 
 describe('the agent summed up for the tray and the status pill', () => {
   it.each(cases)('$name', ({ snapshot, condition, tooltip, menu, pill }) => {
-    expect(summarizeAgent(snapshot())).toMatchObject({ condition, tooltip, line: menu, label: pill });
+    expect(summarizeAgent(snapshot())).toMatchObject({
+      condition,
+      tooltip: textOf(tooltip),
+      line: textOf(menu),
+      label: textOf(pill),
+    });
+  });
+  it('says the time the server went away as a local time of day, not a timestamp', () => {
+    const { label } = summarizeAgent(enrolledSnapshot(base, { connection: unreachableSince(base.takenAt) }));
+    expect(label).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    expect(label).toMatch(/^Server unreachable since \d{1,2}[:.]\d\d/);
   });
 });
