@@ -61,11 +61,11 @@ export function setupTray(deps: TrayDeps): TrayController {
       deps.invoke(channel, {}).then(
         (result) => {
           if (!result.ok) deps.report(`${what} failed`, ipcErrorWords(result.error));
-          // sync-now and upload-now answer with a RunResult; a failed run is told, a good one not.
+          // sync-now and upload-now answer with a RunResult; a failed run is told, a good one not,
+          // in words from its kind and cause (the agent's log has the library's text).
           const value = result.ok ? (result.value as Partial<RunResult>) : undefined;
-          // Its failure in words from its kind and cause; the agent's own message may hold library text.
-          if (value?.ok === false && value.message !== undefined)
-            deps.report(`${what} failed`, value.failure === undefined ? value.message : apiFailureWords(value.failure));
+          if (value?.ok === false && value.failure !== undefined)
+            deps.report(`${what} failed`, apiFailureWords(value.failure));
         },
         (error: unknown) => deps.log.error({ err: error, channel }, 'tray action failed'),
       );

@@ -37,7 +37,7 @@ export type { AgentEvent } from '../agent/store/events.ts';
 export type { RollupBucket, WindowCounts } from '../agent/store/rollups.ts';
 export type { CheckWindow, WindowRange } from '../agent/read/check-window.ts';
 export type { RunExplanation } from '../agent/read/run-explanation.ts';
-export type { TestRunResult } from '../agent/read/check-insight.ts';
+export type { TestRunRefusal, TestRunResult } from '../agent/read/check-insight.ts';
 export type { OutageRecord } from '../agent/store/results-view.ts';
 
 const text = (max: number) => z.string().trim().max(max);
@@ -154,13 +154,11 @@ export type ParsedArgs<C extends InvokeChannel> = z.output<(typeof invokeArgs)[C
  */
 export type EnrollResult = EnrollOutcome;
 
-/** A sync or upload run: a summary on success; on failure, what failed as data. */
-export interface RunResult {
-  ok: boolean;
-  /** Success: what was done, in words. Failure: the log line (the window words `failure`). */
-  message: string;
-  failure?: FailureFacts;
-}
+/**
+ * A sync or upload run: on success, what was done in words; on failure, what failed as data
+ * only (the window and the tray choose the words from its kind; the log has the details).
+ */
+export type RunResult = { ok: true; message: string } | { ok: false; failure: FailureFacts };
 
 export interface CommandLineSettings {
   intervals?: Settings['intervals'];

@@ -79,7 +79,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     'agent:reclaim': (args) => enrollWith(args, args.monitorId),
     async 'agent:sync-now'() {
       const outcome = await agent.syncNow();
-      if (!outcome.ok) return { ok: false, message: outcome.error.message, failure: factsOf(outcome.error) };
+      if (!outcome.ok) return { ok: false, failure: factsOf(outcome.error) };
       const { received, stopped } = outcome.summary;
       return {
         ok: true,
@@ -96,7 +96,9 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       const { moved, upload } = await agent.resendSetAside();
       if (moved === 0) return { ok: true, message: 'No refused results were waiting.' };
       const sent = uploadResult(upload);
-      return { ok: sent.ok, message: `${moved} refused result${moved === 1 ? '' : 's'} sent again: ${sent.message}` };
+      // Failed: its kind, as for Upload now (the refused results stay in the outbox).
+      if (!sent.ok) return sent;
+      return { ok: true, message: `${moved} refused result${moved === 1 ? '' : 's'} sent again: ${sent.message}` };
     },
     'agent:pause': () => {
       agent.pause();
@@ -213,7 +215,7 @@ function refusalOf(error: unknown): IpcError {
 
 /** What an upload a user asked for did, in one sentence for the window. */
 function uploadResult(outcome: UploadOutcome | CallFailure): RunResult {
-  if (!outcome.ok) return { ok: false, message: outcome.error.message, failure: factsOf(outcome.error) };
+  if (!outcome.ok) return { ok: false, failure: factsOf(outcome.error) };
   const { delivered, rejected } = outcome.report;
   return {
     ok: true,

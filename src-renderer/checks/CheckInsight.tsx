@@ -11,6 +11,7 @@ import { dateTime, percent, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNow } from '../state/use-now.ts';
+import { testRunFailure } from '../words/command-words.ts';
 import { ranges, uptimeOf, uptimeSentence, type RangeName } from './chart-data.ts';
 import { LatencyChart } from './LatencyChart.tsx';
 import { RunExplanationView } from './RunExplanation.tsx';
@@ -36,10 +37,10 @@ export function CheckInsight({ check }: { check: CheckView }) {
   const [range, setRange] = useState<RangeName>('1h');
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const [test, setTest] = useState<RunExplanation | undefined>();
-  const [refused, setRefused] = useState<string | undefined>();
   const lastRun = check.lastResult?.ran_at;
   const runNow = useCommand(
     useCallback(() => bridge.invoke('checks:test-run', { guid: check.guid }), [bridge, check.guid]),
+    testRunFailure,
   );
 
   useEffect(() => {
@@ -58,11 +59,9 @@ export function CheckInsight({ check }: { check: CheckView }) {
   const chosen = ranges.find((r) => r.name === range) ?? ranges[0];
   const run = async (): Promise<void> => {
     setTest(undefined);
-    setRefused(undefined);
+    // A refused run is runNow.error (words from its kind), said as a failure below.
     const outcome = await runNow.run();
-    if (outcome === undefined) return;
-    if (outcome.ok) setTest(outcome.run);
-    else setRefused(outcome.error);
+    if (outcome?.ok === true) setTest(outcome.run);
   };
 
   return (
@@ -124,9 +123,9 @@ export function CheckInsight({ check }: { check: CheckView }) {
         </p>
       )}
       {runNow.pending ? <Spinner label={`Running ${check.name} once…`} /> : null}
-      {runNow.error === undefined && refused === undefined ? null : (
+      {runNow.error === undefined ? null : (
         <Notice tone="error" title="The test run did not happen">
-          {sentence(refused ?? runNow.error ?? '')}
+          {sentence(runNow.error)}
         </Notice>
       )}
       {test === undefined ? null : <RunExplanationView run={test} title="Test run" />}

@@ -2,7 +2,7 @@
 // title and whether the unsent backlog deserves a badge. Both read the agent's one summary
 // (src-main/ipc/agent-summary.ts), so the title, the pill, the tray and the badge never disagree.
 import { backlogStuck, summarizeAgent } from '../../src-main/ipc/agent-summary.ts';
-import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
+import type { AgentSnapshot, FailureFacts } from '../../src-main/ipc/contract.ts';
 import type { ConnectionState } from '../bridge/connection.ts';
 
 const appName = 'Uptime Agent';
@@ -14,6 +14,22 @@ const appName = 'Uptime Agent';
 export function backlogNeedsAttention(snapshot: AgentSnapshot): boolean {
   const { outbox } = snapshot;
   return outbox.rejectedCount > 0 || outbox.dropped > 0 || backlogStuck(snapshot);
+}
+
+/**
+ * A loop's last failure, if it still says something about now. The connection state is the one
+ * source: once the server answers again (connected since a moment after the failure), a sync
+ * that failed before it is history, even though the sync loop has not run since. A failure after
+ * that moment (the server refused a payload) is current and shown.
+ */
+export function currentFailure(snapshot: AgentSnapshot, loop: 'sync' | 'upload'): FailureFacts | undefined {
+  const { lastFailure, lastAttemptAt } = snapshot[loop];
+  if (lastFailure === undefined) return undefined;
+  const { state, since } = snapshot.connection;
+  if (state !== 'connected') return lastFailure;
+  // Without both times the order is unknown: keep saying it (the agent always records both).
+  if (since === undefined || lastAttemptAt === undefined) return lastFailure;
+  return Date.parse(lastAttemptAt) >= Date.parse(since) ? lastFailure : undefined;
 }
 
 /** "2 down · Uptime Agent": the state first, so a tab or taskbar entry says it. */

@@ -1,17 +1,24 @@
 // One command button's life: pending while the agent works, then its answer or its error, so
-// every long operation shows progress and every failure is said where it happened.
+// every long operation shows progress and every failure is said where it happened. A command
+// fails in two ways, both reported as `error` (never as a success): the call itself (no answer,
+// bad arguments), or an answer that says the work failed (a sync the server did not take, a
+// refused test run), which `failureOf` recognises and words from its kind.
 import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { IpcResult } from '../../src-main/ipc/contract.ts';
 
 export interface Command<A extends unknown[], T> {
+  /** The answer when the command did its work; undefined when it failed (then `error` says why). */
   run: (...args: A) => Promise<T | undefined>;
   pending: boolean;
   error: string | undefined;
   clearError: () => void;
 }
 
-export function useCommand<A extends unknown[], T>(call: (...args: A) => Promise<IpcResult<T>>): Command<A, T> {
+export function useCommand<A extends unknown[], T>(
+  call: (...args: A) => Promise<IpcResult<T>>,
+  failureOf?: (value: T) => string | undefined,
+): Command<A, T> {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const mounted = useRef(true);
@@ -27,13 +34,15 @@ export function useCommand<A extends unknown[], T>(call: (...args: A) => Promise
       setError(undefined);
       // A bridge that throws instead of answering: said as "no answer", never as its own text.
       const result = await call(...args).catch((): IpcResult<T> => ({ ok: false, error: { kind: 'no-answer' } }));
+      const failed = result.ok ? failureOf?.(result.value) : ipcErrorWords(result.error);
       if (mounted.current) {
         setPending(false);
-        if (!result.ok) setError(ipcErrorWords(result.error));
+        if (failed !== undefined) setError(failed);
       }
-      return result.ok ? result.value : undefined;
+      return result.ok && failed === undefined ? result.value : undefined;
     },
-    [call],
+    // failureOf: a module-level function (src-renderer/words/command-words.ts), so stable.
+    [call, failureOf],
   );
   return { run, pending, error, clearError: useCallback(() => setError(undefined), []) };
 }

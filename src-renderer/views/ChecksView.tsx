@@ -12,6 +12,7 @@ import { useAgent } from '../state/agent-context.tsx';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
+import { runFailure } from '../words/command-words.ts';
 
 const healthFilters: { value: HealthFilter; label: string }[] = [
   { value: 'all', label: 'All states' },
@@ -30,7 +31,10 @@ export function ChecksView({ selected }: { selected?: string | undefined }) {
   const [text, setText] = useState('');
   const [health, setHealth] = useState<HealthFilter>('all');
   const [sort, setSort] = useState<Sort>({ key: 'health', direction: 'ascending' });
-  const sync = useCommand(useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]));
+  const sync = useCommand(
+    useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]),
+    runFailure,
+  );
   const checks = snapshot?.checks;
   const shown = useMemo(() => sortChecks(filterChecks(checks ?? [], text, health), sort), [checks, text, health, sort]);
   const select = useCallback(

@@ -11,11 +11,13 @@ import { ViewFrame } from '../components/ViewFrame.tsx';
 import { sinceWhen } from '../events/event-text.ts';
 import { ago, count, dateTime, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
+import { currentFailure } from '../state/signals.ts';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation, type Place } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
-import { apiFailureWords, runResultWords } from '../words/failure-words.ts';
-import { agentProblems, downChecks, flappingChecks, type OverviewAction } from './overview-model.ts';
+import { runFailure } from '../words/command-words.ts';
+import { apiFailureWords } from '../words/failure-words.ts';
+import { agentProblems, downChecks, flappingChecks, serverState, type OverviewAction } from './overview-model.ts';
 import { beatsOfStates, HeartbeatBar } from '../checks/HeartbeatBar.tsx';
 
 const problemTarget: Record<OverviewAction, Place | undefined> = {
@@ -48,13 +50,22 @@ export function OverviewView() {
       [bridge, snapshot?.paused],
     ),
   );
-  const sync = useCommand(useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]));
-  const upload = useCommand(useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]));
+  const sync = useCommand(
+    useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]),
+    runFailure,
+  );
+  const upload = useCommand(
+    useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]),
+    runFailure,
+  );
   if (snapshot === undefined) return null;
   const { identity, connectivity, outbox, counts } = snapshot;
   const down = downChecks(snapshot);
   const flapping = flappingChecks(snapshot);
   const problems = agentProblems(snapshot, now);
+  const server = serverState(snapshot);
+  const syncFailure = currentFailure(snapshot, 'sync');
+  const uploadFailure = currentFailure(snapshot, 'upload');
 
   const togglePause = async (): Promise<void> => {
     const next = await pause.run();
@@ -62,13 +73,16 @@ export function OverviewView() {
   };
   const syncResult = async (): Promise<void> => {
     setFlash(undefined);
+    upload.clearError();
+    // Only a sync that worked is a success; a failed one is sync.error, said as a failure below.
     const result = await sync.run();
-    if (result !== undefined) setFlash(runResultWords(result));
+    if (result?.ok === true) setFlash(sentence(result.message));
   };
   const uploadResult = async (): Promise<void> => {
     setFlash(undefined);
+    sync.clearError();
     const result = await upload.run();
-    if (result !== undefined) setFlash(runResultWords(result));
+    if (result?.ok === true) setFlash(sentence(result.message));
   };
   const act = (action: OverviewAction): void => {
     if (action === 'sync-now') void syncResult();
@@ -235,28 +249,33 @@ export function OverviewView() {
         <article className="card" aria-labelledby="card-link">
           <h2 id="card-link">Connection</h2>
           <dl className="facts">
-            <dt>Connectivity</dt>
+            <dt>Server</dt>
             <dd>
+              <span className={server.tone === 'muted' ? 'muted' : `${server.tone}-text`}>{server.text}</span>
+            </dd>
+            <dt>Last contact</dt>
+            <dd>{ago(connectivity.lastContactAt, now)}</dd>
+            <dt>This machine’s network</dt>
+            <dd>
+              {/* A fact about this machine, never the headline: plain while online, red while offline. */}
               {connectivity.online ? (
-                <span className="ok-text">Online</span>
+                'Online'
               ) : (
                 <span className="bad-text">Offline since {dateTime(connectivity.offlineSince)}</span>
               )}
             </dd>
-            <dt>Last contact</dt>
-            <dd>{ago(connectivity.lastContactAt, now)}</dd>
             <dt>Last sync</dt>
             <dd>
               {ago(snapshot.sync.lastOkAt, now)}
-              {snapshot.sync.lastFailure === undefined ? null : (
-                <span className="bad-text"> — failing: {apiFailureWords(snapshot.sync.lastFailure)}</span>
+              {syncFailure === undefined ? null : (
+                <span className="bad-text"> — failing: {apiFailureWords(syncFailure)}</span>
               )}
             </dd>
             <dt>Last upload</dt>
             <dd>
               {ago(snapshot.upload.lastOkAt, now)}
-              {snapshot.upload.lastFailure === undefined ? null : (
-                <span className="bad-text"> — failing: {apiFailureWords(snapshot.upload.lastFailure)}</span>
+              {uploadFailure === undefined ? null : (
+                <span className="bad-text"> — failing: {apiFailureWords(uploadFailure)}</span>
               )}
             </dd>
             <dt>Running checks</dt>

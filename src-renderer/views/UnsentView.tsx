@@ -8,19 +8,29 @@ import { Spinner } from '../components/Spinner.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
 import { ago, bytes, count, dateTime, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
+import { currentFailure } from '../state/signals.ts';
 import { useCommand } from '../state/use-command.ts';
 import { useNow } from '../state/use-now.ts';
-import { apiFailureWords, runResultWords } from '../words/failure-words.ts';
+import { runFailure } from '../words/command-words.ts';
+import { apiFailureWords } from '../words/failure-words.ts';
 
 export function UnsentView() {
   const { bridge, snapshot } = useAgent();
   const now = useNow();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>();
-  const upload = useCommand(useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]));
-  const resend = useCommand(useCallback(() => bridge.invoke('agent:resend-set-aside', {}), [bridge]));
-  const [resent, setResent] = useState<{ ok: boolean; text: string } | undefined>();
+  // What a command did when it worked; a failure is the command's error, said as a failure.
+  const [message, setMessage] = useState<string | undefined>();
+  const upload = useCommand(
+    useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]),
+    runFailure,
+  );
+  const resend = useCommand(
+    useCallback(() => bridge.invoke('agent:resend-set-aside', {}), [bridge]),
+    runFailure,
+  );
+  const [resent, setResent] = useState<string | undefined>();
   if (snapshot === undefined) return null;
   const { outbox, upload: loop } = snapshot;
+  const uploadFailure = currentFailure(snapshot, 'upload');
   const names = new Map(snapshot.checks.map((c) => [c.guid, c.name]));
   const perCheck = snapshot.checks.filter((c) => c.unsent > 0).sort((a, b) => b.unsent - a.unsent);
   const progress = loop.progress;
@@ -28,13 +38,13 @@ export function UnsentView() {
   const uploadNow = async (): Promise<void> => {
     setMessage(undefined);
     const result = await upload.run();
-    if (result !== undefined) setMessage({ ok: result.ok, text: runResultWords(result) });
+    if (result?.ok === true) setMessage(sentence(result.message));
   };
 
   const resendNow = async (): Promise<void> => {
     setResent(undefined);
     const result = await resend.run();
-    if (result !== undefined) setResent({ ok: result.ok, text: sentence(result.message) });
+    if (result?.ok === true) setResent(sentence(result.message));
   };
 
   return (
@@ -61,21 +71,16 @@ export function UnsentView() {
         </div>
       )}
       {upload.pending && progress === undefined ? <Spinner label="Sending results to the server…" /> : null}
-      {message === undefined ? null : (
-        <Notice tone={message.ok ? 'success' : 'error'} title={message.ok ? undefined : 'Upload failed'}>
-          {message.text}
-          {message.ok ? '' : ' The results stay here and are sent again automatically.'}
-        </Notice>
-      )}
+      {message === undefined ? null : <Notice tone="success">{message}</Notice>}
       {upload.error === undefined ? null : (
         <Notice tone="error" title="Upload failed">
-          {sentence(upload.error)}
+          {sentence(upload.error)} The results stay here and are sent again automatically.
         </Notice>
       )}
-      {loop.lastFailure !== undefined && loop.failures > 0 ? (
+      {/* From the connection state too: once the server answers again, an older failure is history. */}
+      {uploadFailure !== undefined && loop.failures > 0 ? (
         <Notice tone="warning" title={`Sending has failed ${count(loop.failures, 'time')} in a row`}>
-          {apiFailureWords(loop.lastFailure)} The agent keeps the results and retries with growing pauses; nothing is
-          lost.
+          {apiFailureWords(uploadFailure)} The agent keeps the results and retries with growing pauses; nothing is lost.
         </Notice>
       ) : null}
       {outbox.dropped > 0 ? (
@@ -139,14 +144,10 @@ export function UnsentView() {
 
       <section className="card" aria-labelledby="rejected-title">
         <h2 id="rejected-title">Refused by the server</h2>
-        {resent === undefined ? null : (
-          <Notice tone={resent.ok ? 'success' : 'error'} title={resent.ok ? undefined : 'Sending again failed'}>
-            {resent.text}
-          </Notice>
-        )}
+        {resent === undefined ? null : <Notice tone="success">{resent}</Notice>}
         {resend.error === undefined ? null : (
           <Notice tone="error" title="Sending again failed">
-            {sentence(resend.error)}
+            {sentence(resend.error)} The refused results stay here.
           </Notice>
         )}
         {outbox.rejectedCount === 0 ? (

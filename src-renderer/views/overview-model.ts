@@ -2,6 +2,7 @@
 // (longest first) and the agent's problems, each with the one action that fixes it. "No
 // problems" is only said when neither list has anything.
 import type { AgentSnapshot, CheckView, Problem } from '../../src-main/ipc/contract.ts';
+import { clockTime, serverUnreachable } from '../../src-main/ipc/agent-summary.ts';
 import { backlogNeedsAttention } from '../state/signals.ts';
 import { ago, count, dateTime } from '../format.ts';
 import { apiFailureWords } from '../words/failure-words.ts';
@@ -46,6 +47,36 @@ export function flappingChecks(snapshot: AgentSnapshot): CheckView[] {
     .sort((a, b) => (a.flapping?.since ?? '').localeCompare(b.flapping?.since ?? '') || a.name.localeCompare(b.name));
 }
 
+/** The server as the Connection card states it: words and tone, from the connection state alone. */
+export function serverState(snapshot: AgentSnapshot): { text: string; tone: 'ok' | 'warn' | 'bad' | 'muted' } {
+  const { state, since } = snapshot.connection;
+  const at = clockTime(since, snapshot.takenAt);
+  switch (state) {
+    case 'connected':
+      return { text: 'Connected', tone: 'ok' };
+    case 'connecting':
+      return { text: 'Connecting…', tone: 'muted' };
+    case 'unreachable':
+      return { text: `Cannot be reached since ${at}`, tone: 'warn' };
+    case 'rejected':
+      return { text: `Does not accept this monitor’s key since ${at}`, tone: 'bad' };
+    case 'disabled':
+      return { text: `Has disabled this monitor since ${at}`, tone: 'bad' };
+  }
+}
+
+/** The server went away: since when, and why, in words from the failure's kind. */
+function unreachableText(snapshot: AgentSnapshot, now: number): string {
+  const { since, lastFailure } = snapshot.connection;
+  // A server that answers with errors is there, just not working: say that, not "cannot be reached".
+  const answering = lastFailure?.kind === 'server' || lastFailure?.kind === 'invalid-answer';
+  const what = answering ? 'The server is not answering as it should' : 'The server cannot be reached';
+  const contact = snapshot.connectivity.lastContactAt;
+  const last = contact === undefined ? '' : ` (last contact ${ago(contact, now)})`;
+  const why = lastFailure === undefined ? '' : ` ${apiFailureWords(lastFailure)}`;
+  return `${what} since ${clockTime(since, snapshot.takenAt)}${last}; results wait here and checks go on.${why}`;
+}
+
 const severe = new Set(['key-rejected', 'monitor-disabled', 'key-damaged', 'results-dropped', 'private-file']);
 
 /** The snapshot's problems plus what its connection and backlog say, worst first. */
@@ -59,16 +90,12 @@ export function agentProblems(snapshot: AgentSnapshot, now: number): OverviewPro
       actionLabel: 'See outages',
       severity: 'bad',
     });
-  } else if (
-    snapshot.auth === 'ok' &&
-    snapshot.sync.failures > 0 &&
-    snapshot.sync.lastFailure !== undefined &&
-    !snapshot.problems.some((p) => p.kind === 'server-connection')
-  ) {
-    // A server-connection problem (proxy, untrusted certificate...) already says what and what to do.
+  } else if (serverUnreachable(snapshot) && !snapshot.problems.some((p) => p.kind === 'server-connection')) {
+    // From the connection state alone, so it clears the moment any call gets through. A
+    // server-connection problem (proxy, untrusted certificate...) already says what and what to do.
     problems.push({
       kind: 'server-unavailable',
-      message: `The server is not answering as it should (last contact ${ago(snapshot.connectivity.lastContactAt, now)}); results wait here and checks go on. ${apiFailureWords(snapshot.sync.lastFailure)}`,
+      message: unreachableText(snapshot, now),
       action: 'sync-now',
       actionLabel: 'Try again now',
       severity: 'warn',

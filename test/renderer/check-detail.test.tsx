@@ -110,10 +110,14 @@ describe('check detail', () => {
   it('says why a test run did not happen', async () => {
     const bridge = createFakeBridge({
       'agent:snapshot': () => ok(snapshotOf({ checks: [shop] })),
-      'checks:test-run': () => ok({ ok: false, error: 'this check is not run by this agent, so it cannot be run now' }),
+      'checks:test-run': () => ok({ ok: false, refused: 'not-runnable' }),
     });
     renderView((place) => <ChecksView selected={place.guid} />, bridge, { view: 'checks', guid: 's' });
     fireEvent.click(await screen.findByRole('button', { name: 'Run now' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('It cannot be run now'.slice(3));
+    // The words come from the refusal's kind, in the window's words module, and read as a failure.
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The test run did not happen');
+    expect(alert.textContent).toContain('so it cannot be run');
+    expect(alert.className).toContain('error');
   });
 });

@@ -117,7 +117,7 @@ describe('Overview', () => {
   it('pauses and resumes checks, and says when a sync failed', async () => {
     const bridge = createFakeBridge({
       'agent:pause': () => ok(snapshotOf({ paused: true, takenAt: '2026-11-21T10:00:01.000Z' })),
-      'agent:sync-now': () => ok({ ok: false, message: 'the server did not answer' }),
+      'agent:sync-now': () => ok({ ok: false, failure: { kind: 'timeout' } }),
     });
     renderView(<OverviewView />, bridge);
     fireEvent.click(await screen.findByRole('button', { name: 'Pause checks' }));
@@ -185,6 +185,12 @@ describe('Overview', () => {
     bridge.answer('agent:snapshot', () =>
       ok(
         snapshotOf({
+          connection: {
+            state: 'unreachable',
+            since: '2026-11-21T09:41:00.000Z',
+            lastSuccessAt: '2026-11-21T09:40:00.000Z',
+            lastFailure: { kind: 'server', status: 503 },
+          },
           sync: {
             failures: 3,
             lastError: 'GET https://uptime.example/api/checks answered 503',

@@ -74,7 +74,7 @@ describe('Unsent results', () => {
       <UnsentView />,
       createFakeBridge({
         'agent:snapshot': () => ok(backlog),
-        'agent:upload-now': () => ok({ ok: false, message: 'the server answered 503' }),
+        'agent:upload-now': () => ok({ ok: false, failure: { kind: 'server', status: 503 } }),
       }),
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));

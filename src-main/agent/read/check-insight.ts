@@ -24,7 +24,13 @@ import {
 } from '../runs/transitions.ts';
 
 /** A "Run now": the run explained, or why the check cannot run here. */
-export type TestRunResult = { ok: true; run: RunExplanation } | { ok: false; error: string };
+/**
+ * Why a test run did not happen, as a kind (the window chooses the words): the check is not run
+ * by this agent now (unknown here, disabled, deleted, or a private check without a usable entry).
+ */
+export type TestRunRefusal = 'not-runnable';
+
+export type TestRunResult = { ok: true; run: RunExplanation } | { ok: false; refused: TestRunRefusal };
 
 export interface CheckInsightDeps {
   db: Database;
@@ -226,12 +232,7 @@ export function createCheckInsight(
     events: (options) => log.list(options),
     async testRun(guid) {
       const check = deps.checkSet.runnable().runnable.get(guid);
-      if (check === undefined)
-        return {
-          ok: false,
-          error:
-            'this check is not run by this agent (disabled, deleted, or without its local definition), so it cannot be run now',
-        };
+      if (check === undefined) return { ok: false, refused: 'not-runnable' };
       const ranAt = now();
       const outcome = await runProbe(check.definition, { ...deps.probeContext?.(), sampleChars: check.maxChars });
       const run = explainRun(
