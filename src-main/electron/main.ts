@@ -49,6 +49,7 @@ import {
   type StoreBacking,
 } from './settings.ts';
 import { shellDefaults } from './shell-defaults.ts';
+import { startFailureText } from './start-failure.ts';
 import { setupTray, type TrayController } from './tray.ts';
 import { panelShade, trayIconFile } from './tray-state.ts';
 import { setupWindow, type WindowController } from './window.ts';
@@ -58,6 +59,8 @@ protocol.registerSchemesAsPrivileged([appSchemePrivileges]);
 
 let windowCtl: WindowController | undefined;
 let tray: TrayController | undefined;
+/** The log, once it exists: where a failed start writes its details. */
+let startLog: Logger | undefined;
 
 /** build/ in development; the packaged resources folder (extraResources) once installed. */
 const resourcesDir = (): string => (app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'build'));
@@ -95,6 +98,7 @@ async function start(): Promise<void> {
   const logsDir = app.getPath('logs');
   const logging = createShellLogger({ logsDir, development: !app.isPackaged });
   const log = logging.log;
+  startLog = log;
   log.info({ version: app.getVersion(), dataDir }, 'Uptime Agent starting');
 
   // The headless `uptime-agent run` on the same data folder would run every check twice.
@@ -261,10 +265,12 @@ if (!setupSingleInstance(app, () => windowCtl?.show())) {
   app.quit();
 } else {
   start().catch((error: unknown) => {
-    dialog.showErrorBox(
-      'Uptime Agent could not start',
-      `${error instanceof Error ? error.message : String(error)}\n\nThe log folder may say more: ${app.getPath('logs')}. Try starting it again; if it keeps failing, report this message.`,
-    );
+    // The error's own text is for the log (stderr before the log exists); the dialog says what
+    // happened and what to do, from its kind.
+    if (startLog === undefined) console.error('Uptime Agent could not start:', error);
+    else startLog.error({ err: error }, 'Uptime Agent could not start');
+    const { title, body } = startFailureText(error, { dataDir: app.getPath('userData'), logsDir: app.getPath('logs') });
+    dialog.showErrorBox(title, body);
     app.exit(1);
   });
 }
