@@ -154,11 +154,18 @@ export type ParsedArgs<C extends InvokeChannel> = z.output<(typeof invokeArgs)[C
  */
 export type EnrollResult = EnrollOutcome;
 
+/** What a sync, upload or send-again the user asked for did, as figures. */
+export type RunDone =
+  | { kind: 'sync'; received: number; stopped: number }
+  | { kind: 'upload'; delivered: number; rejected: number }
+  /** moved: refused results put back in the outbox; then the upload that followed (none when 0). */
+  | { kind: 'resend'; moved: number; delivered: number; rejected: number };
+
 /**
- * A sync or upload run: on success, what was done in words; on failure, what failed as data
- * only (the window and the tray choose the words from its kind; the log has the details).
+ * A sync or upload run the user asked for: what it did, or what failed, as data only; the
+ * window (src-renderer/words/command-words.ts) and the tray choose the words, the log has the details.
  */
-export type RunResult = { ok: true; message: string } | { ok: false; failure: FailureFacts };
+export type RunResult = { ok: true; done: RunDone } | { ok: false; failure: FailureFacts };
 
 export interface CommandLineSettings {
   intervals?: Settings['intervals'];

@@ -81,24 +81,18 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       const outcome = await agent.syncNow();
       if (!outcome.ok) return { ok: false, failure: factsOf(outcome.error) };
       const { received, stopped } = outcome.summary;
-      return {
-        ok: true,
-        message:
-          received === 0
-            ? 'Checks are up to date.'
-            : `${received} check change${received === 1 ? '' : 's'} applied${stopped > 0 ? `, ${stopped} stopped` : ''}.`,
-      };
+      return { ok: true, done: { kind: 'sync', received, stopped } };
     },
     async 'agent:upload-now'() {
       return uploadResult(await agent.uploadNow());
     },
     async 'agent:resend-set-aside'() {
       const { moved, upload } = await agent.resendSetAside();
-      if (moved === 0) return { ok: true, message: 'No refused results were waiting.' };
-      const sent = uploadResult(upload);
+      if (moved === 0) return { ok: true, done: { kind: 'resend', moved, delivered: 0, rejected: 0 } };
       // Failed: its kind, as for Upload now (the refused results stay in the outbox).
-      if (!sent.ok) return sent;
-      return { ok: true, message: `${moved} refused result${moved === 1 ? '' : 's'} sent again: ${sent.message}` };
+      if (!upload.ok) return { ok: false, failure: factsOf(upload.error) };
+      const { delivered, rejected } = upload.report;
+      return { ok: true, done: { kind: 'resend', moved, delivered, rejected } };
     },
     'agent:pause': () => {
       agent.pause();
@@ -213,15 +207,9 @@ function refusalOf(error: unknown): IpcError {
   return ipcErrorOf(error);
 }
 
-/** What an upload a user asked for did, in one sentence for the window. */
+/** What an upload a user asked for did, as figures (the window words them). */
 function uploadResult(outcome: UploadOutcome | CallFailure): RunResult {
   if (!outcome.ok) return { ok: false, failure: factsOf(outcome.error) };
   const { delivered, rejected } = outcome.report;
-  return {
-    ok: true,
-    message:
-      delivered === 0 && rejected === 0
-        ? 'Nothing was waiting to be sent.'
-        : `${delivered} result${delivered === 1 ? '' : 's'} sent${rejected > 0 ? `, ${rejected} refused by the server` : ''}.`,
-  };
+  return { ok: true, done: { kind: 'upload', delivered, rejected } };
 }

@@ -15,7 +15,7 @@ import { currentFailure } from '../state/signals.ts';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation, type Place } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
-import { runFailure } from '../words/command-words.ts';
+import { runDoneWords, runFailure } from '../words/command-words.ts';
 import { apiFailureWords } from '../words/failure-words.ts';
 import { agentProblems, downChecks, flappingChecks, serverState, type OverviewAction } from './overview-model.ts';
 import { beatsOfStates, HeartbeatBar } from '../checks/HeartbeatBar.tsx';
@@ -76,13 +76,13 @@ export function OverviewView() {
     upload.clearError();
     // Only a sync that worked is a success; a failed one is sync.error, said as a failure below.
     const result = await sync.run();
-    if (result?.ok === true) setFlash(sentence(result.message));
+    if (result?.ok === true) setFlash(runDoneWords(result.done));
   };
   const uploadResult = async (): Promise<void> => {
     setFlash(undefined);
     sync.clearError();
     const result = await upload.run();
-    if (result?.ok === true) setFlash(sentence(result.message));
+    if (result?.ok === true) setFlash(runDoneWords(result.done));
   };
   const act = (action: OverviewAction): void => {
     if (action === 'sync-now') void syncResult();

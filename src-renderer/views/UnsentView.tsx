@@ -11,7 +11,7 @@ import { useAgent } from '../state/agent-context.tsx';
 import { currentFailure } from '../state/signals.ts';
 import { useCommand } from '../state/use-command.ts';
 import { useNow } from '../state/use-now.ts';
-import { runFailure } from '../words/command-words.ts';
+import { runDoneWords, runFailure } from '../words/command-words.ts';
 import { apiFailureWords } from '../words/failure-words.ts';
 
 export function UnsentView() {
@@ -38,13 +38,13 @@ export function UnsentView() {
   const uploadNow = async (): Promise<void> => {
     setMessage(undefined);
     const result = await upload.run();
-    if (result?.ok === true) setMessage(sentence(result.message));
+    if (result?.ok === true) setMessage(runDoneWords(result.done));
   };
 
   const resendNow = async (): Promise<void> => {
     setResent(undefined);
     const result = await resend.run();
-    if (result?.ok === true) setResent(sentence(result.message));
+    if (result?.ok === true) setResent(runDoneWords(result.done));
   };
 
   return (

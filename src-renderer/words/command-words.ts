@@ -1,8 +1,32 @@
 // What a command the user gave came to when the agent answered that it did not do it: the words
 // are chosen here from the outcome's kind, never from the agent's text. A failed sync or upload
 // is a failed call to the server (its words are the shared ones); a refused test run has its own.
-import type { RunResult, TestRunRefusal, TestRunResult } from '../../src-main/ipc/contract.ts';
+import type { RunDone, RunResult, TestRunRefusal, TestRunResult } from '../../src-main/ipc/contract.ts';
+import { count } from '../format.ts';
 import { apiFailureWords } from './failure-words.ts';
+
+const sentWords = (delivered: number, rejected: number): string =>
+  delivered === 0 && rejected === 0
+    ? 'nothing was waiting to be sent'
+    : `${count(delivered, 'result')} sent${rejected > 0 ? `, ${count(rejected, 'refused', 'refused')} by the server (set aside below)` : ''}`;
+
+/** What a sync, upload or send-again did, as one sentence. */
+export function runDoneWords(done: RunDone): string {
+  switch (done.kind) {
+    case 'sync':
+      return done.received === 0
+        ? 'Checks are up to date.'
+        : `${count(done.received, 'check change')} applied${done.stopped > 0 ? `, ${count(done.stopped, 'check')} stopped` : ''}.`;
+    case 'upload': {
+      const sent = sentWords(done.delivered, done.rejected);
+      return `${sent.charAt(0).toUpperCase()}${sent.slice(1)}.`;
+    }
+    case 'resend':
+      return done.moved === 0
+        ? 'No refused results were waiting.'
+        : `${count(done.moved, 'refused result')} sent again: ${sentWords(done.delivered, done.rejected)}.`;
+  }
+}
 
 /** A Record, so that a new refusal does not compile until it has words. */
 const testRunRefusals: Record<TestRunRefusal, string> = {

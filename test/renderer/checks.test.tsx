@@ -81,7 +81,9 @@ describe('Checks view', () => {
   });
 
   it('when enrolled without checks: says to assign some, and can sync now', async () => {
-    const bridge = createFakeBridge({ 'agent:sync-now': () => ok({ ok: true, message: 'Checks are up to date.' }) });
+    const bridge = createFakeBridge({
+      'agent:sync-now': () => ok({ ok: true, done: { kind: 'sync', received: 0, stopped: 0 } }),
+    });
     renderView((place) => <ChecksView selected={place.guid} />, bridge);
     expect(await screen.findByText(/Assign checks to it on the server/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Sync now' }));

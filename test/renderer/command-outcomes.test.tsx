@@ -10,6 +10,7 @@ import { App } from '../../src-renderer/App.tsx';
 import { AgentProvider } from '../../src-renderer/state/agent-context.tsx';
 import { ChecksView } from '../../src-renderer/views/ChecksView.tsx';
 import { UnsentView } from '../../src-renderer/views/UnsentView.tsx';
+import { runDoneWords } from '../../src-renderer/words/command-words.ts';
 import { createFakeBridge, ok, type Answers, type FakeBridge } from './fake-bridge.ts';
 import { checkOf, snapshotOf } from './fixtures.ts';
 import { renderView } from './render.tsx';
@@ -129,11 +130,30 @@ describe('a command that failed is shown as a failure', () => {
     await expectFailure('Sending again failed');
   });
 
-  it('a successful Sync now is still a success, in the sentence the agent chose for it', async () => {
-    renderApp(failing({ 'agent:sync-now': () => ok({ ok: true, message: 'Checks are up to date.' }) }));
+  it('a successful Sync now is still a success, in words from its figures', async () => {
+    renderApp(failing({ 'agent:sync-now': () => ok({ ok: true, done: { kind: 'sync', received: 0, stopped: 0 } }) }));
     const main = await screen.findByRole('main');
     fireEvent.click(within(main).getByRole('button', { name: 'Sync now' }));
     expect((await screen.findByText('Checks are up to date.')).closest('.notice-success')).not.toBeNull();
     expect(screen.queryByText('Sync failed')).toBeNull();
+  });
+});
+
+describe('what a command did, in words from its figures', () => {
+  it.each([
+    { done: { kind: 'sync', received: 0, stopped: 0 }, words: 'Checks are up to date.' },
+    { done: { kind: 'sync', received: 3, stopped: 1 }, words: '3 check changes applied, 1 check stopped.' },
+    { done: { kind: 'upload', delivered: 0, rejected: 0 }, words: 'Nothing was waiting to be sent.' },
+    {
+      done: { kind: 'upload', delivered: 1, rejected: 2 },
+      words: '1 result sent, 2 refused by the server (set aside below).',
+    },
+    { done: { kind: 'resend', moved: 0, delivered: 0, rejected: 0 }, words: 'No refused results were waiting.' },
+    {
+      done: { kind: 'resend', moved: 1, delivered: 43, rejected: 0 },
+      words: '1 refused result sent again: 43 results sent.',
+    },
+  ] as const)('$words', ({ done, words }) => {
+    expect(runDoneWords(done)).toBe(words);
   });
 });

@@ -97,7 +97,7 @@ describe('Overview', () => {
             },
           }),
         ),
-      'agent:sync-now': () => ok({ ok: true, message: 'synced' }),
+      'agent:sync-now': () => ok({ ok: true, done: { kind: 'sync', received: 2, stopped: 0 } }),
     });
     const { navigate } = renderView(<OverviewView />, bridge);
     const list = await screen.findByRole('list');
@@ -173,8 +173,8 @@ describe('Overview', () => {
     const bridge = createFakeBridge({
       'agent:snapshot': () =>
         ok(snapshotOf({ connectivity: { online: false, offlineSince: '2026-11-21T09:50:00.000Z' } })),
-      'agent:upload-now': () => ok({ ok: true, message: '40 results sent' }),
-      'agent:sync-now': () => ok({ ok: true, message: 'checks are up to date' }),
+      'agent:upload-now': () => ok({ ok: true, done: { kind: 'upload', delivered: 40, rejected: 0 } }),
+      'agent:sync-now': () => ok({ ok: true, done: { kind: 'sync', received: 0, stopped: 0 } }),
     });
     const { navigate, unmount } = renderView(<OverviewView />, bridge);
     const offline = await screen.findByText(/This machine is offline since/);

@@ -65,7 +65,7 @@ describe('Unsent results', () => {
     const bar = await screen.findByRole('progressbar');
     expect(bar.getAttribute('value')).toBe('20');
     expect(screen.getByText('Sending results: 20 of 42')).toBeTruthy();
-    upload.resolve(ok({ ok: true, message: '42 results sent.' }));
+    upload.resolve(ok({ ok: true, done: { kind: 'upload', delivered: 42, rejected: 0 } }));
     expect(await screen.findByText('42 results sent.')).toBeTruthy();
   });
 
@@ -100,7 +100,7 @@ describe('Unsent results', () => {
   it('sends the refused results again when asked, and says what happened', async () => {
     const bridge = createFakeBridge({
       'agent:snapshot': () => ok(backlog),
-      'agent:resend-set-aside': () => ok({ ok: true, message: '1 refused result sent again: 43 results sent.' }),
+      'agent:resend-set-aside': () => ok({ ok: true, done: { kind: 'resend', moved: 1, delivered: 43, rejected: 0 } }),
     });
     renderView(<UnsentView />, bridge);
     fireEvent.click(await screen.findByRole('button', { name: 'Send again' }));
