@@ -11,13 +11,18 @@ import { ViewFrame } from '../components/ViewFrame.tsx';
 import { sinceWhen } from '../events/event-text.ts';
 import { ago, count, dateTime, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
-import { currentFailure } from '../state/signals.ts';
 import { useCommand } from '../state/use-command.ts';
 import { useNavigation, type Place } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
 import { runDoneWords, runFailure } from '../words/command-words.ts';
-import { apiFailureWords } from '../words/failure-words.ts';
-import { agentProblems, downChecks, flappingChecks, serverState, type OverviewAction } from './overview-model.ts';
+import {
+  agentProblems,
+  downChecks,
+  flappingChecks,
+  loopFailureText,
+  serverState,
+  type OverviewAction,
+} from './overview-model.ts';
 import { beatsOfStates, HeartbeatBar } from '../checks/HeartbeatBar.tsx';
 
 const problemTarget: Record<OverviewAction, Place | undefined> = {
@@ -64,8 +69,8 @@ export function OverviewView() {
   const flapping = flappingChecks(snapshot);
   const problems = agentProblems(snapshot, now);
   const server = serverState(snapshot);
-  const syncFailure = currentFailure(snapshot, 'sync');
-  const uploadFailure = currentFailure(snapshot, 'upload');
+  const syncFailure = loopFailureText(snapshot, 'sync');
+  const uploadFailure = loopFailureText(snapshot, 'upload');
 
   const togglePause = async (): Promise<void> => {
     const next = await pause.run();
@@ -267,16 +272,12 @@ export function OverviewView() {
             <dt>Last sync</dt>
             <dd>
               {ago(snapshot.sync.lastOkAt, now)}
-              {syncFailure === undefined ? null : (
-                <span className="bad-text"> — failing: {apiFailureWords(syncFailure)}</span>
-              )}
+              {syncFailure === undefined ? null : <span className="bad-text"> — {syncFailure}</span>}
             </dd>
             <dt>Last upload</dt>
             <dd>
               {ago(snapshot.upload.lastOkAt, now)}
-              {uploadFailure === undefined ? null : (
-                <span className="bad-text"> — failing: {apiFailureWords(uploadFailure)}</span>
-              )}
+              {uploadFailure === undefined ? null : <span className="bad-text"> — {uploadFailure}</span>}
             </dd>
             <dt>Running checks</dt>
             <dd>

@@ -3,7 +3,7 @@
 // problems" is only said when neither list has anything.
 import type { AgentSnapshot, CheckView, Problem } from '../../src-main/ipc/contract.ts';
 import { clockTime, serverUnreachable } from '../../src-main/ipc/agent-summary.ts';
-import { backlogNeedsAttention } from '../state/signals.ts';
+import { backlogNeedsAttention, currentFailure } from '../state/signals.ts';
 import { ago, count, dateTime } from '../format.ts';
 import { apiFailureWords } from '../words/failure-words.ts';
 import { problemActionLabel, problemText } from '../../src-main/ipc/problem-words.ts';
@@ -45,6 +45,19 @@ export function flappingChecks(snapshot: AgentSnapshot): CheckView[] {
   return snapshot.checks
     .filter((c) => c.flapping !== undefined)
     .sort((a, b) => (a.flapping?.since ?? '').localeCompare(b.flapping?.since ?? '') || a.name.localeCompare(b.name));
+}
+
+/**
+ * A loop's current failure for the Connection card: "failing: <why>", shortened when it is the
+ * very failure that made the server unreachable (the problem above already says why).
+ */
+export function loopFailureText(snapshot: AgentSnapshot, loop: 'sync' | 'upload'): string | undefined {
+  const failure = currentFailure(snapshot, loop);
+  if (failure === undefined) return undefined;
+  const { state, lastFailure } = snapshot.connection;
+  if (state === 'unreachable' && failure.kind === lastFailure?.kind && failure.cause === lastFailure.cause)
+    return 'failing until the server answers again';
+  return `failing: ${apiFailureWords(failure)}`;
 }
 
 /** The server as the Connection card states it: words and tone, from the connection state alone. */

@@ -84,6 +84,8 @@ describe('the headline follows the server connection, not the machine network', 
     const problems = screen.getByRole('region', { name: 'Problems of the agent' });
     expect(problems.textContent).toMatch(/The server cannot be reached since/);
     expect(problems.textContent).toContain('refused');
+    // The card does not repeat the reason the problem gives.
+    expect(card.textContent).toContain('failing until the server answers again');
   });
 });
 
