@@ -175,6 +175,26 @@ describe('tray of an enrolled agent', () => {
     expect(r.reports[0]).not.toMatch(/ECONNREFUSED|\/api\/|GET|POST/);
   });
 
+  it('says the server is unreachable while it refuses connections (never the ok icon), and recovers by itself', async () => {
+    // Quick loops, so that the agent calls the server (and finds it gone, then back) within seconds.
+    const h = await enrolled({
+      syncIntervalMs: 200,
+      uploadIntervalMs: 200,
+      statusIntervalMs: 200,
+      pingIntervalMs: 200,
+    });
+    const r = rig(h.agent);
+    await eventually(() => h.agent.snapshot().connection.state === 'connected', 5_000, 'a first call');
+    await h.server.stop();
+    await eventually(() => r.tray.image === '/icons/warning.png', 10_000, 'the warning icon');
+    expect(h.agent.snapshot().connectivity.online).toBe(true);
+    expect(r.tray.tooltip).toMatch(/ · server unreachable since \d{1,2}[:.]\d\d/);
+    expect(r.tray.menu[0]?.label).toMatch(/^Server unreachable since .+: results are kept until it answers$/);
+    await h.server.start();
+    await eventually(() => r.tray.image === '/icons/ok.png', 10_000, 'the ok icon again');
+    expect(r.tray.tooltip).not.toContain('unreachable');
+  });
+
   it('toggles launch at login, opens the window and quits', async () => {
     const h = await enrolled();
     const r = rig(h.agent);
