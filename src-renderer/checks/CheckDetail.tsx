@@ -146,7 +146,9 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
               <span className="h-when">{dateTime(entry.ran_at)}</span>
               <span className="h-what">
                 {entry.skipped ? 'skipped (offline)' : entry.success ? 'ok' : 'failed'}
-                {entry.http_status > 0 ? ` · HTTP ${entry.http_status}` : ''} · {milliseconds(entry.latency_ms)}
+                {entry.http_status > 0 ? ` · HTTP ${entry.http_status}` : ''}
+                {/* Nothing came back (0 ms): the error says why; a dash would read as a missing figure. */}
+                {entry.latency_ms > 0 ? ` · ${milliseconds(entry.latency_ms)}` : ''}
               </span>
               {entry.error === '' ? null : <span className="h-error">{entry.error}</span>}
             </li>

@@ -1,6 +1,6 @@
 // Rollup buckets as the latency chart and the uptime figures read them: pure, so the chart, its
 // text alternative and the tests agree on every number.
-import { duration, percent } from '../format.ts';
+import { duration, percent, timeOfDay } from '../format.ts';
 
 /** Structurally the agent's RollupBucket. */
 export interface ChartBucket {
@@ -66,4 +66,25 @@ export function chartSummary(buckets: readonly ChartBucket[], words: string, buc
   const typical = medians[Math.floor((medians.length - 1) / 2)] ?? 0;
   const worst = Math.max(...withLatency.map((l) => l.max));
   return `Latency over ${words}: typically ${typical} ms, at worst ${worst} ms; ${failed}.`;
+}
+
+/**
+ * The time axis' labels, in the window's time format (uPlot's own reads "5:13pm" whatever the
+ * locale): the time of day, with the day on a second line where a new day begins (on the first
+ * tick unless that is today); a tick at midnight is just the day.
+ */
+export function axisTimes(ticksMs: readonly number[], nowMs: number): string[] {
+  const days = (ms: number): string =>
+    new Date(ms).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+  return ticksMs.map((ms, i) => {
+    const date = new Date(ms);
+    const midnight = date.getHours() === 0 && date.getMinutes() === 0;
+    const before = ticksMs[i - 1];
+    const newDay =
+      before === undefined
+        ? date.toDateString() !== new Date(nowMs).toDateString()
+        : new Date(before).toDateString() !== date.toDateString();
+    if (midnight && newDay) return days(ms);
+    return newDay ? `${timeOfDay(ms)}\n${days(ms)}` : timeOfDay(ms);
+  });
 }
