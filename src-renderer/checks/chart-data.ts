@@ -60,7 +60,7 @@ export function chartSummary(buckets: readonly ChartBucket[], words: string, buc
   const failed =
     failedBuckets === 0
       ? 'no failed runs'
-      : `failed runs in ${failedBuckets} of ${buckets.length} ${duration(bucketMs / 1000)} periods`;
+      : `failed runs in ${failedBuckets} of ${buckets.length} periods of ${duration(bucketMs / 1000)}`;
   if (withLatency.length === 0) return `Latency over ${words}: nothing came back; ${failed}.`;
   const medians = withLatency.map((l) => l.median).sort((a, b) => a - b);
   const typical = medians[Math.floor((medians.length - 1) / 2)] ?? 0;
@@ -71,7 +71,7 @@ export function chartSummary(buckets: readonly ChartBucket[], words: string, buc
 /**
  * The time axis' labels, in the window's time format (uPlot's own reads "5:13pm" whatever the
  * locale): the time of day, with the day on a second line where a new day begins (on the first
- * tick unless that is today); a tick at midnight is just the day.
+ * tick unless that is today); a tick at midnight is the day itself.
  */
 export function axisTimes(ticksMs: readonly number[], nowMs: number): string[] {
   const days = (ms: number): string =>
@@ -84,7 +84,7 @@ export function axisTimes(ticksMs: readonly number[], nowMs: number): string[] {
       before === undefined
         ? date.toDateString() !== new Date(nowMs).toDateString()
         : new Date(before).toDateString() !== date.toDateString();
-    if (midnight && newDay) return days(ms);
+    if (midnight) return days(ms);
     return newDay ? `${timeOfDay(ms)}\n${days(ms)}` : timeOfDay(ms);
   });
 }

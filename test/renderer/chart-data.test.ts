@@ -32,7 +32,7 @@ describe('latency chart data', () => {
         'the last hour',
         60_000,
       ),
-    ).toBe('Latency over the last hour: typically 10 ms, at worst 30 ms; failed runs in 1 of 2 1 min periods.');
+    ).toBe('Latency over the last hour: typically 10 ms, at worst 30 ms; failed runs in 1 of 2 periods of 1 min.');
   });
 
   it('names the window of an uptime figure, leaving skipped runs out', () => {
@@ -66,6 +66,8 @@ describe("the chart's times", () => {
     expect(overMidnight[1]).toMatch(/24/);
     expect(overMidnight[2]).toBe(timeOfDay(at(24, 4)));
     for (const label of overMidnight) expect(label).not.toMatch(uPlotDefault);
+    // Midnight is the day itself, also on the first tick of today.
+    expect(axisTimes([at(24, 0), at(24, 12)], now)).toEqual([expect.stringMatching(/24/), timeOfDay(at(24, 12))]);
   });
 });
 
