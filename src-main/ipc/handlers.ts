@@ -96,7 +96,12 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
       const { moved, upload } = await agent.resendSetAside();
       if (moved === 0) return { ok: true, message: 'No refused results were waiting.' };
       const sent = uploadResult(upload);
-      return { ok: sent.ok, message: `${moved} refused result${moved === 1 ? '' : 's'} sent again: ${sent.message}` };
+      // A failed send keeps its failure as data: the window words it (its log line held the API's method and URL).
+      return {
+        ok: sent.ok,
+        message: `${moved} refused result${moved === 1 ? '' : 's'} sent again: ${sent.message}`,
+        ...(sent.failure === undefined ? {} : { failure: sent.failure }),
+      };
     },
     'agent:pause': () => {
       agent.pause();

@@ -34,7 +34,7 @@ export function UnsentView() {
   const resendNow = async (): Promise<void> => {
     setResent(undefined);
     const result = await resend.run();
-    if (result !== undefined) setResent({ ok: result.ok, text: sentence(result.message) });
+    if (result !== undefined) setResent({ ok: result.ok, text: runResultWords(result) });
   };
 
   return (

@@ -109,8 +109,9 @@ async function show(scenario: Scenario, view: View): Promise<string> {
           true,
         ),
       }),
-    'agent:sync-now': () => ok(scenario.syncNow),
-    'agent:upload-now': () => ok(scenario.syncNow),
+    'agent:sync-now': async () => ok(await scenario.command('agent:sync-now')),
+    'agent:upload-now': async () => ok(await scenario.command('agent:upload-now')),
+    'agent:resend-set-aside': async () => ok(await scenario.command('agent:resend-set-aside')),
     'agent:enroll': () => ok(scenario.enroll),
   });
   window.history.replaceState(null, '', view === 'checks' ? `#/checks/${openGuid}` : `#/${view}`);
@@ -127,6 +128,20 @@ async function show(scenario: Scenario, view: View): Promise<string> {
     await settle();
     await waitFor(() => expect(bridge.callsTo('agent:sync-now')).toHaveLength(1));
     await act(() => Promise.resolve());
+    await waitFor(() => expect(document.body.textContent).toMatch(/server/));
+    expect(document.body.textContent).not.toMatch(/does not answer/);
+    words += `\n${windowWords()}`;
+  }
+  if (view === 'unsent') {
+    const upload = screen.getByRole<HTMLButtonElement>('button', { name: 'Upload now' });
+    if (!upload.disabled) {
+      fireEvent.click(upload);
+      await screen.findByText('Upload failed');
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Send again' }));
+    await screen.findByText('Sending again failed');
+    // The agent's answer is shown, not the bridge's "no answer".
+    expect(document.body.textContent).not.toMatch(/does not answer/);
     words += `\n${windowWords()}`;
   }
   if (view === 'checks') {

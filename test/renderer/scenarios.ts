@@ -27,7 +27,8 @@ import { buildSnapshot } from '../../src-main/agent/read/snapshot.ts';
 import { describeStoreProblem } from '../../src-main/agent/results/result-sink.ts';
 import type { StoredCheck } from '../../src-main/agent/store/checks.ts';
 import { kindForStatus, networkError, type Route } from '../../src-main/agent/wire/api-error.ts';
-import { factsOf, type ApiError } from '../../src-main/agent/wire/failure.ts';
+import type { ApiError } from '../../src-main/agent/wire/failure.ts';
+import { createHandlers } from '../../src-main/ipc/handlers.ts';
 import type {
   AgentEvent,
   AgentSnapshot,
@@ -69,7 +70,8 @@ export interface Scenario {
   outages: OutageRecord[];
   history: HistoryEntry[];
   window: CheckWindow;
-  syncNow: RunResult;
+  /** The real IPC handlers over an agent whose server calls fail as in the scenario. */
+  command: (channel: 'agent:sync-now' | 'agent:upload-now' | 'agent:resend-set-aside') => Promise<RunResult>;
   enroll: EnrollResult;
 }
 
@@ -396,11 +398,24 @@ export async function buildScenario(name: ScenarioName): Promise<Scenario> {
     events: events.filter((e) => e.checkGuid === openGuid),
   };
 
-  const syncFailure = failure ?? {
-    kind: 'server' as const,
+  // Without a server failure of its own, the scenario's Sync now meets a server in trouble (503).
+  const callFailure: ApiError = failure ?? {
+    kind: 'server',
     status: 503,
     message: `GET ${server}/api/checks answered 503`,
   };
+  const failed = { ok: false as const, error: callFailure };
+  const agent = {
+    syncNow: () => Promise.resolve(failed),
+    uploadNow: () => Promise.resolve(failed),
+    resendSetAside: () => Promise.resolve({ moved: 1, upload: failed }),
+  };
+  const handlers = createHandlers({
+    agent: agent as never,
+    settings: { get: () => settingsOf(), update: () => settingsOf() },
+    host: {} as never,
+    log: silentLogger,
+  });
   return {
     snapshot,
     settings: settingsOf({
@@ -418,7 +433,11 @@ export async function buildScenario(name: ScenarioName): Promise<Scenario> {
       { ...shopRun, ran_at: iso(nowMs - 150_000), success: true, http_status: 200, latency_ms: 13, error: '' },
     ],
     window,
-    syncNow: { ok: false, message: syncFailure.message, failure: factsOf(syncFailure) },
+    command: async (channel) => {
+      const answer = await handlers(channel, {});
+      if (!answer.ok) throw new Error(`${channel} failed: ${answer.error.kind}`);
+      return answer.value as RunResult;
+    },
     enroll: await enrollOutcome(failure, name),
   };
 }
