@@ -5,6 +5,7 @@
 import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useEffect, useRef, useState } from 'react';
 import type { CheckView, HistoryEntry } from '../../src-main/ipc/contract.ts';
+import { EntryError } from '../private/EntryError.tsx';
 import { HealthBadge } from '../components/HealthBadge.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -89,12 +90,7 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
           <ul className="entry-errors">
             {check.entryErrors.map((e, i) => (
               <li key={`${e.field ?? ''}-${i}`}>
-                {e.field === undefined ? null : (
-                  <>
-                    Field <code>{e.field}</code>:{' '}
-                  </>
-                )}
-                {e.detail}
+                <EntryError field={e.field} detail={e.detail} />
               </li>
             ))}
           </ul>
