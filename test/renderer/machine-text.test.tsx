@@ -112,7 +112,7 @@ async function show(scenario: Scenario, view: View): Promise<string> {
     'agent:sync-now': async () => ok(await scenario.command('agent:sync-now')),
     'agent:upload-now': async () => ok(await scenario.command('agent:upload-now')),
     'agent:resend-set-aside': async () => ok(await scenario.command('agent:resend-set-aside')),
-    'agent:enroll': () => ok(scenario.enroll),
+    'agent:enroll': async (args) => ok(await scenario.enroll(args)),
   });
   window.history.replaceState(null, '', view === 'checks' ? `#/checks/${openGuid}` : `#/${view}`);
   render(
@@ -161,6 +161,20 @@ async function show(scenario: Scenario, view: View): Promise<string> {
     await waitFor(() => expect(bridge.callsTo('agent:enroll')).toHaveLength(1));
     await screen.findByRole('alert');
     words += `\n${windowWords()}`;
+    // Server URLs a person mistypes, each refused by the agent's own reading of the form.
+    const url = screen.getByLabelText('Server URL');
+    for (const [i, typed] of [
+      'htp://uptime.example',
+      'https://uptime.example/?x=1',
+      'http://user:pw@uptime.example',
+    ].entries()) {
+      fireEvent.change(url, { target: { value: typed } });
+      fireEvent.submit(form);
+      await waitFor(() => expect(bridge.callsTo('agent:enroll').length).toBeGreaterThanOrEqual(i + 2));
+      await screen.findByRole('alert');
+      await settle();
+      words += `\n${windowWords()}`;
+    }
   }
   return words;
 }

@@ -16,7 +16,7 @@ import {
 import { nextState, type PrivateDefinitionsState } from '../../src-main/agent/checks/private-definitions/state.ts';
 import { createServiceCalls } from '../../src-main/agent/delivery/service-calls.ts';
 import { agentDefaults } from '../../src-main/agent/defaults.ts';
-import { enroll } from '../../src-main/agent/identity/enrollment.ts';
+import { enroll, type EnrollInput } from '../../src-main/agent/identity/enrollment.ts';
 import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { initialState, type AgentState } from '../../src-main/agent/live/state.ts';
 import { describeError } from '../../src-main/agent/probes/errors.ts';
@@ -72,7 +72,8 @@ export interface Scenario {
   window: CheckWindow;
   /** The real IPC handlers over an agent whose server calls fail as in the scenario. */
   command: (channel: 'agent:sync-now' | 'agent:upload-now' | 'agent:resend-set-aside') => Promise<RunResult>;
-  enroll: EnrollResult;
+  /** The real enroll() on what the form sent, over a server that answers as in the scenario. */
+  enroll: (form: EnrollInput) => Promise<EnrollResult>;
 }
 
 const server = 'http://127.0.0.1:8080';
@@ -188,7 +189,7 @@ async function recordServerCalls(
 }
 
 /** What the real enroll() answers in this scenario (the form is sent again to this server). */
-async function enrollOutcome(failure: ApiError | undefined, name: ScenarioName): Promise<EnrollResult> {
+function enrollOutcome(failure: ApiError | undefined, name: ScenarioName, form: EnrollInput): Promise<EnrollResult> {
   const error: ApiError =
     name === 'bad token'
       ? {
@@ -208,18 +209,11 @@ async function enrollOutcome(failure: ApiError | undefined, name: ScenarioName):
     enroll: () => Promise.resolve({ ok: false as const, error }),
     close: () => Promise.resolve(),
   } as never;
-  return enroll(
-    {
-      server,
-      token: 'uet_pasted',
-      name: 'office-pc',
-      region: 'eu-west',
-      country: 'DE',
-      city: 'Berlin',
-      allowInsecureHttp: true,
-    },
-    { dataDir: mkdtempSync(join(tmpdir(), 'words-enroll-')), vault: {} as never, client: () => client },
-  );
+  return enroll(form, {
+    dataDir: mkdtempSync(join(tmpdir(), 'words-enroll-')),
+    vault: {} as never,
+    client: () => client,
+  });
 }
 
 export async function buildScenario(name: ScenarioName): Promise<Scenario> {
@@ -438,6 +432,6 @@ export async function buildScenario(name: ScenarioName): Promise<Scenario> {
       if (!answer.ok) throw new Error(`${channel} failed: ${answer.error.kind}`);
       return answer.value as RunResult;
     },
-    enroll: await enrollOutcome(failure, name),
+    enroll: (form) => enrollOutcome(failure, name, form),
   };
 }
