@@ -20,7 +20,7 @@ type HistoryState =
   { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; entries: HistoryEntry[] };
 
 /** The pane is a sheet over the list below this width (keep in step with parts.css). */
-const sheetQuery = '(max-width: 760px)';
+const sheetQuery = '(max-width: 1000px)';
 
 export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () => void }) {
   const { bridge } = useAgent();

@@ -60,7 +60,7 @@ export function chartSummary(buckets: readonly ChartBucket[], words: string, buc
   const failed =
     failedBuckets === 0
       ? 'no failed runs'
-      : `failed runs in ${failedBuckets} of ${buckets.length} periods of ${duration(bucketMs / 1000)}`;
+      : `failed runs in ${failedBuckets} of ${buckets.length} ${buckets.length === 1 ? 'period' : 'periods'} of ${duration(bucketMs / 1000)}`;
   if (withLatency.length === 0) return `Latency over ${words}: nothing came back; ${failed}.`;
   const medians = withLatency.map((l) => l.median).sort((a, b) => a - b);
   const typical = medians[Math.floor((medians.length - 1) / 2)] ?? 0;
