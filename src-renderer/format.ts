@@ -25,6 +25,22 @@ export function dateTime(iso: string | undefined): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
+/** A time of day in the user's locale and clock ("17:13", or "5:13 PM" where that is the custom). */
+export function timeOfDay(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+}
+
+const dayOf = (ms: number): string => new Date(ms).toDateString();
+
+/** A moment near now, short: "Today 17:13", "Yesterday 23:40", else "Mon 23 Nov, 17:13" (in the user's locale). */
+export function shortWhen(ms: number, nowMs: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  if (dayOf(ms) === dayOf(nowMs)) return `Today ${timeOfDay(ms)}`;
+  if (dayOf(ms) === dayOf(nowMs - 86_400_000)) return `Yesterday ${timeOfDay(ms)}`;
+  const day = new Date(ms).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+  return `${day}, ${timeOfDay(ms)}`;
+}
+
 export const percent = (value: number | undefined): string =>
   value === undefined ? '—' : `${value >= 99.95 || value === 0 ? value.toFixed(0) : value.toFixed(1)} %`;
 

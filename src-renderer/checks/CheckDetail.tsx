@@ -5,6 +5,7 @@
 import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useEffect, useRef, useState } from 'react';
 import type { CheckView, HistoryEntry } from '../../src-main/ipc/contract.ts';
+import { EntryError } from '../private/EntryError.tsx';
 import { HealthBadge } from '../components/HealthBadge.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -19,7 +20,7 @@ type HistoryState =
   { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; entries: HistoryEntry[] };
 
 /** The pane is a sheet over the list below this width (keep in step with parts.css). */
-const sheetQuery = '(max-width: 760px)';
+const sheetQuery = '(max-width: 1000px)';
 
 export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () => void }) {
   const { bridge } = useAgent();
@@ -89,12 +90,7 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
           <ul className="entry-errors">
             {check.entryErrors.map((e, i) => (
               <li key={`${e.field ?? ''}-${i}`}>
-                {e.field === undefined ? null : (
-                  <>
-                    Field <code>{e.field}</code>:{' '}
-                  </>
-                )}
-                {e.detail}
+                <EntryError field={e.field} detail={e.detail} />
               </li>
             ))}
           </ul>
@@ -146,7 +142,9 @@ export function CheckDetail({ check, onClose }: { check: CheckView; onClose: () 
               <span className="h-when">{dateTime(entry.ran_at)}</span>
               <span className="h-what">
                 {entry.skipped ? 'skipped (offline)' : entry.success ? 'ok' : 'failed'}
-                {entry.http_status > 0 ? ` · HTTP ${entry.http_status}` : ''} · {milliseconds(entry.latency_ms)}
+                {entry.http_status > 0 ? ` · HTTP ${entry.http_status}` : ''}
+                {/* Nothing came back (0 ms): the error says why; a dash would read as a missing figure. */}
+                {entry.latency_ms > 0 ? ` · ${milliseconds(entry.latency_ms)}` : ''}
               </span>
               {entry.error === '' ? null : <span className="h-error">{entry.error}</span>}
             </li>

@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { chartData, chartSummary, type ChartBucket, type ChartData } from './chart-data.ts';
+import { shortWhen } from '../format.ts';
+import { axisTimes, chartData, chartSummary, type ChartBucket, type ChartData } from './chart-data.ts';
 
 const canDraw = (): boolean => {
   try {
@@ -54,13 +55,24 @@ function options(width: number, fromMs: number, toMs: number, data: ChartData): 
       x: { time: true, min: fromMs / 1000, max: toMs / 1000 },
       y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] },
     },
-    // Room between ticks so the time labels never run into each other on a narrow window.
+    // Room between ticks so the time labels never run into each other on a narrow window; the
+    // labels in the window's own time format, a second line naming the day where one begins.
     axes: [
-      { ...axis, space: 90 },
+      {
+        ...axis,
+        space: 100,
+        size: 48,
+        values: (_u, ticks) =>
+          axisTimes(
+            ticks.map((t) => t * 1000),
+            Date.now(),
+          ),
+      },
       { ...axis, label: 'ms', size: 50, space: 30, values: (_u, ticks) => ticks.map((t) => `${Math.round(t)}`) },
     ],
     series: [
-      {},
+      // The legend's time, as the rest of the window says times (uPlot's own: "2026-11-24 5:13pm").
+      { label: 'time', value: (_u, value) => (typeof value === 'number' ? shortWhen(value * 1000, Date.now()) : '') },
       // Points on the median: a window with a single bucket still shows where it is.
       {
         label: 'median',

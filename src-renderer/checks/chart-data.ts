@@ -1,6 +1,6 @@
 // Rollup buckets as the latency chart and the uptime figures read them: pure, so the chart, its
 // text alternative and the tests agree on every number.
-import { duration, percent } from '../format.ts';
+import { duration, percent, timeOfDay } from '../format.ts';
 
 /** Structurally the agent's RollupBucket. */
 export interface ChartBucket {
@@ -60,10 +60,31 @@ export function chartSummary(buckets: readonly ChartBucket[], words: string, buc
   const failed =
     failedBuckets === 0
       ? 'no failed runs'
-      : `failed runs in ${failedBuckets} of ${buckets.length} ${duration(bucketMs / 1000)} periods`;
+      : `failed runs in ${failedBuckets} of ${buckets.length} ${buckets.length === 1 ? 'period' : 'periods'} of ${duration(bucketMs / 1000)}`;
   if (withLatency.length === 0) return `Latency over ${words}: nothing came back; ${failed}.`;
   const medians = withLatency.map((l) => l.median).sort((a, b) => a - b);
   const typical = medians[Math.floor((medians.length - 1) / 2)] ?? 0;
   const worst = Math.max(...withLatency.map((l) => l.max));
   return `Latency over ${words}: typically ${typical} ms, at worst ${worst} ms; ${failed}.`;
+}
+
+/**
+ * The time axis' labels, in the window's time format (uPlot's own reads "5:13pm" whatever the
+ * locale): the time of day, with the day on a second line where a new day begins (on the first
+ * tick unless that is today); a tick at midnight is the day itself.
+ */
+export function axisTimes(ticksMs: readonly number[], nowMs: number): string[] {
+  const days = (ms: number): string =>
+    new Date(ms).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+  return ticksMs.map((ms, i) => {
+    const date = new Date(ms);
+    const midnight = date.getHours() === 0 && date.getMinutes() === 0;
+    const before = ticksMs[i - 1];
+    const newDay =
+      before === undefined
+        ? date.toDateString() !== new Date(nowMs).toDateString()
+        : new Date(before).toDateString() !== date.toDateString();
+    if (midnight) return days(ms);
+    return newDay ? `${timeOfDay(ms)}\n${days(ms)}` : timeOfDay(ms);
+  });
 }

@@ -2,6 +2,7 @@
 // use, which server checks it covers, which it misses, entries the server does not know, and
 // the file's problems by entry and field. Values stay masked unless revealed.
 import { EmptyState } from '../components/EmptyState.tsx';
+import { EntryError } from '../private/EntryError.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
 import { FileChooser } from '../private/FileChooser.tsx';
 import { RevealDefinition } from '../private/RevealDefinition.tsx';
@@ -64,12 +65,7 @@ export function PrivateView() {
                     .filter((p) => p.guid === c.guid && p.severity === 'error')
                     .map((p, i) => (
                       <li key={`${p.field ?? ''}-${i}`}>
-                        {p.field === undefined ? null : (
-                          <>
-                            Field <code>{p.field}</code>:{' '}
-                          </>
-                        )}
-                        {p.detail ?? p.message}
+                        <EntryError field={p.field} detail={p.detail ?? p.message} />
                       </li>
                     ))}
                 </ul>

@@ -8,11 +8,9 @@ import type {
   EnrollFailureKind,
   EnrollField,
   FailureCause,
-  FailureFacts,
   FieldProblem,
 } from '../../src-main/ipc/contract.ts';
 import { apiFailureWords, causeWords } from '../../src-main/ipc/api-failure-words.ts';
-import { sentence } from '../format.ts';
 
 // The words for a failed call to the server are shared with the tray: one place, in src-main/ipc.
 export { apiFailureWords, causeWords };
@@ -190,7 +188,3 @@ function unreachableTitle(cause: FailureCause): string {
 /** An enrollment failure in words, with the field it concerns. */
 export const enrollFailureWords = (failure: EnrollFailure, server: string, reclaimId: string): FailureText =>
   enrollWords[failure.kind](failure, server, reclaimId);
-
-/** What Sync now or Send now did: its summary, or its failure in words. */
-export const runResultWords = (result: { ok: boolean; message: string; failure?: FailureFacts }): string =>
-  result.failure === undefined ? sentence(result.message) : apiFailureWords(result.failure);

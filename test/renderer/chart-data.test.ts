@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chartData, chartSummary, uptimeSentence } from '../../src-renderer/checks/chart-data.ts';
+import { axisTimes, chartData, chartSummary, uptimeSentence } from '../../src-renderer/checks/chart-data.ts';
 import { eventText } from '../../src-renderer/events/event-text.ts';
-import { runsEvery } from '../../src-renderer/format.ts';
+import { runsEvery, shortWhen, timeOfDay } from '../../src-renderer/format.ts';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');
 const lat = (median: number, max: number) => ({ min: median, median, p95: max, max });
@@ -32,7 +32,7 @@ describe('latency chart data', () => {
         'the last hour',
         60_000,
       ),
-    ).toBe('Latency over the last hour: typically 10 ms, at worst 30 ms; failed runs in 1 of 2 1 min periods.');
+    ).toBe('Latency over the last hour: typically 10 ms, at worst 30 ms; failed runs in 1 of 2 periods of 1 min.');
   });
 
   it('names the window of an uptime figure, leaving skipped runs out', () => {
@@ -40,6 +40,34 @@ describe('latency chart data', () => {
       '99.2 % over the last 24 hours (1,440 runs, 12 failed)',
     );
     expect(uptimeSentence({ runs: 10, failures: 0, skipped: 10 }, 'the last hour')).toBe('No runs over the last hour');
+  });
+});
+
+describe("the chart's times", () => {
+  // Local times, built from local fields so that the test holds in every time zone.
+  const at = (day: number, hour: number, minute = 0): number => new Date(2026, 10, day, hour, minute).getTime();
+  const now = at(24, 17, 30);
+  const uPlotDefault = /\d{4}-\d\d-\d\d|\d(am|pm)\b/;
+
+  it("says the legend's time as the window does: today, yesterday, or the day", () => {
+    expect(shortWhen(at(24, 17, 13), now)).toBe(`Today ${timeOfDay(at(24, 17, 13))}`);
+    expect(shortWhen(at(23, 23, 40), now)).toBe(`Yesterday ${timeOfDay(at(23, 23, 40))}`);
+    expect(shortWhen(at(20, 9, 5), now)).toMatch(new RegExp(`20.*${timeOfDay(at(20, 9, 5))}$`));
+    for (const ms of [at(24, 17, 13), at(23, 23, 40), at(20, 9, 5)])
+      expect(shortWhen(ms, now)).not.toMatch(uPlotDefault);
+  });
+
+  it('labels the time axis with times of day, naming a day only where one begins', () => {
+    const hour = [at(24, 16, 40), at(24, 16, 50), at(24, 17, 0), at(24, 17, 10)];
+    expect(axisTimes(hour, now)).toEqual(hour.map(timeOfDay));
+    const overMidnight = axisTimes([at(23, 20), at(24, 0), at(24, 4)], now);
+    expect(overMidnight[0]).toMatch(new RegExp(`^${timeOfDay(at(23, 20))}\\n.*23`));
+    expect(overMidnight[1]).not.toContain(timeOfDay(at(24, 0)));
+    expect(overMidnight[1]).toMatch(/24/);
+    expect(overMidnight[2]).toBe(timeOfDay(at(24, 4)));
+    for (const label of overMidnight) expect(label).not.toMatch(uPlotDefault);
+    // Midnight is the day itself, also on the first tick of today.
+    expect(axisTimes([at(24, 0), at(24, 12)], now)).toEqual([expect.stringMatching(/24/), timeOfDay(at(24, 12))]);
   });
 });
 

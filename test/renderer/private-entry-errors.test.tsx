@@ -50,7 +50,10 @@ describe('a private entry with a field error', () => {
     renderView(<PrivateView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshot) }), { view: 'private' });
     const card = await screen.findByRole('region', { name: 'Private checks whose entry has an error (1)' });
     expect(card.textContent).toContain('Payroll');
-    expect(card.textContent).toContain(`Field url: ${detail}`);
+    // The field is named once, marked in the reader's sentence: not "Field url: url must …".
+    expect(card.textContent).toContain(detail);
+    expect(within(card).getByText('url', { selector: 'code' })).toBeTruthy();
+    expect(card.textContent).not.toContain('Field url');
     expect(screen.queryByText(/without a local definition/)).toBeNull();
   });
 
@@ -65,7 +68,8 @@ describe('a private entry with a field error', () => {
     );
     const pane = await screen.findByRole('complementary', { name: 'Payroll' });
     expect(pane.textContent).toContain('Not run: its entry in the private definitions file has an error');
-    expect(pane.textContent).toContain(`Field url: ${detail}`);
+    expect(pane.textContent).toContain(detail);
+    expect(pane.textContent).not.toContain('Field url');
     expect(await within(pane).findByText(/^Last run .*: passed, HTTP 200\. Its timings are kept only/)).toBeTruthy();
     expect(pane.textContent).not.toContain('No run since the agent started');
     const runNow = within(pane).getByRole('button', { name: 'Run now' });

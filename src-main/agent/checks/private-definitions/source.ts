@@ -131,7 +131,10 @@ function logRead(log: Logger, state: PrivateDefinitionsState): void {
   const errors = state.problems.filter((p) => p.severity === 'error').length;
   log.info({ file, entries: state.entries.size, problems: state.problems.length }, 'private definitions read');
   if (state.fileError !== undefined) {
-    log.warn({ file, reason: state.fileError }, 'private definitions file not usable as it is');
+    log.warn(
+      { file, reason: state.fileError, ...(state.readErrorCode === undefined ? {} : { code: state.readErrorCode }) },
+      'private definitions file not usable as it is',
+    );
   }
   // Problem messages name entries and fields only, so they are safe to log; headless users see
   // them nowhere else.

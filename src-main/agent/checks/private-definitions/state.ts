@@ -16,7 +16,20 @@ export interface PrivateDefinitionsState {
   problems: DefinitionProblem[];
   /** Why the file as it is now on disk is not what is in use; absent when it is. */
   fileError?: string;
+  /** The system's error code of a failed read, for the log only (fileError says it in words). */
+  readErrorCode?: string;
 }
+
+/** A read error the system reports, in words: the code itself goes to the log, not to the reader. */
+const readErrorWords: Record<string, string> = {
+  EIO: 'the disk reported an error',
+  EBUSY: 'it is locked by another program',
+  ETXTBSY: 'it is locked by another program',
+  EMFILE: 'too many files are open',
+  ENFILE: 'too many files are open',
+  ELOOP: 'its path loops through links',
+  ENAMETOOLONG: 'its path is too long',
+};
 
 export function emptyState(file: string): PrivateDefinitionsState {
   return { file, entries: new Map(), problems: [] };
@@ -62,10 +75,13 @@ export function nextState(
         `${named} kept changing while it was read (${outcome.attempts} tries) — it is read again once it stops changing`,
       );
     case 'failed':
-      return keepLastGood(
-        previous,
-        `${named} could not be read (${outcome.code}) — check the file and its folder; it is read again when it changes`,
-      );
+      return {
+        ...keepLastGood(
+          previous,
+          `${named} could not be read (${readErrorWords[outcome.code] ?? 'the system refused the read'}) — check the file and its folder; it is read again when it changes`,
+        ),
+        readErrorCode: outcome.code,
+      };
   }
 }
 
@@ -75,8 +91,10 @@ function noEntries(file: string, fileError: string): PrivateDefinitionsState {
 
 function keepLastGood(previous: PrivateDefinitionsState, fileError: string): PrivateDefinitionsState {
   if (previous.loadedAt === undefined) return noEntries(previous.file, fileError);
-  const kept = `; until then the last good version, read at ${previous.loadedAt}, stays in use`;
-  return { ...previous, fileError: `${fileError}${kept}` };
+  // When it was read is loadedAt, which each surface says in its own time format: a raw
+  // timestamp in this sentence reached the window as is.
+  const { readErrorCode: _old, ...kept } = previous;
+  return { ...kept, fileError: `${fileError}; until then the last good version stays in use` };
 }
 
 /** Whether two states differ in anything a user or the agent acts on (not in when it was read). */
