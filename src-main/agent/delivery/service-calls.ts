@@ -114,8 +114,10 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
     if (error?.kind === 'cancelled' || error?.kind === 'not-enrolled') return;
     const before = deps.state().auth;
     const auth = authAfter(error) ?? before;
-    // A local store failure happened after the server's 200: it answered.
-    const answered = error === undefined || error.status !== undefined || error.kind === 'local-store';
+    // A local store failure happened after the server's 200: it answered. A status from the proxy
+    // (403, 407, 502 to the tunnel) is the proxy's answer, not the server's: no contact with it.
+    const answered =
+      error === undefined || (error.status !== undefined && error.proxy === undefined) || error.kind === 'local-store';
     if (answered) deps.onReachable();
     if (error !== undefined && (error.kind === 'network' || error.kind === 'timeout')) deps.onUnreachable();
     if (error !== undefined)

@@ -58,4 +58,11 @@ describe('recording failures by kind', () => {
     expect(live.get().loops.upload.lastFailure).toEqual({ kind: 'network', cause: 'refused' });
     expect(live.get().connection).toMatchObject({ state: 'unreachable', lastFailure: { cause: 'refused' } });
   });
+
+  it("a proxy's refusal (403 to the tunnel) is not contact with the server", async () => {
+    const { live, fail } = setup();
+    await fail({ kind: 'network', cause: 'proxy-denied', proxy: 'http://proxy:3128', status: 403, message: 'x' });
+    expect(live.get().lastContactAt).toBeUndefined();
+    expect(live.get().connection).toMatchObject({ state: 'unreachable', lastFailure: { cause: 'proxy-denied' } });
+  });
 });
