@@ -34,6 +34,8 @@ const attentionProblems = new Set([
   'rejected-results',
   'results-dropped',
   'overloaded',
+  'settings-problem',
+  'local-resources',
 ]);
 
 const plural = (n: number, one: string): string => `${n} ${n === 1 ? one : `${one}s`}`;
@@ -103,6 +105,12 @@ export function serverUnreachable(snapshot: AgentSnapshot): boolean {
   return snapshot.connection.state === 'unreachable' && snapshot.connectivity.online;
 }
 
+/** Why results cannot be saved now, if they cannot. */
+function storeFault(snapshot: AgentSnapshot): 'disk-full' | 'write-failed' | undefined {
+  for (const p of snapshot.problems) if (p.kind === 'store-problem') return p.fault;
+  return undefined;
+}
+
 export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   const { total, down } = snapshot.counts;
   const offline = !snapshot.connectivity.online;
@@ -117,6 +125,8 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   if (away) facts.push(`server unreachable since ${sinceText}`);
   if (offline) facts.push('offline');
   if (snapshot.paused) facts.push('paused');
+  const store = storeFault(snapshot);
+  if (store !== undefined) facts.push(store === 'disk-full' ? 'disk full: results not saved' : 'results not saved');
   const tooltip = facts.join(' · ');
   const summary = (condition: AgentCondition, label: string, line: string): AgentSummary => ({
     condition,
@@ -159,6 +169,19 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
       'error',
       held === undefined ? `${down} down` : `${down} down · ${held.label}`,
       `${down} of ${plural(total, 'check')} down${held === undefined ? '' : ` · ${held.line}`}`,
+    );
+  // Results live only in memory until the store can write again: at risk, so red.
+  if (store === 'disk-full')
+    return summary(
+      'error',
+      'Disk full: results not saved',
+      'The disk is full: results wait in memory until there is space',
+    );
+  if (store !== undefined)
+    return summary(
+      'error',
+      'Results not saved',
+      'Results cannot be saved: they wait in memory until the folder can be written',
     );
   if (offline) return summary('warning', 'Offline', offlineLine);
   if (away) return summary('warning', awayLabel, awayLine);

@@ -108,6 +108,40 @@ const cases: Case[] = [
     pill: 'Needs attention',
   },
   {
+    name: 'disk full: results are not saved, red, whatever else holds but a down check',
+    snapshot: () =>
+      enrolledSnapshot(base, {
+        problems: [
+          { kind: 'store-problem', fault: 'disk-full', folder: '/data', waiting: 40, dropped: 0, action: 'none' },
+        ],
+      }),
+    condition: 'error',
+    tooltip: '12 checks · 0 unsent · disk full: results not saved',
+    menu: 'The disk is full: results wait in memory until there is space',
+    pill: 'Disk full: results not saved',
+  },
+  {
+    name: 'store not writable',
+    snapshot: () =>
+      enrolledSnapshot(base, {
+        problems: [
+          { kind: 'store-problem', fault: 'write-failed', folder: '/data', waiting: 2, dropped: 0, action: 'none' },
+        ],
+      }),
+    condition: 'error',
+    tooltip: '12 checks · 0 unsent · results not saved',
+    menu: 'Results cannot be saved: they wait in memory until the folder can be written',
+    pill: 'Results not saved',
+  },
+  {
+    name: 'a settings file that could not be read wholly needs attention',
+    snapshot: () => enrolledSnapshot(base, { problems: [{ kind: 'settings-problem', detail: 'x', action: 'none' }] }),
+    condition: 'warning',
+    tooltip: '12 checks · 0 unsent',
+    menu: 'All 12 checks passing',
+    pill: 'Needs attention',
+  },
+  {
     name: 'key rejected',
     snapshot: () => enrolledSnapshot(base, { auth: 'key-rejected', outbox: { ...base.outbox, unsent: 3 } }),
     condition: 'error',
