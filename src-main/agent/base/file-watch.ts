@@ -9,7 +9,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { clockFrom, type Clock, type TimerHandle } from './clock.ts';
+import { clockFrom, untilNextTick, type Clock, type TimerHandle } from './clock.ts';
 import type { Logger } from './log.ts';
 
 export interface FileWatchOptions {
@@ -119,7 +119,7 @@ export function watchFile(options: FileWatchOptions): FileWatch {
       failed(error);
     }
     if (closed) return;
-    pollTimer = clock.setTimer(options.pollMs, () => void poll());
+    pollTimer = clock.setTimer(untilNextTick(clock, options.pollMs), () => void poll());
     targets().then((paths) => {
       if (!closed) watchFolders(paths);
     }, failed);
@@ -129,7 +129,8 @@ export function watchFile(options: FileWatchOptions): FileWatch {
   void targets().then((paths) => {
     if (!closed) watchFolders(paths);
   });
-  pollTimer = clock.setTimer(options.pollMs, () => void poll());
+  // On the shared grid (clock.ts untilNextTick): polls wake the process with the other periodic tasks.
+  pollTimer = clock.setTimer(untilNextTick(clock, options.pollMs), () => void poll());
 
   return {
     close() {
