@@ -1,6 +1,6 @@
 // The built headless command as users start it (the file itself, so its shebang's V8 flags
 // apply), enrolled with a reference server in its own process that holds N checks at a 1 s
-// interval, measured for a window after a warm-up. With `inside`, the agent also loads the bench
+// interval (another for the resting row), measured for a window after a warm-up. With `inside`, the agent also loads the bench
 // preload (memory-preload.js) that writes V8's memory figures to a file.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
@@ -49,9 +49,10 @@ interface BenchServer {
   stop(): Promise<void>;
 }
 
-async function startServer(folder: string, checks: number, targetUrl: string): Promise<BenchServer> {
+async function startServer(folder: string, checks: number, targetUrl: string, intervalS: number): Promise<BenchServer> {
   const script = new URL('./server-process.ts', import.meta.url).pathname;
-  const child = startChild(process.execPath, [script, join(folder, 'server.db'), String(checks), targetUrl], {
+  const args = [script, join(folder, 'server.db'), String(checks), targetUrl, String(intervalS)];
+  const child = startChild(process.execPath, args, {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const ready = await nextMessage(child, (m) =>
@@ -79,7 +80,7 @@ function logTail(file: string): string {
 const preload = new URL('./memory-preload.js', import.meta.url).pathname;
 let runs = 0;
 
-/** Enrolls and starts an agent with N checks, hands it to `use`, and stops everything after. */
+/** Enrolls and starts an agent with N checks every intervalS, hands it to `use`, and stops everything after. */
 export async function withAgent<T>(
   cli: string,
   checks: number,
@@ -87,11 +88,12 @@ export async function withAgent<T>(
   folder: string,
   inside: boolean,
   use: (agent: RunningAgent) => Promise<T>,
+  intervalS = 1,
 ): Promise<T> {
   const dir = join(folder, `agent-${checks}-${++runs}`);
   const dataDir = join(dir, 'data');
   mkdirSync(dir, { recursive: true });
-  const server = await startServer(dir, checks, target.url);
+  const server = await startServer(dir, checks, target.url, intervalS);
   try {
     const memoryFile = inside ? join(dir, 'memory.json') : undefined;
     const base = { ...process.env, UPTIME_AGENT_ENROLL_TOKEN: server.token, UPTIME_AGENT_DATA_DIR: '' };

@@ -1,18 +1,23 @@
-// Issue 14's goals next to the figures of one bench run, each marked met or not: CPU per probe
-// (absolute and against the floor) at 1,000 checks and at saturation, the saturation rate, RSS at
-// 1,000 and 5,000 checks, and schedule lag and missed runs at 80 % of saturation.
+// Issue 26's goals next to the figures of one bench run, each marked met or not: the memory that
+// checks add (RSS at 1,000 and at 6,000 checks minus RSS at 20 checks, same run), CPU per probe at
+// 1,000 checks against the floor, the rate with 6,000 checks due each second, schedule lag and
+// missed runs at 80 % of saturation, and the resting row (20 checks at 60 s).
 import type { AgentMeasured } from './agent-run.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
-import type { StackMemory } from './stack.ts';
+import type { RestingMeasured } from './resting.ts';
 import { fixed } from '../support.ts';
 
 export const goalValues = {
-  cpuPerProbeMs: 0.3,
-  cpuVsFloor: 1.4,
-  saturationPerS: 3_500,
-  rssMbAt1000: 80,
-  rssMbAt5000: 120,
+  /** RSS the checks add over an agent with baseChecks, at 1,000 and at 6,000 checks. */
+  baseChecks: 20,
+  addedMbAt1000: 12,
+  addedMbAt6000: 40,
+  cpuVsFloor: 1.2,
+  saturationChecks: 6_000,
+  saturationPerS: 5_000,
   lagP99Ms: 20,
+  restingCpuMsPerS: 1,
+  restingWakeupsPerS: 5,
 } as const;
 
 /** Skipped runs from this share of the runs due mean "could not run everything" (the agent's own overload share). */
@@ -40,21 +45,13 @@ function goal(name: string, figure: string | undefined, met: boolean | undefined
   return { goal: name, figure: figure ?? '—', '': verdict(figure === undefined ? undefined : met) };
 }
 
-function cpuGoals(label: string, m: AgentMeasured | undefined, floor: Measured): Row[] {
-  const cpu = m === undefined ? undefined : cpuPerProbeMs(m);
-  const ratio = cpu === undefined ? undefined : cpu / cpuPerProbeMs(floor);
-  return [
-    goal(
-      `CPU per probe <= ${goalValues.cpuPerProbeMs} ms ${label}`,
-      cpu === undefined ? undefined : `${fixed(cpu, 2)} ms`,
-      cpu !== undefined && cpu <= goalValues.cpuPerProbeMs,
-    ),
-    goal(
-      `CPU per probe <= ${goalValues.cpuVsFloor}x the floor ${label}`,
-      ratio === undefined ? undefined : `${fixed(ratio, 2)}x`,
-      ratio !== undefined && ratio <= goalValues.cpuVsFloor,
-    ),
-  ];
+const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** RSS at N checks minus RSS at the base count, both from this run; undefined when either is missing. */
+export function addedMb(runs: readonly AgentMeasured[], n: number): number | undefined {
+  const at = runs.find((m) => m.checks === n);
+  const base = runs.find((m) => m.checks === goalValues.baseChecks);
+  return at === undefined || base === undefined ? undefined : at.rssMb - base.rssMb;
 }
 
 export function goalRows(
@@ -62,41 +59,59 @@ export function goalRows(
   floor: Measured,
   saturated: AgentMeasured | undefined,
   at80: AgentMeasured | undefined,
-  stack: StackMemory,
+  rest: RestingMeasured | undefined,
 ): Row[] {
   const at = (n: number): AgentMeasured | undefined => runs.find((m) => m.checks === n);
-  // Next to each RSS figure, what the stack alone weighs with the same threads, holding no check.
-  const rss = (n: number, limit: number): Row => {
-    const m = at(n);
-    const alone =
-      m?.probeThread === true
-        ? `the stack alone with a second thread: ${fixed(stack.withThreadMb, 0)} MB`
-        : `the stack alone: ${fixed(stack.rssMb, 0)} MB`;
+  const added = (n: number, limit: number): Row => {
+    const mb = addedMb(runs, n);
     return goal(
-      `RSS <= ${limit} MB at ${n.toLocaleString('en-US')} checks`,
-      m === undefined ? undefined : `${fixed(m.rssMb, 0)} MB (${alone})`,
-      m !== undefined && m.rssMb <= limit,
+      `RSS added by checks <= ${limit} MB: RSS at ${count(n)} − RSS at ${goalValues.baseChecks} checks`,
+      mb === undefined
+        ? undefined
+        : `${fixed(mb, 1)} MB (${fixed(at(n)?.rssMb ?? 0, 0)} − ${fixed(at(goalValues.baseChecks)?.rssMb ?? 0, 0)})`,
+      mb !== undefined && mb <= limit,
     );
   };
-  const rate = saturated === undefined ? undefined : probesPerSecond(saturated);
+  const m1000 = at(1000);
+  const ratio = m1000 === undefined ? undefined : cpuPerProbeMs(m1000) / cpuPerProbeMs(floor);
+  const full = at(goalValues.saturationChecks);
+  const rate = full === undefined ? undefined : probesPerSecond(full);
   const schedule80 = at80 === undefined || typeof at80.schedule === 'string' ? undefined : at80.schedule;
   const lag = schedule80?.lagP99Ms;
   const missed = schedule80 === undefined ? undefined : schedule80.missedOverlap + schedule80.missedBacklog;
+  const of80 = at80 === undefined ? '' : ` (${count(at80.checks)} checks)`;
   return [
-    ...cpuGoals('at 1,000 checks', at(1000), floor),
-    ...cpuGoals('at saturation', saturated, floor),
+    added(1000, goalValues.addedMbAt1000),
+    added(6000, goalValues.addedMbAt6000),
     goal(
-      `saturation >= ${goalValues.saturationPerS.toLocaleString('en-US')} probes/s`,
-      rate === undefined ? undefined : `${Math.round(rate).toLocaleString('en-US')}/s`,
+      `CPU per probe <= ${goalValues.cpuVsFloor}x the floor at 1,000 checks`,
+      ratio === undefined || m1000 === undefined
+        ? undefined
+        : `${fixed(ratio, 2)}x (${fixed(cpuPerProbeMs(m1000), 3)} vs ${fixed(cpuPerProbeMs(floor), 3)} ms)`,
+      ratio !== undefined && ratio <= goalValues.cpuVsFloor,
+    ),
+    goal(
+      `>= ${count(goalValues.saturationPerS)} probes/s with ${count(goalValues.saturationChecks)} due each second`,
+      rate === undefined
+        ? undefined
+        : `${count(rate)}/s${saturated === undefined ? '' : `; saturation ${count(probesPerSecond(saturated))}/s`}`,
       rate !== undefined && rate >= goalValues.saturationPerS,
     ),
-    rss(1000, goalValues.rssMbAt1000),
-    rss(5000, goalValues.rssMbAt5000),
     goal(
-      `schedule lag p99 <= ${goalValues.lagP99Ms} ms at 80 % of saturation`,
+      `schedule lag p99 <= ${goalValues.lagP99Ms} ms at 80 % of saturation${of80}`,
       lag === undefined || lag === null ? undefined : `${lag} ms`,
       lag !== undefined && lag !== null && lag <= goalValues.lagP99Ms,
     ),
-    goal('0 missed runs at 80 % of saturation', missed === undefined ? undefined : String(missed), missed === 0),
+    goal(`0 missed runs at 80 % of saturation${of80}`, missed === undefined ? undefined : String(missed), missed === 0),
+    goal(
+      `at rest (${rest?.checks ?? 20} checks at ${rest?.intervalS ?? 60} s): CPU <= ${goalValues.restingCpuMsPerS} ms per second`,
+      rest === undefined ? undefined : `${fixed(rest.cpuMsPerS, 2)} ms/s`,
+      rest !== undefined && rest.cpuMsPerS <= goalValues.restingCpuMsPerS,
+    ),
+    goal(
+      `at rest: <= ${goalValues.restingWakeupsPerS} wakeups per second of the agent process`,
+      rest === undefined ? undefined : `${fixed(rest.wakeupsPerS, 2)}/s`,
+      rest !== undefined && rest.wakeupsPerS <= goalValues.restingWakeupsPerS,
+    ),
   ];
 }

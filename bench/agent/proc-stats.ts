@@ -1,7 +1,7 @@
 // CPU and memory of another process as the OS accounts them (Linux /proc), so the figures include
 // everything the process does: JIT, GC, SQLite, the kernel time of its sockets.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcSample {
   /** user + system CPU since the process started. */
@@ -9,6 +9,7 @@ export interface ProcSample {
   rssMb: number;
   /** The highest RSS since the process started (VmHWM). */
   peakRssMb: number;
+  threads: number;
 }
 
 const ticksPerSecond = ((): number => {
@@ -38,5 +39,30 @@ export function sampleProcess(pid: number): ProcSample {
     cpuMs: (parseStatTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) * 1000) / ticksPerSecond,
     rssMb: statusMb(status, 'VmRSS'),
     peakRssMb: statusMb(status, 'VmHWM'),
+    threads: Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? Number.NaN),
   };
+}
+
+/**
+ * Context switches of every thread of the process so far (/proc/PID/task/TID/status). A voluntary
+ * switch is a thread going to sleep (epoll_wait, a futex, a blocking read) and so stands for one
+ * wakeup later; a nonvoluntary one is a running thread preempted — on a quiet machine rare, on a
+ * busy one noise. The bench's "wakeups" are the sum of both, an upper bound on how often the
+ * process had the CPU woken for it. /proc/PID/status alone would count the main thread only;
+ * a thread that exits takes its counts with it (the agent's threads live as long as it does).
+ */
+export function contextSwitches(pid: number): { voluntary: number; nonvoluntary: number } {
+  let voluntary = 0;
+  let nonvoluntary = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+    } catch {
+      continue; // The thread ended between the listing and the read.
+    }
+    voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    nonvoluntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  }
+  return { voluntary, nonvoluntary };
 }

@@ -1,19 +1,19 @@
 // The reference uptime server for the agent bench, in its own process: a file database (results
-// counted from it), one auto-assign organisation holding N checks at a 1 s interval against the
-// target. argv: dbPath checkCount targetUrl. Tells its parent {url, token}; answers "stored"
-// with the number of results it holds.
+// counted from it), one auto-assign organisation holding N checks at one interval (1 s unless
+// told) against the target. argv: dbPath checkCount targetUrl [intervalSec]. Tells its parent
+// {url, token}; answers "stored" with the number of results it holds.
 import { DatabaseSync } from 'node:sqlite';
 import { startReferenceServer } from '../../test/reference-server/index.ts';
 import { seed } from '../../test/reference-server/seed.ts';
 
-const [dbPath = '', countText = '0', targetUrl = ''] = process.argv.slice(2);
+const [dbPath = '', countText = '0', targetUrl = '', intervalText = '1'] = process.argv.slice(2);
 // The request log is for tests that inspect bodies; a bench only needs it small.
 const server = await startReferenceServer({ dbPath, recorderLimits: { maxRequests: 100, maxBodyBytes: 1024 * 1024 } });
 const checks = Array.from({ length: Number(countText) }, (_, i) => ({
   guid: `bench-${i}`,
   name: `bench ${i}`,
   url: `${targetUrl}c/${i}`,
-  interval_sec: 1,
+  interval_sec: Number(intervalText),
   match_string: 'ok',
 }));
 const seeded = seed(server, { organization: 'Bench', checks, tokenLabel: 'bench' });

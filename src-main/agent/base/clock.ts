@@ -60,6 +60,19 @@ export const systemClock: Clock = clockFrom<ReturnType<typeof setTimeout>>({
   clearTimeout: (handle) => clearTimeout(handle),
 });
 
+/**
+ * The delay to the next whole multiple of periodMs on the monotonic clock. Periodic background
+ * tasks (the load sample, the clock watch, the key file poll) wait on this shared grid instead of
+ * periodMs from their own last run, so tasks with the same period fire in one wake-up of the
+ * process instead of one each: an agent at rest sleeps between them (issue 26).
+ */
+export function untilNextTick(clock: Clock, periodMs: number): number {
+  if (!(periodMs > 0) || !Number.isFinite(periodMs)) return periodMs;
+  const delay = periodMs - (clock.monotonic() % periodMs);
+  // Just past a tick (a timer that fired a hair early) waits for the next one, never ~0 ms.
+  return delay < 1 ? delay + periodMs : delay;
+}
+
 /** Resolves after delayMs on the given clock, or at once when the signal aborts. */
 export function sleep(clock: Clock, delayMs: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

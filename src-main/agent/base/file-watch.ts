@@ -6,10 +6,9 @@
 // asks the same question as a fallback. A burst of events (one save is several) settles first,
 // and the caller's `changed` decides whether anything changed, so one change is reported once
 // however many events and polls see it.
-import { watch, type FSWatcher } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { realpathSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { clockFrom, type Clock, type TimerHandle } from './clock.ts';
+import { clockFrom, untilNextTick, type Clock, type TimerHandle } from './clock.ts';
 import type { Logger } from './log.ts';
 
 export interface FileWatchOptions {
@@ -105,8 +104,15 @@ export function watchFile(options: FileWatchOptions): FileWatch {
     }
   };
 
-  const targets = async (): Promise<string[]> => {
-    const real = await realpath(file).catch(() => file);
+  // Synchronous, like the `changed` question each poll asks: a call on the thread pool would wake
+  // a pool thread and then this one again at every poll of an agent at rest (issue 26).
+  const targets = (): string[] => {
+    let real = file;
+    try {
+      real = realpathSync(file);
+    } catch {
+      // Missing (not created yet, or being replaced): the file's own folder is watched.
+    }
     return real === file ? [file] : [file, real];
   };
 
@@ -119,17 +125,13 @@ export function watchFile(options: FileWatchOptions): FileWatch {
       failed(error);
     }
     if (closed) return;
-    pollTimer = clock.setTimer(options.pollMs, () => void poll());
-    targets().then((paths) => {
-      if (!closed) watchFolders(paths);
-    }, failed);
+    pollTimer = clock.setTimer(untilNextTick(clock, options.pollMs), () => void poll());
+    watchFolders(targets());
   };
 
-  watchFolders([file]);
-  void targets().then((paths) => {
-    if (!closed) watchFolders(paths);
-  });
-  pollTimer = clock.setTimer(options.pollMs, () => void poll());
+  watchFolders(targets());
+  // On the shared grid (clock.ts untilNextTick): polls wake the process with the other periodic tasks.
+  pollTimer = clock.setTimer(untilNextTick(clock, options.pollMs), () => void poll());
 
   return {
     close() {

@@ -1,6 +1,8 @@
 // Keeps live-state.json (live-state-file.ts) in step with the running agent: written at once
-// when what it says changes, and again every period so that its `written_at` shows the writer
-// is alive. Removed when the agent stops.
+// when what it says changes, and again when nothing was written for a heartbeat period so that
+// its `written_at` shows the writer is alive. Removed when the agent stops. While probing runs,
+// every load sample changes the file (its sampled_at), so the heartbeat never fires on its own:
+// one write and one wake-up per sample instead of two (issue 26).
 import type { Clock, TimerHandle } from '../base/clock.ts';
 import type { AgentTunables } from '../defaults.ts';
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
@@ -11,7 +13,7 @@ export interface LivePublisherDeps {
   dataDir: string;
   clock: Clock;
   live: LiveState;
-  /** The heartbeat: the file is rewritten at least once per load sample. */
+  /** The heartbeat is a little longer than a load sample (heartbeatMs). */
   tunables: Pick<AgentTunables, 'loadSampleMs'>;
   identity: { current(): unknown };
   checkSet: { privateSummary(): PrivateDefinitionsSummary };
@@ -42,19 +44,28 @@ export function contentOf(state: AgentState, enrolled: boolean, priv: PrivateDef
   };
 }
 
+/**
+ * Longest time between two writes: a fifth longer than a load sample, so that the sample's own
+ * write (every loadSampleMs) always comes first and re-arms it, never both at once.
+ */
+export const heartbeatMs = (loadSampleMs: number): number => Math.round(loadSampleMs * 1.2);
+
 export function startLivePublisher(deps: LivePublisherDeps): LivePublisher {
   let last = '';
   let timer: TimerHandle | undefined;
   let closed = false;
+  const periodMs = heartbeatMs(deps.tunables.loadSampleMs);
 
   function write(content: LiveStateContent, text: string): void {
     writeLiveState(deps.dataDir, {
       pid: process.pid,
       written_at: new Date(deps.clock.now()).toISOString(),
-      write_period_ms: deps.tunables.loadSampleMs,
+      write_period_ms: periodMs,
       ...content,
     });
     last = text;
+    timer?.cancel();
+    timer = deps.clock.setTimer(periodMs, heartbeat);
   }
 
   function current(): { content: LiveStateContent; text: string } {
@@ -73,7 +84,6 @@ export function startLivePublisher(deps: LivePublisherDeps): LivePublisher {
     if (closed) return;
     const { content, text } = current();
     write(content, text);
-    timer = deps.clock.setTimer(deps.tunables.loadSampleMs, heartbeat);
   }
 
   const off = deps.live.onChange(publish);

@@ -92,6 +92,8 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
   const options = { ...sinkDefaults, ...given };
   let pending: RunRecord[] = [];
   let timer: TimerHandle | undefined;
+  /** Monotonic time of the last commit attempt (the start counts as one: its first runs come together). */
+  let flushedAt = options.clock.monotonic();
   let problem: StoreProblem | undefined;
   /** Dropped from memory and not yet added to the store's dropped counter. */
   let droppedUncounted = 0;
@@ -142,6 +144,7 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
   function flush(): void {
     timer?.cancel();
     timer = undefined;
+    flushedAt = options.clock.monotonic();
     while (pending.length > 0) {
       const size = problem === undefined ? pending.length : Math.min(options.retryBatch, pending.length);
       const batch = pending.slice(0, size);
@@ -185,7 +188,11 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
         problem = { ...problem, waiting: pending.length, dropped: droppedUncounted };
         return;
       }
+      // A result after a quiet window (an agent at rest: 20 checks a minute) is committed at once:
+      // nothing would share its commit, and waiting for the window would wake the process once
+      // more for every run (issue 26). Under load the results of one window still share a commit.
       if (pending.length >= options.maxBatch) flush();
+      else if (timer === undefined && options.clock.monotonic() - flushedAt > options.commitWindowMs) flush();
       else timer ??= options.clock.setTimer(options.commitWindowMs, flush);
     },
     flush,

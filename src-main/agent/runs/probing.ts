@@ -3,7 +3,7 @@
 // it or the server disabled this monitor.
 import type { CheckSet } from '../checks/check-set.ts';
 import { createCheckRunner, type ExtraProbeContext } from './check-runner.ts';
-import type { Clock, TimerHandle } from '../base/clock.ts';
+import { untilNextTick, type Clock, type TimerHandle } from '../base/clock.ts';
 import type { AgentTunables } from '../defaults.ts';
 import type { Logger } from '../base/log.ts';
 import { createProbePlacement, type ProbePlacement } from './probe-placement.ts';
@@ -75,9 +75,10 @@ export function createProbing(deps: ProbingDeps): Probing {
     const sample = (): void => {
       if (scheduler === undefined) return;
       deps.onLoad(watch.record(deps.clock.monotonic(), { ...scheduler.stats(), lag: scheduler.lag() }));
-      loadTimer = deps.clock.setTimer(deps.tunables.loadSampleMs, sample);
+      loadTimer = deps.clock.setTimer(untilNextTick(deps.clock, deps.tunables.loadSampleMs), sample);
     };
-    loadTimer = deps.clock.setTimer(deps.tunables.loadSampleMs, sample);
+    // On the shared grid, with the clock watch and the key file poll: one wake-up for all three.
+    loadTimer = deps.clock.setTimer(untilNextTick(deps.clock, deps.tunables.loadSampleMs), sample);
   }
 
   function applyPause(): void {

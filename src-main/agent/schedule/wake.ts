@@ -2,7 +2,7 @@
 // the clocks every few seconds), tells the scheduler, and opens a short grace period after a
 // wake-up: the network takes seconds to come back, so a run that got nothing back then says
 // nothing about its target.
-import type { Clock, TimerHandle } from '../base/clock.ts';
+import { untilNextTick, type Clock, type TimerHandle } from '../base/clock.ts';
 import { clockOffset, detectJump, mayHaveSlept, type ClockJump } from './clock-jump.ts';
 
 export interface WakeWatchOptions {
@@ -49,8 +49,10 @@ export function createWakeWatch(options: WakeWatchOptions): WakeWatch {
   }
 
   function arm(): void {
-    expectedAt = clock.monotonic() + options.checkEveryMs;
-    timer = clock.setTimer(options.checkEveryMs, () => {
+    // On the shared grid: the clock watch wakes the process together with the load sample.
+    const delay = untilNextTick(clock, options.checkEveryMs);
+    expectedAt = clock.monotonic() + delay;
+    timer = clock.setTimer(delay, () => {
       if (stopped) return;
       check(clock.monotonic() - expectedAt);
       arm();

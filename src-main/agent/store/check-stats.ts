@@ -16,21 +16,26 @@ export interface CheckFigures {
 export const beatCount = 50;
 const beatLetters = ['', 'u', 'd', 's'];
 
+/**
+ * One check's place in the shared pools and its counters. The rings themselves live in three
+ * typed arrays shared by every check (row = slot * width): one typed array and one ArrayBuffer
+ * per check each cost ~0.2 KB of V8 objects and ~0.15 KB of native bookkeeping besides their
+ * bytes, ~1 KB a check for the three rings (issue 26: memory added per check).
+ */
 interface Ring {
+  slot: number;
   last: HistoryEntry;
-  /** 0 empty, 1 pass, 2 fail; skipped runs are not counted. */
-  verdicts: Uint8Array;
   next: number;
   passes: number;
   counted: number;
-  latency: Float64Array;
   latencyNext: number;
   latencyCount: number;
-  /** 1 up, 2 down, 3 skipped; skipped runs count here, unlike in the verdicts. */
-  beats: Uint8Array;
   beatCount: number;
   beatNext: number;
 }
+
+/** Rows the pools start with; they double when full (a copy per doubling, never per run). */
+const initialRows = 64;
 
 export interface CheckStats {
   record(entry: HistoryEntry): void;
@@ -40,38 +45,64 @@ export interface CheckStats {
 
 export function createCheckStats(slots: number, sparkPoints: number): CheckStats {
   const rings = new Map<string, Ring>();
+  const freeRows: number[] = [];
+  let rows = 0;
+  let capacity = initialRows;
+  /** 0 empty, 1 pass, 2 fail; skipped runs are not counted. */
+  let verdicts = new Uint8Array(capacity * slots);
+  /** The latest latencies, ms. */
+  let latency = new Float64Array(capacity * sparkPoints);
+  /** 1 up, 2 down, 3 skipped; skipped runs count here, unlike in the verdicts. */
+  let beats = new Uint8Array(capacity * beatCount);
+
+  function takeRow(): number {
+    const free = freeRows.pop();
+    if (free !== undefined) return free;
+    if (rows === capacity) {
+      capacity *= 2;
+      const grown = { v: new Uint8Array(capacity * slots), l: new Float64Array(capacity * sparkPoints) };
+      const grownBeats = new Uint8Array(capacity * beatCount);
+      grown.v.set(verdicts);
+      grown.l.set(latency);
+      grownBeats.set(beats);
+      verdicts = grown.v;
+      latency = grown.l;
+      beats = grownBeats;
+    }
+    return rows++;
+  }
+
   return {
     record(entry) {
       let ring = rings.get(entry.check_guid);
       if (ring === undefined) {
         ring = {
+          slot: takeRow(),
           last: entry,
-          verdicts: new Uint8Array(slots),
           next: 0,
           passes: 0,
           counted: 0,
-          latency: new Float64Array(sparkPoints),
           latencyNext: 0,
           latencyCount: 0,
-          beats: new Uint8Array(beatCount),
           beatCount: 0,
           beatNext: 0,
         };
         rings.set(entry.check_guid, ring);
       }
       ring.last = entry;
-      ring.beats[ring.beatNext] = entry.skipped ? 3 : entry.success ? 1 : 2;
+      beats[ring.slot * beatCount + ring.beatNext] = entry.skipped ? 3 : entry.success ? 1 : 2;
       ring.beatNext = (ring.beatNext + 1) % beatCount;
       ring.beatCount = Math.min(beatCount, ring.beatCount + 1);
       if (!entry.skipped) {
-        const old = ring.verdicts[ring.next] ?? 0;
+        const at = ring.slot * slots + ring.next;
+        const old = verdicts[at] ?? 0;
         if (old === 1) ring.passes--;
         if (old !== 0) ring.counted--;
-        ring.verdicts[ring.next] = entry.success ? 1 : 2;
+        verdicts[at] = entry.success ? 1 : 2;
         if (entry.success) ring.passes++;
         ring.counted++;
         ring.next = (ring.next + 1) % slots;
-        ring.latency[ring.latencyNext] = entry.latency_ms;
+        latency[ring.slot * sparkPoints + ring.latencyNext] = entry.latency_ms;
         ring.latencyNext = (ring.latencyNext + 1) % sparkPoints;
         ring.latencyCount = Math.min(sparkPoints, ring.latencyCount + 1);
       }
@@ -79,21 +110,28 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
     figures(guid) {
       const ring = rings.get(guid);
       if (ring === undefined) return { latency: [] };
-      const latency: number[] = [];
+      const points: number[] = [];
       for (let i = ring.latencyCount; i > 0; i--)
-        latency.push(ring.latency[(ring.latencyNext - i + sparkPoints) % sparkPoints] ?? 0);
-      let beats = '';
+        points.push(latency[ring.slot * sparkPoints + ((ring.latencyNext - i + sparkPoints) % sparkPoints)] ?? 0);
+      let letters = '';
       for (let i = ring.beatCount; i > 0; i--)
-        beats += beatLetters[ring.beats[(ring.beatNext - i + beatCount) % beatCount] ?? 0] ?? '';
+        letters += beatLetters[beats[ring.slot * beatCount + ((ring.beatNext - i + beatCount) % beatCount)] ?? 0] ?? '';
       return {
         last: ring.last,
-        beats,
+        beats: letters,
         ...(ring.counted === 0 ? {} : { uptimePct: (100 * ring.passes) / ring.counted }),
-        latency,
+        latency: points,
       };
     },
     forget(guid) {
+      const ring = rings.get(guid);
+      if (ring === undefined) return;
       rings.delete(guid);
+      // The row is cleared for the next check that takes it.
+      verdicts.fill(0, ring.slot * slots, (ring.slot + 1) * slots);
+      latency.fill(0, ring.slot * sparkPoints, (ring.slot + 1) * sparkPoints);
+      beats.fill(0, ring.slot * beatCount, (ring.slot + 1) * beatCount);
+      freeRows.push(ring.slot);
     },
   };
 }

@@ -11,7 +11,7 @@ import {
   staleAfterPeriods,
   writeLiveState,
 } from '../../../src-main/agent/live/live-state-file.ts';
-import { startLivePublisher } from '../../../src-main/agent/live/publisher.ts';
+import { heartbeatMs, startLivePublisher } from '../../../src-main/agent/live/publisher.ts';
 import { createLiveState, initialState } from '../../../src-main/agent/live/state.ts';
 import { createFakeClock } from '../../support/fake-clock.ts';
 import { tempDataDir } from '../../support/temp-dir.ts';
@@ -41,7 +41,7 @@ describe('live-state.json', () => {
     expect(read()).toMatchObject({
       pid: process.pid,
       written_at: new Date(clock.now()).toISOString(),
-      write_period_ms: periodMs,
+      write_period_ms: heartbeatMs(periodMs),
       local_fault: null,
       load: null,
       clock_skew_sec: null,
@@ -96,9 +96,21 @@ describe('live-state.json', () => {
     expect(readFileSync(liveStateFile(dataDir), 'utf8')).toBe(before);
   });
 
-  it('is rewritten every period, so it stays fresh while the agent runs', async () => {
+  it('is rewritten every heartbeat period, so it stays fresh while the agent runs', async () => {
     const { clock, read } = await setup();
-    await clock.advance(10 * periodMs);
+    await clock.advance(10 * heartbeatMs(periodMs));
+    expect(read()?.written_at).toBe(new Date(clock.now()).toISOString());
+  });
+
+  it('a write for a change puts the heartbeat off: one write per load sample, not two', async () => {
+    const { clock, live, read } = await setup();
+    await clock.advance(periodMs / 2);
+    const changedAt = new Date(clock.now()).toISOString();
+    live.update((s) => ({ ...s, clockSkewSec: 7 }));
+    // A heartbeat counted from the start would rewrite the file here.
+    await clock.advance(periodMs);
+    expect(read()?.written_at).toBe(changedAt);
+    await clock.advance(heartbeatMs(periodMs) - periodMs);
     expect(read()?.written_at).toBe(new Date(clock.now()).toISOString());
   });
 

@@ -78,6 +78,36 @@ describe('result sink commit window', () => {
     db.close();
   });
 
+  it('commits a run that ends after a quiet window at once: an agent at rest sets no timer for it', async () => {
+    const db = openDatabase(join(await tempDataDir(), 'agent.db'));
+    const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
+    const clock = createFakeClock();
+    const commits: number[] = [];
+    const sink = createResultSink({
+      db,
+      outbox,
+      history: createHistory(db, 300),
+      clock,
+      maxBatch: 500,
+      onCommitted: ({ results }) => commits.push(results),
+    });
+    const window = sinkDefaults.commitWindowMs;
+    await clock.advance(60_000);
+    const timersBefore = clock.pending();
+    sink.add(record(0));
+    expect(commits).toEqual([1]);
+    expect(clock.pending()).toBe(timersBefore);
+    // The next run within the window waits for it, sharing a commit with whatever follows.
+    await clock.advance(window / 2);
+    sink.add(record(1));
+    sink.add(record(2));
+    expect(commits).toEqual([1]);
+    await clock.advance(window);
+    expect(commits).toEqual([1, 2]);
+    sink.close();
+    db.close();
+  });
+
   it("tells a run's observers only once it is stored, and a failing observer neither loses nor repeats a commit", async () => {
     const db = openDatabase(join(await tempDataDir(), 'agent.db'));
     const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });

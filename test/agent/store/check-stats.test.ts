@@ -1,0 +1,52 @@
+// The per-check figures every row of the UI shows (last result, uptime %, latency sparkline,
+// heartbeat) come from rings kept in pools shared by all checks: many checks, a check forgotten
+// and its row taken by another, and a pool that grows must never mix one check's runs into
+// another's figures. Pure: no store, entries built by hand.
+import { describe, expect, it } from 'vitest';
+import { beatCount, createCheckStats } from '../../../src-main/agent/store/check-stats.ts';
+import type { HistoryEntry } from '../../../src-main/agent/store/history.ts';
+
+const entry = (guid: string, i: number, success = true, skipped = false): HistoryEntry => ({
+  check_guid: guid,
+  ran_at: new Date(Date.UTC(2026, 10, 21, 10, 0, i)).toISOString(),
+  success,
+  skipped,
+  http_status: success ? 200 : 500,
+  latency_ms: 10 + i,
+  error: success ? '' : 'HTTP 500',
+});
+
+describe('check stats', () => {
+  it("keeps each check's figures apart across 200 checks (the pools grow past their first rows)", () => {
+    const stats = createCheckStats(10, 5);
+    for (let run = 0; run < 12; run++)
+      for (let c = 0; c < 200; c++) stats.record(entry(`c${c}`, run, c % 2 === 0 || run % 3 !== 0));
+    const even = stats.figures('c10');
+    expect(even.uptimePct).toBe(100);
+    expect(even.latency).toEqual([17, 18, 19, 20, 21]);
+    expect(even.beats).toBe('uuuuuuuuuuuu');
+    expect(even.last?.ran_at).toBe(entry('c10', 11).ran_at);
+    // Runs 0, 3, 6, 9 failed; the ring of 10 holds runs 2-11: 3, 6 and 9 failed.
+    const odd = stats.figures('c199');
+    expect(odd.uptimePct).toBe(70);
+    expect(odd.beats).toBe('duuduuduuduu');
+  });
+
+  it('a forgotten check leaves nothing behind for the check that takes its row', () => {
+    const stats = createCheckStats(10, 5);
+    for (let run = 0; run < 5; run++) stats.record(entry('gone', run, false));
+    stats.forget('gone');
+    expect(stats.figures('gone')).toEqual({ latency: [] });
+    stats.record(entry('new', 0));
+    expect(stats.figures('new')).toMatchObject({ uptimePct: 100, latency: [10], beats: 'u' });
+  });
+
+  it('skipped runs show in the heartbeat only, and the heartbeat keeps the last beatCount runs', () => {
+    const stats = createCheckStats(10, 5);
+    stats.record(entry('a', 0));
+    stats.record(entry('a', 1, false, true));
+    expect(stats.figures('a')).toMatchObject({ uptimePct: 100, latency: [10], beats: 'us' });
+    for (let run = 2; run < beatCount + 10; run++) stats.record(entry('a', run, false));
+    expect(stats.figures('a').beats).toBe('d'.repeat(beatCount));
+  });
+});
