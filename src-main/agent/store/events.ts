@@ -6,6 +6,7 @@
 // flapping episode stands for the down episodes inside it: lists show it once, with their
 // pattern, instead of a card per change (runs/flapping.ts).
 import type { Database } from './database.ts';
+import { absenceStartedAt, type ServerAbsence } from './server-absences.ts';
 
 /**
  * Episodes of a check ('test-run': a "Run now" from the window, kept here, never uploaded;
@@ -15,7 +16,8 @@ export type CheckEventKind = 'down' | 'test-run' | 'flapping';
 /** Episodes of the agent (the guid is empty). */
 export type AgentEventKind =
   | 'offline'
-  | 'server-unavailable'
+  /** The server could not be reached (health/server-absences.ts): one episode per absence. */
+  | 'server-unreachable'
   | 'key-rejected'
   | 'monitor-disabled'
   | 'clock-skew'
@@ -39,6 +41,8 @@ export interface AgentEvent {
   endReason?: string;
   /** A flapping episode's pattern: the down episodes it stands for. */
   pattern?: FlapPattern;
+  /** A server-unreachable episode's facts: its last failure, what waited, what was delivered after. */
+  absence?: ServerAbsence;
 }
 
 export interface FlapPattern {
@@ -155,6 +159,12 @@ export function createEventLog(db: Database, maxRows = 20_000): EventLog {
     return { ...event, pattern: { downs: rows.length, downSec: Math.round(closedMs / 1000), recent } };
   };
 
+  const withFacts = (event: AgentEvent): AgentEvent => {
+    if (event.kind !== 'server-unreachable') return withPattern(event);
+    const absence = absenceStartedAt(db, event.startedAt);
+    return absence === undefined ? event : { ...event, absence };
+  };
+
   const add = (subject: EventSubject, startedAt: string, endedAt: string | null, reason: string): AgentEvent => {
     const id = Number(
       insert.run(subject.kind, subject.guid ?? '', subject.name ?? '', startedAt, endedAt, reason, '').lastInsertRowid,
@@ -191,7 +201,7 @@ export function createEventLog(db: Database, maxRows = 20_000): EventLog {
       let before = beforeId ?? Number.MAX_SAFE_INTEGER;
       while (shown.length < limit) {
         const rows = page.all(...(guid === undefined ? [] : [guid]), before, limit) as unknown as EventRow[];
-        for (const row of rows) if (shown.length < limit && !folded(row, flaps)) shown.push(withPattern(fromRow(row)));
+        for (const row of rows) if (shown.length < limit && !folded(row, flaps)) shown.push(withFacts(fromRow(row)));
         const last = rows.at(-1);
         if (last === undefined || rows.length < limit) break;
         before = last.id;
