@@ -42,7 +42,7 @@ export function EventsView() {
       : `${snapshot.checks
           .filter((c) => c.health === 'down' || c.flapping !== undefined)
           .map((c) => `${c.guid}${c.flapping === undefined ? '' : '~'}`)
-          .join(',')}|${snapshot.connectivity.online}|${snapshot.auth}`;
+          .join(',')}|${snapshot.connectivity.online}|${snapshot.auth}|${snapshot.connection.state}`;
 
   const load = useCallback(async (): Promise<void> => {
     const result = await bridge.invoke('events:list', { limit: limit + 1 });
@@ -70,7 +70,7 @@ export function EventsView() {
   return (
     <ViewFrame
       title="Events"
-      intro="When each check went down and came back, and what happened to the agent (offline, key refused…), newest first. Checks down right now come first; a check that keeps going down and up has one entry."
+      intro="When each check went down and came back, and what happened to the agent (offline, the server unreachable, key refused…), newest first. Checks down right now come first; a check that keeps going down and up has one entry."
     >
       <div className="toolbar">
         <label className="field inline">
@@ -101,8 +101,8 @@ export function EventsView() {
       {loaded.kind === 'ready' && shown.length === 0 ? (
         <EmptyState title="No events yet">
           <p>
-            A check going down or coming back, and the agent going offline or being refused by the server, will be
-            listed here.
+            A check going down or coming back, and the agent going offline, not reaching the server or being refused by
+            it, will be listed here.
           </p>
         </EmptyState>
       ) : null}
