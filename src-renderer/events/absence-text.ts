@@ -65,6 +65,10 @@ export function absenceBacklog(absence: ServerAbsence, clock: (iso: string) => s
   return `${waited}; ${absence.delivered_after} delivered so far.`;
 }
 
+/** Ended with results waiting that are not all delivered yet: a view showing it reads it again as they go. */
+export const awaitsDrain = (a: ServerAbsence): boolean =>
+  a.ended_at !== null && a.end === 'answered' && a.drained_at === null && (a.waiting_at_end ?? 0) > 0;
+
 /** How it ended, when that is not simply "the server answered again". */
 export function absenceEnd(absence: ServerAbsence): string {
   if (absence.end === 'refused') return 'It ended when the server answered but refused this monitor.';

@@ -11,6 +11,7 @@ import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
 import { EventList } from '../events/EventList.tsx';
+import { awaitsDrain } from '../events/absence-text.ts';
 import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useNow } from '../state/use-now.ts';
@@ -42,7 +43,12 @@ export function EventsView() {
       : `${snapshot.checks
           .filter((c) => c.health === 'down' || c.flapping !== undefined)
           .map((c) => `${c.guid}${c.flapping === undefined ? '' : '~'}`)
-          .join(',')}|${snapshot.connectivity.online}|${snapshot.auth}|${snapshot.connection.state}`;
+          .join(',')}|${snapshot.connectivity.online}|${snapshot.auth}|${snapshot.connection.state}|${
+          // While the backlog of a server absence drains, its card follows the count.
+          loaded.kind === 'ready' && loaded.events.some((e) => e.absence !== undefined && awaitsDrain(e.absence))
+            ? snapshot.outbox.unsent
+            : ''
+        }`;
 
   const load = useCallback(async (): Promise<void> => {
     const result = await bridge.invoke('events:list', { limit: limit + 1 });

@@ -8,7 +8,8 @@ import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { QueryStatus } from '../components/QueryStatus.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
-import { absenceBacklog, absenceCause, absenceEnd } from '../events/absence-text.ts';
+import { useEffect, useState } from 'react';
+import { absenceBacklog, absenceCause, absenceEnd, awaitsDrain } from '../events/absence-text.ts';
 import { clock } from '../events/event-text.ts';
 import { count, dateTime, duration, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
@@ -61,10 +62,14 @@ export function OutagesView() {
   const offlineSince = snapshot?.connectivity.offlineSince;
   const connection = snapshot?.connection;
   const { state: outages, retry: retryOutages } = useQuery('outages:list', {}, [online, offlineSince]);
+  // While the backlog of an ended absence drains, its row follows the count.
+  const [draining, setDraining] = useState(false);
   const { state: absences, retry: retryAbsences } = useQuery('server-absences:list', {}, [
     connection?.state,
     connection?.since,
+    draining ? snapshot?.outbox.unsent : undefined,
   ]);
+  useEffect(() => setDraining(absences.kind === 'ready' && absences.value.some(awaitsDrain)), [absences]);
 
   if (snapshot === undefined) return null;
   const ready = outages.kind === 'ready' && absences.kind === 'ready';
@@ -131,13 +136,15 @@ export function OutagesView() {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.key} data-kind={row.kind} className={row.endedAt === null ? 'ongoing' : undefined}>
-                  <th scope="row">{kindLabel[row.kind]}</th>
-                  <td>{dateTime(row.startedAt)}</td>
-                  <td>
+                  <th scope="row" className="col-what">
+                    {kindLabel[row.kind]}
+                  </th>
+                  <td className="col-start">{dateTime(row.startedAt)}</td>
+                  <td className="col-end">
                     {row.endedAt === null ? <strong className="bad-text">ongoing</strong> : dateTime(row.endedAt)}
                   </td>
-                  <td className="num">{lasted(row, now)}</td>
-                  <td>{row.detail}</td>
+                  <td className="num col-duration">{lasted(row, now)}</td>
+                  <td className="col-details">{row.detail}</td>
                 </tr>
               ))}
             </tbody>

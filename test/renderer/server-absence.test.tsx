@@ -4,7 +4,7 @@
 // this machine's own offline periods as their own kind, and in Events as one card, in words
 // (local times, no ISO timestamps, URLs or errno names). "Reached the server every time" is only
 // said when there were neither.
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src-main/agent/base/log.ts';
 import { createServerAbsences } from '../../src-main/agent/health/server-absences.ts';
@@ -124,5 +124,26 @@ describe('server absences in the window', () => {
     expect(card.textContent).toMatch(/^Server unreachable .+–.+ \(40 s\)/);
     expect(card.textContent).toContain('12 results waited; all were delivered by');
     expect(card.textContent).not.toMatch(machineText);
+  });
+
+  it('Events: a card whose backlog is still draining is read again as the unsent count goes down', async () => {
+    const [event] = agentRecord({ back: true }).events;
+    if (event?.absence === undefined) throw new Error('no absence recorded');
+    const draining = { ...event, absence: { ...event.absence, delivered_after: 3, drained_at: null } };
+    const bridge = createFakeBridge({
+      'agent:snapshot': () =>
+        ok(snapshotOf({ outbox: { unsent: 9, bytes: 0, dropped: 0, rejectedCount: 0, rejected: [] } })),
+      'events:list': () => ok([draining]),
+    });
+    renderView(<EventsView />, bridge, { view: 'events' });
+    expect(await screen.findByText(/12 results waited; 3 delivered so far/)).toBeTruthy();
+    bridge.answer('events:list', () => ok([event]));
+    act(() =>
+      bridge.emit(
+        'agent:state-changed',
+        snapshotOf({ outbox: { unsent: 0, bytes: 0, dropped: 0, rejectedCount: 0, rejected: [] } }),
+      ),
+    );
+    expect(await screen.findByText(/12 results waited; all were delivered by/)).toBeTruthy();
   });
 });
