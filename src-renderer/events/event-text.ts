@@ -65,20 +65,23 @@ function flappingText(event: EventItem, now: number): EventText {
 /** The server could not be reached: one card for the whole absence, from its recorded facts. */
 function absenceText(event: EventItem, now: number): EventText {
   const absence = event.absence;
+  const times = event.absences ?? 1;
+  // Several absences close together are one entry (the agent continues it): say it came and went.
+  const onOff = times > 1 ? `It answered now and then: it could not be reached ${times} times. ` : '';
   const why = absence === undefined ? '' : `The last time it was tried, ${absenceCause(absence.last_failure)}. `;
   const backlog = absence === undefined ? '' : absenceBacklog(absence, clock);
   if (event.endedAt === undefined)
     return {
       title: `The server cannot be reached ${sinceWhen(event.startedAt, now)}`,
-      detail: `${why}${backlog}`.trim(),
+      detail: `${onOff}${why}${backlog}`.trim(),
       tone: 'bad',
     };
   const seconds = (Date.parse(event.endedAt) - Date.parse(event.startedAt)) / 1000;
   const lasted = seconds < 1 ? 'under a second' : duration(seconds);
   const ended = absence === undefined ? '' : absenceEnd(absence);
   return {
-    title: `Server unreachable ${clock(event.startedAt)}–${clock(event.endedAt)} (${lasted})`,
-    detail: `${why}${backlog} ${ended}`.trim(),
+    title: `Server unreachable ${times > 1 ? 'on and off ' : ''}${clock(event.startedAt)}–${clock(event.endedAt)} (${lasted})`,
+    detail: `${onOff}${why}${backlog} ${ended}`.trim(),
     tone: 'info',
   };
 }

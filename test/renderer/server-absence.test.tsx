@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 /** The agent's record of a server refusing connections for 40 s, 12 results waiting, then drained. */
-function agentRecord(options: { back: boolean }) {
+function agentRecord(options: { back: boolean; blipFirst?: boolean }) {
   const db = openDatabase(':memory:');
   let nowMs = startMs;
   let waiting = 0;
@@ -52,6 +52,13 @@ function agentRecord(options: { back: boolean }) {
       ),
     }));
   call(true);
+  if (options.blipFirst === true) {
+    nowMs -= 60_000;
+    call(false);
+    nowMs += 3_000;
+    call(true);
+    nowMs += 57_000;
+  }
   for (let i = 0; i < 8; i++) {
     call(false);
     waiting += 1;
@@ -145,5 +152,14 @@ describe('server absences in the window', () => {
       ),
     );
     expect(await screen.findByText(/12 results waited; all were delivered by/)).toBeTruthy();
+  });
+
+  it('Events: a server that came and went is one card, on and off, with how many times', async () => {
+    const record = agentRecord({ back: true, blipFirst: true });
+    expect(record.absences).toHaveLength(2);
+    renderView(<EventsView />, createFakeBridge({ 'events:list': () => ok(record.events) }), { view: 'events' });
+    const card = await screen.findByRole('listitem');
+    expect(card.textContent).toMatch(/^Server unreachable on and off .+–.+ \(1 min 40 s\)/);
+    expect(card.textContent).toContain('it could not be reached 2 times');
   });
 });

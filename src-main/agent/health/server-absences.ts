@@ -6,7 +6,9 @@
 // 5xx, an answer that is not the API's). 'rejected' (401) and 'disabled' (403) are the server
 // present and refusing this monitor: they have their own episodes (key-rejected,
 // monitor-disabled) and end an absence rather than start one. A blip of one failed call is an
-// absence too (it is recorded, however short); the Events view shows it as one entry.
+// absence too (it is recorded, however short). A server that comes and goes does not flood
+// Events: an absence starting within rejoinMs of the last one's end continues its entry ("on and
+// off", with the count); each absence keeps its own record for Outages and `status --json`.
 //
 // The backlog: the results waiting when the absence ended, delivered in order after it (the
 // outbox is first in, first out), so the first deliveries after the end are that backlog.
@@ -28,7 +30,18 @@ export interface ServerAbsenceDeps {
   waiting: () => number;
   now: () => Date;
   log: Logger;
+  /** Default serverAbsenceDefaults.rejoinMs. */
+  rejoinMs?: number;
 }
+
+export const serverAbsenceDefaults = {
+  /**
+   * Two minutes: a server restarting, or a load balancer cycling its members, is one incident to a
+   * person reading Events, while two absences further apart are two. Longer than the loops' retry
+   * backoff, so a server that answers one call in three is one entry, not one per answer.
+   */
+  rejoinMs: 2 * 60_000,
+};
 
 export interface ServerAbsences {
   /** Newest first; the one in progress has ended_at null. */
@@ -69,7 +82,9 @@ export function createServerAbsences(deps: ServerAbsenceDeps): ServerAbsences {
     const waiting = deps.waiting();
     draining = undefined;
     open = { id: store.open(at, failureOf(state), waiting), most: waiting };
-    events.begin(subject, at, 'the server could not be reached');
+    const rejoinMs = deps.rejoinMs ?? serverAbsenceDefaults.rejoinMs;
+    if (events.resume(subject, new Date(at.getTime() - rejoinMs)) === undefined)
+      events.begin(subject, at, 'the server could not be reached');
     deps.log.warn({ waiting }, 'the server cannot be reached; results wait here until it answers');
   }
 

@@ -78,13 +78,13 @@ export function serverAbsenceHistory(db: Database, limit = 100): ServerAbsence[]
   );
 }
 
-/** The absence that began at `startedAt` (an event episode's start), if any. */
-export function absenceStartedAt(db: Database, startedAt: string): ServerAbsence | undefined {
-  if (schemaVersion(db) < sinceSchema) return undefined;
-  const row = db
-    .prepare('SELECT * FROM server_absences WHERE started_at = ? ORDER BY id DESC LIMIT 1')
-    .get(startedAt) as unknown as Row | undefined;
-  return row === undefined ? undefined : fromRow(row);
+/** The absences that began from `from` to `to` (or since `from`), newest first: an event episode's. */
+export function absencesWithin(db: Database, from: string, to: string | undefined): ServerAbsence[] {
+  if (schemaVersion(db) < sinceSchema) return [];
+  const rows = db
+    .prepare('SELECT * FROM server_absences WHERE started_at >= ? AND started_at <= ? ORDER BY id DESC LIMIT 1000')
+    .all(from, to ?? '9999') as unknown as Row[];
+  return rows.map(fromRow);
 }
 
 export interface AbsenceStore {

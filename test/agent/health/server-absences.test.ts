@@ -91,7 +91,9 @@ describe('server absences', () => {
       [5, 'refused'],
       [1, 'answered'],
     ]);
-    expect(t.events()).toHaveLength(2);
+    // 15 s apart: one Events entry, on and off.
+    expect(t.events()).toHaveLength(1);
+    expect(t.events()[0]?.absences).toBe(2);
   });
 
   it('counts the backlog delivered after the end, from the batch whose answer ended it', () => {
@@ -126,5 +128,30 @@ describe('server absences', () => {
     t.absences.close();
     expect(t.absences.list()[0]).toMatchObject({ duration_sec: 7, end: 'stopped', waiting_at_end: null });
     expect(t.events()[0]?.endedAt).toBe('2026-11-21T10:00:07.000Z');
+  });
+});
+
+describe('a server that comes and goes', () => {
+  it('every 20 s for 3 minutes: each absence recorded, one Events entry; one 5 minutes later is a new entry', () => {
+    const t = setup();
+    t.call(undefined);
+    for (let i = 0; i < 9; i++) {
+      t.later(10);
+      t.call(refused);
+      t.later(10);
+      t.call(undefined);
+    }
+    expect(t.absences.list()).toHaveLength(9);
+    const [entry] = t.events();
+    expect(t.events()).toHaveLength(1);
+    expect(entry).toMatchObject({ startedAt: '2026-11-21T10:00:10.000Z', endedAt: '2026-11-21T10:03:00.000Z' });
+    expect(entry?.absences).toBe(9);
+    expect(entry?.absence?.started_at).toBe('2026-11-21T10:02:50.000Z');
+
+    t.later(5 * 60);
+    t.call(refused);
+    expect(t.events()).toHaveLength(2);
+    expect(t.events()[0]?.endedAt).toBeUndefined();
+    expect(t.events()[0]?.absences).toBe(1);
   });
 });
