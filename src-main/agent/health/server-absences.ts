@@ -137,12 +137,30 @@ export function createServerAbsences(deps: ServerAbsenceDeps): ServerAbsences {
     end(deps.now(), connection.state === 'connected' ? 'answered' : 'refused', deps.waiting());
   }
 
-  const unsubscribe = deps.live.onChange(changed);
+  let failing = false;
+  // A listener of the live state: a store that refuses writes (a full disk) must not break the
+  // caller that changed the state (a result commit, a server call). The record catches up at the
+  // next change it sees; the log says so once.
+  const unsubscribe = deps.live.onChange(() => {
+    try {
+      changed();
+      failing = false;
+    } catch (error) {
+      if (!failing)
+        deps.log.warn({ err: error }, 'the server’s absence could not be recorded in the store; trying again');
+      failing = true;
+    }
+  });
   return {
     list: (limit) => store.list(limit),
     close() {
       unsubscribe();
-      end(deps.now(), 'stopped', null);
+      try {
+        end(deps.now(), 'stopped', null);
+      } catch (error) {
+        // Left open: the next start closes it at its last failed call.
+        deps.log.warn({ err: error }, 'the server’s absence could not be closed in the store before stopping');
+      }
     },
   };
 }

@@ -131,6 +131,16 @@ describe('server absences', () => {
   });
 });
 
+describe('a store that refuses writes', () => {
+  it('never breaks the caller that changed the live state', () => {
+    const t = setup();
+    t.db.close();
+    expect(() => t.call(refused)).not.toThrow();
+    expect(() => t.wait(3)).not.toThrow();
+    expect(() => t.absences.close()).not.toThrow();
+  });
+});
+
 describe('a server that comes and goes', () => {
   it('every 20 s for 3 minutes: each absence recorded, one Events entry; one 5 minutes later is a new entry', () => {
     const t = setup();
