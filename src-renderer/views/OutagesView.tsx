@@ -40,14 +40,24 @@ const offlineRow = (o: OutageRecord): Row => ({
   detail: 'No connectivity target answered; check runs that got no answer meanwhile are kept as skipped.',
 });
 
-const serverRow = (a: ServerAbsence): Row => ({
+/** Whether this machine was offline during part of the absence (its outage explains it). */
+const overlaps = (a: ServerAbsence, outages: readonly OutageRecord[]): boolean =>
+  outages.some((o) => o.started_at <= (a.ended_at ?? '9999') && (o.ended_at ?? '9999') >= a.started_at);
+
+const serverRow = (a: ServerAbsence, outages: readonly OutageRecord[]): Row => ({
   key: `server-${a.started_at}`,
   kind: 'server',
   startedAt: a.started_at,
   endedAt: a.ended_at,
   durationSec: a.duration_sec,
-  detail:
-    `${sentence(`the last time it was tried, ${absenceCause(a.last_failure)}`)} ${absenceBacklog(a, clock)} ${absenceEnd(a)}`.trim(),
+  detail: [
+    overlaps(a, outages) ? 'This machine was offline during part of it.' : '',
+    sentence(`the last time it was tried, ${absenceCause(a.last_failure)}`),
+    absenceBacklog(a, clock),
+    absenceEnd(a),
+  ]
+    .filter((part) => part !== '')
+    .join(' '),
 });
 
 function lasted(row: Row, now: number): string {
@@ -74,7 +84,7 @@ export function OutagesView() {
   if (snapshot === undefined) return null;
   const ready = outages.kind === 'ready' && absences.kind === 'ready';
   const rows: Row[] = ready
-    ? [...outages.value.map(offlineRow), ...absences.value.map(serverRow)].sort((a, b) =>
+    ? [...outages.value.map(offlineRow), ...absences.value.map((a) => serverRow(a, outages.value))].sort((a, b) =>
         b.startedAt.localeCompare(a.startedAt),
       )
     : [];
@@ -83,7 +93,7 @@ export function OutagesView() {
   return (
     <ViewFrame
       title="Outages"
-      intro="Times this agent could not deliver: when this machine reached none of its connectivity targets (the server, plus any you added in Settings), and when the uptime server could not be reached although this machine’s network worked. Results wait here during both and are sent after. Check runs that got no answer while this machine was offline are kept as skipped."
+      intro="Times this agent could not deliver: when this machine reached none of its connectivity targets (the server, plus any you added in Settings), and when the uptime server could not be reached (the server down or refusing connections, a proxy in the way, or this machine offline). Results wait here during both and are sent after. Check runs that got no answer while this machine was offline are kept as skipped."
     >
       {online === false ? (
         <Notice tone="error" title="Offline now">

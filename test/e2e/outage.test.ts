@@ -38,7 +38,7 @@ describe.skipIf(skip !== undefined)('outages in the web dashboard', { timeout: 1
     const silent = await startSilentPort(scenario.server.port);
     await page.getByText('Offline now').waitFor({ timeout: 30_000 });
     // A silent server is also a server absence: each has its row, of its own kind.
-    const offline = page.getByRole('row', { name: /This machine was offline/ });
+    const offline = page.getByRole('row', { name: /^This machine was offline/ });
     await offline.getByText('ongoing').waitFor();
     await page.getByRole('banner').getByText('Offline').waitFor();
     await captureViews(page, 'outages-offline');

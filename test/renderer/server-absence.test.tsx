@@ -162,4 +162,23 @@ describe('server absences in the window', () => {
     expect(card.textContent).toMatch(/^Server unreachable on and off .+–.+ \(1 min 40 s\)/);
     expect(card.textContent).toContain('it could not be reached 2 times');
   });
+
+  it('Outages: a server absence while this machine was offline says so', async () => {
+    const record = agentRecord({ back: true });
+    const overlapping = {
+      started_at: '2026-11-21T10:00:10.000Z',
+      ended_at: '2026-11-21T10:00:30.000Z',
+      duration_sec: 20,
+    };
+    renderView(
+      <OutagesView />,
+      createFakeBridge({
+        'outages:list': () => ok([overlapping, offline]),
+        'server-absences:list': () => ok(record.absences),
+      }),
+    );
+    const server = await screen.findByRole('row', { name: /Server unreachable/ });
+    expect(server.textContent).toContain('This machine was offline during part of it.');
+    expect(screen.getAllByRole('row', { name: /^This machine was offline/ })).toHaveLength(2);
+  });
 });
