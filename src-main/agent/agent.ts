@@ -9,6 +9,7 @@ import { systemClock } from './base/clock.ts';
 import { agentDefaults, type AgentTunables } from './defaults.ts';
 import { parseEndpoint, type Endpoint } from './health/connectivity.ts';
 import { createOfflinePolicy } from './health/offline-policy.ts';
+import { createServerAbsences } from './health/server-absences.ts';
 import { createHeartbeat } from './delivery/heartbeat.ts';
 import { createIdentityHolder } from './identity/identity.ts';
 import { silentLogger } from './base/log.ts';
@@ -103,6 +104,8 @@ export function createAgent(options: AgentOptions): Agent {
     checkSet: { runnable: () => checkSet.runnable() },
     probeContext: () => ({ ...network.probe(), ...options.probeContext }),
   });
+  // Before any call: the first outcome already moves the connection state it follows.
+  const absences = createServerAbsences({ db, live, waiting: () => outbox.count(), now, log });
   const uploads = createUploadLoop({ outbox, calls, live, log, now });
   const heartbeat = createHeartbeat({
     calls,
@@ -216,6 +219,7 @@ export function createAgent(options: AgentOptions): Agent {
         `${lost.unsaved + lost.dropped} results could not be saved before stopping (${live.get().storeProblem ?? 'the store did not take them'})`,
       );
     }
+    absences.close();
     insight.close();
     publisher.close();
     store.close();
@@ -279,6 +283,7 @@ export function createAgent(options: AgentOptions): Agent {
     snapshot: view.snapshot,
     checkHistory: view.checkHistory,
     outages: view.outages,
+    serverAbsences: view.serverAbsences,
     insight,
     state: live.get,
     onChange: live.onChange,

@@ -16,6 +16,7 @@ import type { AgentEvent } from '../agent/store/events.ts';
 import type { CheckTransition } from '../agent/runs/transitions.ts';
 import type { HistoryEntry } from '../agent/store/history.ts';
 import type { OutageRecord } from '../agent/store/results-view.ts';
+import type { ServerAbsence } from '../agent/store/server-absences.ts';
 import type { CheckDefinition } from '../agent/wire/schemas.ts';
 
 export { inputLimits };
@@ -39,6 +40,7 @@ export type { CheckWindow, WindowRange } from '../agent/read/check-window.ts';
 export type { RunExplanation } from '../agent/read/run-explanation.ts';
 export type { TestRunRefusal, TestRunResult } from '../agent/read/check-insight.ts';
 export type { OutageRecord } from '../agent/store/results-view.ts';
+export type { AbsenceEnd, AbsenceFailure, ServerAbsence } from '../agent/store/server-absences.ts';
 
 const text = (max: number) => z.string().trim().max(max);
 const seconds = z.number().min(inputLimits.intervalSec.min).max(inputLimits.intervalSec.max);
@@ -118,6 +120,8 @@ export const invokeArgs = {
     .strict(),
   /** Connectivity outages, newest first; the current one (if offline) has ended_at null. */
   'outages:list': none,
+  /** The server's absences (it could not be reached), newest first; the current one has ended_at null. */
+  'server-absences:list': none,
   /** One check over 1 h / 24 h / 7 d: chart buckets, uptime per window, last run, its events. */
   'checks:window': z.object({ guid: text(200).min(1), range: z.enum(['1h', '24h', '7d']) }).strict(),
   /** Runs the check once now and explains it: a test run, kept locally, never uploaded. */
@@ -201,6 +205,7 @@ export interface InvokeResults {
   'agent:forget': AgentSnapshot;
   'checks:history': HistoryEntry[];
   'outages:list': OutageRecord[];
+  'server-absences:list': ServerAbsence[];
   'checks:window': CheckWindow;
   'checks:test-run': TestRunResult;
   'events:list': AgentEvent[];

@@ -108,6 +108,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandler {
     },
     'checks:history': (args) => Promise.resolve(agent.checkHistory(args.guid, args.limit)),
     'outages:list': () => Promise.resolve(agent.outages()),
+    'server-absences:list': () => Promise.resolve(agent.serverAbsences()),
     'checks:window': (args) => Promise.resolve(agent.insight.window(args.guid, args.range)),
     'checks:test-run': (args) => agent.insight.testRun(args.guid),
     'events:list': (args) => Promise.resolve(agent.insight.events(args)),

@@ -2,13 +2,13 @@
 // overview: "Shop down 10:28 — status 503 → up 10:41, down for 13 min".
 import type { AgentEvent } from '../../src-main/ipc/contract.ts';
 import { duration, sentence } from '../format.ts';
+import { absenceBacklog, absenceCause, absenceEnd } from './absence-text.ts';
 
 /** An entry of the agent's event log, as the bridge delivers it. */
 export type EventItem = AgentEvent;
 
 const agentWords: Record<string, { what: string; ongoing: string }> = {
   offline: { what: 'Offline', ongoing: 'offline' },
-  'server-unavailable': { what: 'Server unavailable', ongoing: 'the server is unavailable' },
   'key-rejected': { what: 'API key refused by the server', ongoing: 'the key is refused' },
   'monitor-disabled': { what: 'Monitor disabled on the server', ongoing: 'disabled' },
   'clock-skew': { what: 'Clock off from the server', ongoing: 'the clock is off' },
@@ -62,7 +62,32 @@ function flappingText(event: EventItem, now: number): EventText {
   };
 }
 
+/** The server could not be reached: one card for the whole absence, from its recorded facts. */
+function absenceText(event: EventItem, now: number): EventText {
+  const absence = event.absence;
+  const times = event.absences ?? 1;
+  // Several absences close together are one entry (the agent continues it): say it came and went.
+  const onOff = times > 1 ? `It answered now and then: it could not be reached ${times} times. ` : '';
+  const why = absence === undefined ? '' : `The last time it was tried, ${absenceCause(absence.last_failure)}. `;
+  const backlog = absence === undefined ? '' : absenceBacklog(absence, clock);
+  if (event.endedAt === undefined)
+    return {
+      title: `The server cannot be reached ${sinceWhen(event.startedAt, now)}`,
+      detail: `${onOff}${why}${backlog}`.trim(),
+      tone: 'bad',
+    };
+  const seconds = (Date.parse(event.endedAt) - Date.parse(event.startedAt)) / 1000;
+  const lasted = seconds < 1 ? 'under a second' : duration(seconds);
+  const ended = absence === undefined ? '' : absenceEnd(absence);
+  return {
+    title: `Server unreachable ${times > 1 ? 'on and off ' : ''}${clock(event.startedAt)}–${clock(event.endedAt)} (${lasted})`,
+    detail: `${onOff}${why}${backlog} ${ended}`.trim(),
+    tone: 'info',
+  };
+}
+
 export function eventText(event: EventItem, now: number): EventText {
+  if (event.kind === 'server-unreachable') return absenceText(event, now);
   const lasted =
     event.endedAt === undefined
       ? undefined

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { InvokeArgs, InvokeResults } from '../../src-main/ipc/contract.ts';
 import { useAgent } from './agent-context.tsx';
 
-type QueryChannel = 'outages:list' | 'settings:get';
+type QueryChannel = 'outages:list' | 'server-absences:list' | 'settings:get';
 
 export type QueryState<T> = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; value: T };
 

@@ -11,6 +11,7 @@ import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { ViewFrame } from '../components/ViewFrame.tsx';
 import { EventList } from '../events/EventList.tsx';
+import { awaitsDrain } from '../events/absence-text.ts';
 import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { useNow } from '../state/use-now.ts';
@@ -42,7 +43,12 @@ export function EventsView() {
       : `${snapshot.checks
           .filter((c) => c.health === 'down' || c.flapping !== undefined)
           .map((c) => `${c.guid}${c.flapping === undefined ? '' : '~'}`)
-          .join(',')}|${snapshot.connectivity.online}|${snapshot.auth}`;
+          .join(',')}|${snapshot.connectivity.online}|${snapshot.auth}|${snapshot.connection.state}|${
+          // While the backlog of a server absence drains, its card follows the count.
+          loaded.kind === 'ready' && loaded.events.some((e) => e.absence !== undefined && awaitsDrain(e.absence))
+            ? snapshot.outbox.unsent
+            : ''
+        }`;
 
   const load = useCallback(async (): Promise<void> => {
     const result = await bridge.invoke('events:list', { limit: limit + 1 });
@@ -70,7 +76,7 @@ export function EventsView() {
   return (
     <ViewFrame
       title="Events"
-      intro="When each check went down and came back, and what happened to the agent (offline, key refused…), newest first. Checks down right now come first; a check that keeps going down and up has one entry."
+      intro="When each check went down and came back, and what happened to the agent (offline, the server unreachable, key refused…), newest first. Checks down right now come first; a check that keeps going down and up has one entry."
     >
       <div className="toolbar">
         <label className="field inline">
@@ -101,8 +107,8 @@ export function EventsView() {
       {loaded.kind === 'ready' && shown.length === 0 ? (
         <EmptyState title="No events yet">
           <p>
-            A check going down or coming back, and the agent going offline or being refused by the server, will be
-            listed here.
+            A check going down or coming back, and the agent going offline, not reaching the server or being refused by
+            it, will be listed here.
           </p>
         </EmptyState>
       ) : null}

@@ -45,6 +45,7 @@ export function createFakeBridge(answers: Answers = {}): FakeBridge {
     'app:info': () => ok(appInfoOf()),
     'settings:get': () => ok(settingsOf()),
     'outages:list': () => ok([]),
+    'server-absences:list': () => ok([]),
     'checks:history': () => ok([]),
     'checks:window': (args) => ok(windowOf({ range: args.range })),
     'events:list': () => ok([]),

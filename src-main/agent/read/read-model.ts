@@ -11,6 +11,7 @@ import type { HistoryEntry } from '../store/history.ts';
 import { getMeta } from '../store/meta.ts';
 import { outageHistory, type OutageRecord } from '../store/results-view.ts';
 import { agentVersion } from '../base/version.ts';
+import { serverAbsenceHistory, type ServerAbsence } from '../store/server-absences.ts';
 
 export interface ReadModel {
   readonly snapshot: () => AgentSnapshot;
@@ -18,6 +19,8 @@ export interface ReadModel {
   readonly checkHistory: (guid: string, limit: number) => HistoryEntry[];
   /** Connectivity outages, newest first; the current one has ended_at null. */
   readonly outages: () => OutageRecord[];
+  /** The server's absences (unreachable stretches), newest first; the current one has ended_at null. */
+  readonly serverAbsences: () => ServerAbsence[];
 }
 
 export interface ReadModelDeps {
@@ -66,5 +69,6 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
     },
     checkHistory: (guid, limit) => history.recent(guid, limit),
     outages: () => outageHistory(db),
+    serverAbsences: () => serverAbsenceHistory(db),
   };
 }

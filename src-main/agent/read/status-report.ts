@@ -15,6 +15,7 @@ import {
   type LastResult,
   type OutageRecord,
 } from '../store/results-view.ts';
+import { serverAbsenceHistory, type ServerAbsence } from '../store/server-absences.ts';
 import { noPrivateDefinitions, type PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import { notRunReason } from '../checks/runnable-checks.ts';
 import { describeLocalFault } from '../base/local-fault.ts';
@@ -57,6 +58,12 @@ export interface StatusReport {
    */
   clock_skew_sec: number | null;
   outages: OutageRecord[];
+  /**
+   * Beyond design.md's fields (issue 25): the stretches the server could not be reached, newest
+   * first (ended_at null while it lasts), with the last failure as data, what waited and what was
+   * delivered after.
+   */
+  server_absences: ServerAbsence[];
   /**
    * Beyond design.md's fields: the running agent cannot keep up (schedule/load.ts), and the runs
    * it skipped since it started — a check still running when due again (overlap) or held behind
@@ -132,6 +139,7 @@ export function statusReport(
     }),
     clock_skew_sec: live?.clock_skew_sec ?? null,
     outages: outageHistory(db),
+    server_absences: serverAbsenceHistory(db),
     overloaded: load?.overloaded ?? false,
     skipped_overlap: load?.skippedOverlap ?? 0,
     skipped_backlog: load?.skippedBacklog ?? 0,

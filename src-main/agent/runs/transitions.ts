@@ -51,7 +51,6 @@ export interface TransitionTracker {
 
 const agentKinds: readonly AgentEventKind[] = [
   'offline',
-  'server-unavailable',
   'key-rejected',
   'monitor-disabled',
   'clock-skew',

@@ -6,6 +6,7 @@
 // flapping episode stands for the down episodes inside it: lists show it once, with their
 // pattern, instead of a card per change (runs/flapping.ts).
 import type { Database } from './database.ts';
+import { absencesWithin, type ServerAbsence } from './server-absences.ts';
 
 /**
  * Episodes of a check ('test-run': a "Run now" from the window, kept here, never uploaded;
@@ -15,7 +16,8 @@ export type CheckEventKind = 'down' | 'test-run' | 'flapping';
 /** Episodes of the agent (the guid is empty). */
 export type AgentEventKind =
   | 'offline'
-  | 'server-unavailable'
+  /** The server could not be reached (health/server-absences.ts): one episode per absence. */
+  | 'server-unreachable'
   | 'key-rejected'
   | 'monitor-disabled'
   | 'clock-skew'
@@ -39,6 +41,12 @@ export interface AgentEvent {
   endReason?: string;
   /** A flapping episode's pattern: the down episodes it stands for. */
   pattern?: FlapPattern;
+  /**
+   * A server-unreachable episode's facts: its latest absence (last failure, what waited, what was
+   * delivered after) and how many absences it stands for (more than one: on and off).
+   */
+  absence?: ServerAbsence;
+  absences?: number;
 }
 
 export interface FlapPattern {
@@ -64,6 +72,11 @@ export interface EventLog {
   begin(subject: EventSubject, at: Date, reason: string): { event: AgentEvent; opened: boolean };
   /** Closes the open episode of that kind, if any, and returns it closed. */
   end(subject: EventSubject, at: Date, reason?: string): AgentEvent | undefined;
+  /**
+   * Opens the newest episode of that kind again when it ended at or after `after` (an absence that
+   * comes back soon continues the same entry); undefined when there is none that recent.
+   */
+  resume(subject: EventSubject, after: Date): AgentEvent | undefined;
   /** A one-off event: it starts and ends at once. */
   note(subject: EventSubject, at: Date, reason: string): AgentEvent;
   /** Newest first; only one check's when guid is given ('' = the agent's own). */
@@ -155,6 +168,13 @@ export function createEventLog(db: Database, maxRows = 20_000): EventLog {
     return { ...event, pattern: { downs: rows.length, downSec: Math.round(closedMs / 1000), recent } };
   };
 
+  const withFacts = (event: AgentEvent): AgentEvent => {
+    if (event.kind !== 'server-unreachable') return withPattern(event);
+    const within = absencesWithin(db, event.startedAt, event.endedAt);
+    const absence = within.at(0);
+    return absence === undefined ? event : { ...event, absence, absences: within.length };
+  };
+
   const add = (subject: EventSubject, startedAt: string, endedAt: string | null, reason: string): AgentEvent => {
     const id = Number(
       insert.run(subject.kind, subject.guid ?? '', subject.name ?? '', startedAt, endedAt, reason, '').lastInsertRowid,
@@ -178,6 +198,14 @@ export function createEventLog(db: Database, maxRows = 20_000): EventLog {
       close.run(endedAt, reason, existing.id);
       return fromRow({ ...existing, ended_at: endedAt, end_reason: reason });
     },
+    resume(subject, after) {
+      const newest = db
+        .prepare(`SELECT ${columns} FROM events WHERE kind = ? AND check_guid = ? ORDER BY id DESC LIMIT 1`)
+        .get(subject.kind, subject.guid ?? '') as EventRow | undefined;
+      if (newest === undefined || newest.ended_at === null || newest.ended_at < after.toISOString()) return undefined;
+      db.prepare("UPDATE events SET ended_at = NULL, end_reason = '' WHERE id = ?").run(newest.id);
+      return fromRow({ ...newest, ended_at: null, end_reason: '' });
+    },
     note(subject, at, reason) {
       const iso = at.toISOString();
       return add(subject, iso, iso, reason);
@@ -191,7 +219,7 @@ export function createEventLog(db: Database, maxRows = 20_000): EventLog {
       let before = beforeId ?? Number.MAX_SAFE_INTEGER;
       while (shown.length < limit) {
         const rows = page.all(...(guid === undefined ? [] : [guid]), before, limit) as unknown as EventRow[];
-        for (const row of rows) if (shown.length < limit && !folded(row, flaps)) shown.push(withPattern(fromRow(row)));
+        for (const row of rows) if (shown.length < limit && !folded(row, flaps)) shown.push(withFacts(fromRow(row)));
         const last = rows.at(-1);
         if (last === undefined || rows.length < limit) break;
         before = last.id;

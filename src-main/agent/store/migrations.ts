@@ -129,4 +129,25 @@ export const migrations: readonly string[] = [
   `
   DROP INDEX history_by_seq;
   `,
+  // The server's absences (health/server-absences.ts, issue 25): each stretch in which its calls
+  // got no usable answer, with the last failure as data (kind, cause, HTTP status), the results
+  // waiting when it began, the most waiting during it and when it ended, and how many of those
+  // were delivered after it. last_seen_at: the last failed call, where a crash leaves it closed.
+  `
+  CREATE TABLE server_absences (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_at       TEXT NOT NULL,
+    ended_at         TEXT,
+    last_seen_at     TEXT NOT NULL,
+    failure_kind     TEXT NOT NULL,
+    failure_cause    TEXT,
+    failure_status   INTEGER,
+    waiting_at_start INTEGER NOT NULL,
+    waiting_most     INTEGER NOT NULL,
+    waiting_at_end   INTEGER,
+    delivered_after  INTEGER NOT NULL DEFAULT 0,
+    drained_at       TEXT,
+    end_kind         TEXT
+  );
+  `,
 ];
