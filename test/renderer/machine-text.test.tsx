@@ -89,6 +89,7 @@ async function show(scenario: Scenario, view: View): Promise<string> {
     'settings:get': () => ok(scenario.settings),
     'events:list': () => ok(scenario.events),
     'outages:list': () => ok(scenario.outages),
+    'server-absences:list': () => ok(scenario.serverAbsences),
     'checks:history': () => ok(scenario.history),
     'checks:window': (args) => ok({ ...scenario.window, range: args.range }),
     'checks:test-run': () =>
@@ -143,6 +144,10 @@ async function show(scenario: Scenario, view: View): Promise<string> {
     // The agent's answer is shown, not the bridge's "no answer".
     expect(document.body.textContent).not.toMatch(/does not answer/);
     words += `\n${windowWords()}`;
+  }
+  if (view === 'outages') {
+    // The server's absences are on this view (yesterday's in every scenario): their words are read too.
+    await screen.findAllByText(/Server unreachable/);
   }
   if (view === 'checks') {
     const pane = await screen.findByRole('complementary', { name: 'Shop' });

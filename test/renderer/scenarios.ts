@@ -4,7 +4,7 @@
 // snapshot is the agent's buildSnapshot; the private definitions go through the real reader,
 // its keep-the-last-good rule and summary; check errors come from the probes' describeError; an
 // enrollment failure is the real enroll()'s answer. Only what has no pure producer (the event
-// log rows, the outage rows, the rollup buckets) is written here, in the shapes the store gives.
+// log rows, the outage and server-absence rows, the rollup buckets) is written here, in the shapes the store gives.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,7 @@ import type {
   HistoryEntry,
   OutageRecord,
   RunResult,
+  ServerAbsence,
   Settings,
 } from '../../src-main/ipc/contract.ts';
 import { wireCheck } from '../support/wire-fixtures.ts';
@@ -68,6 +69,7 @@ export interface Scenario {
   settings: Settings;
   events: AgentEvent[];
   outages: OutageRecord[];
+  serverAbsences: ServerAbsence[];
   history: HistoryEntry[];
   window: CheckWindow;
   /** The real IPC handlers over an agent whose server calls fail as in the scenario. */
@@ -369,6 +371,56 @@ export async function buildScenario(name: ScenarioName): Promise<Scenario> {
       ),
     });
 
+  // The server's absences: one yesterday that ended and drained; one going on now when the
+  // scenario's server calls get no usable answer (a network failure or a timeout).
+  const away = failure !== undefined && (failure.kind === 'network' || failure.kind === 'timeout');
+  const serverAbsences: ServerAbsence[] = [
+    ...(away
+      ? [
+          {
+            started_at: iso(nowMs - 4 * 60_000),
+            ended_at: null,
+            duration_sec: null,
+            last_failure: {
+              kind: failure.kind,
+              ...(failure.cause === undefined ? {} : { cause: failure.cause }),
+              ...(failure.status === undefined ? {} : { status: failure.status }),
+            },
+            waiting_at_start: 2,
+            waiting_most: 14,
+            waiting_at_end: null,
+            delivered_after: 0,
+            drained_at: null,
+            end: null,
+          },
+        ]
+      : []),
+    {
+      started_at: iso(nowMs - 26 * 3_600_000),
+      ended_at: iso(nowMs - 26 * 3_600_000 + 300_000),
+      duration_sec: 300,
+      last_failure: { kind: 'server', status: 503 },
+      waiting_at_start: 0,
+      waiting_most: 40,
+      waiting_at_end: 40,
+      delivered_after: 40,
+      drained_at: iso(nowMs - 26 * 3_600_000 + 310_000),
+      end: 'answered',
+    },
+  ];
+  const [latestAbsence] = serverAbsences;
+  if (away && latestAbsence !== undefined)
+    events.unshift({
+      id: 130,
+      kind: 'server-unreachable',
+      checkGuid: '',
+      checkName: '',
+      startedAt: latestAbsence.started_at,
+      reason: failure.message,
+      absence: latestAbsence,
+      absences: 1,
+    });
+
   const run = explainRun(outcome, new Date(nowMs - 30_000), outcome.error, false);
   const bucket = (minutesAgo: number, failures: number) => ({
     startMs: nowMs - minutesAgo * 60_000,
@@ -421,6 +473,7 @@ export async function buildScenario(name: ScenarioName): Promise<Scenario> {
     outages: [
       { started_at: iso(nowMs - 5 * 3_600_000), ended_at: iso(nowMs - 5 * 3_600_000 + 95_000), duration_sec: 95 },
     ],
+    serverAbsences,
     history: [
       shopRun,
       { ...shopRun, ran_at: iso(nowMs - 90_000) },
