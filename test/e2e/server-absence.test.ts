@@ -1,8 +1,9 @@
 // Issue 25 "Done when": a real reference server refusing connections for 40 s. During it,
-// `status --json` (another process) says connection.state `unreachable` and the window's Outages
-// and Events show it as happening; within 15 s of the server's return the state is `connected`;
-// Events and Outages each gained one entry about the absence, ended, in words. (The headline,
-// title and tray words for it belong to the Overview's own test.)
+// `status --json` (another process) says connection.state `unreachable`, the title, the pill and
+// the landing view (Overview) say the server cannot be reached (never "Online": this machine's
+// network is fine), and Outages and Events show it as happening; within 15 s of the server's
+// return the state is `connected`, the title says Online and no text on the Overview still says
+// otherwise; Events and Outages each gained one entry about the absence, ended, in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, captureViews, launchBrowser, type Browser } from './support/browser.ts';
 import { startDashboardAgent, type DashboardAgent } from './support/dashboard-agent.ts';
@@ -67,6 +68,17 @@ describe.skipIf(skip !== undefined)('the server refusing connections for 40 s', 
       'unreachable while the server refuses',
     );
     expect(during.server_absences[0]?.ended_at).toBeNull();
+    await openView(page, 'Overview');
+    await page.waitForFunction(() => document.title.startsWith('Server unreachable since '), undefined, {
+      timeout: 20_000,
+    });
+    expect(await page.getByRole('status', { name: /^Agent status: Server unreachable since / }).count()).toBe(1);
+    const card = page.getByRole('article', { name: 'Connection' });
+    await card.getByText(/^Cannot be reached since /).waitFor();
+    expect(await card.textContent()).toContain('This machine’s network');
+    await page.getByText(/^The server cannot be reached since /).waitFor();
+    await captureViews(page, 'server-absence-overview-ongoing');
+    await openView(page, 'Outages');
     const absence = page.getByRole('row', { name: /Server unreachable/ });
     await absence.getByText('ongoing').waitFor({ timeout: 20_000 });
     expect(await page.getByText('No outages recorded').count()).toBe(0);
@@ -91,6 +103,16 @@ describe.skipIf(skip !== undefined)('the server refusing connections for 40 s', 
     );
     expect(after.server_absences).toHaveLength(1);
     expect(after.server_absences[0]?.ended_at).not.toBeNull();
+    await openView(page, 'Overview');
+    await page.waitForFunction(() => document.title === 'Online · Uptime Agent', undefined, {
+      timeout: Math.max(1_000, backAt + backWithinMs - Date.now()),
+    });
+    await page.getByRole('article', { name: 'Connection' }).getByText('Connected').waitFor();
+    expect((await page.getByRole('main').textContent()) ?? '').not.toMatch(
+      /cannot be reached|not answering|failing|refused/i,
+    );
+    await captureViews(page, 'server-absence-overview-back');
+    await openView(page, 'Events');
 
     const events = page.getByRole('list', { name: 'Events, newest first' }).getByRole('listitem');
     const ended = events.filter({ hasText: /^Server unreachable .+–.+\(/ });
