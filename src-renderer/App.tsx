@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Notice } from './components/Notice.tsx';
 import { Spinner } from './components/Spinner.tsx';
+import { timeOfDay } from './format.ts';
 import { EnrollView } from './enroll/EnrollView.tsx';
 import { StatusPill } from './components/StatusPill.tsx';
 import { useAgent } from './state/agent-context.tsx';
@@ -167,7 +168,7 @@ export function App() {
           {connection === 'reconnecting' ? (
             <Notice
               tone="warning"
-              title={`Disconnected from the agent${disconnectedAt === undefined ? '' : ` since ${new Date(disconnectedAt).toLocaleTimeString()}`}`}
+              title={`Disconnected from the agent${disconnectedAt === undefined ? '' : ` since ${timeOfDay(disconnectedAt)}`}`}
             >
               Reconnecting… What you see below is how things were then. If uptime-agent was stopped, start it again;
               this page picks it up by itself.

@@ -1,4 +1,5 @@
 // How times, durations and figures read in the window: short, and in the user's locale.
+import { timeOfDay } from '../src-main/ipc/time-of-day.ts';
 
 export function ago(iso: string | undefined, now: number): string {
   if (iso === undefined || iso === '') return 'never';
@@ -25,10 +26,7 @@ export function dateTime(iso: string | undefined): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-/** A time of day in the user's locale and clock ("17:13", or "5:13 PM" where that is the custom). */
-export function timeOfDay(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-}
+export { timeOfDay };
 
 const dayOf = (ms: number): string => new Date(ms).toDateString();
 

@@ -4,6 +4,7 @@
 // the headline whenever the server is away; "Online"/"Offline" is this machine's network only.
 // Type imports only: the renderer bundles this file.
 import type { AgentSnapshot, CheckHealth } from './contract.ts';
+import { timeOfDay } from './time-of-day.ts';
 
 export const agentConditions = ['not-enrolled', 'ok', 'warning', 'error', 'paused'] as const;
 export type AgentCondition = (typeof agentConditions)[number];
@@ -84,7 +85,7 @@ export function clockTime(iso: string | undefined, nowIso: string): string {
   const at = iso === undefined ? Number.NaN : Date.parse(iso);
   if (Number.isNaN(at)) return 'a while';
   const date = new Date(at);
-  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = timeOfDay(at);
   if (date.toDateString() === new Date(Date.parse(nowIso)).toDateString()) return time;
   return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}, ${time}`;
 }

@@ -1,7 +1,7 @@
 // An event of the log in words, the same way in the detail pane, the Events view and the
 // overview: "Shop down 10:28 — status 503 → up 10:41, down for 13 min".
 import type { AgentEvent } from '../../src-main/ipc/contract.ts';
-import { duration, sentence } from '../format.ts';
+import { duration, sentence, timeOfDay } from '../format.ts';
 import { absenceBacklog, absenceCause, absenceEnd } from './absence-text.ts';
 
 /** An entry of the agent's event log, as the bridge delivers it. */
@@ -18,9 +18,7 @@ const agentWords: Record<string, { what: string; ongoing: string }> = {
 
 export function clock(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return Number.isNaN(date.getTime()) ? iso : timeOfDay(date.getTime());
 }
 
 export function sinceWhen(iso: string, now: number): string {
