@@ -18,15 +18,17 @@ export function backlogNeedsAttention(snapshot: AgentSnapshot): boolean {
 
 /**
  * A loop's last failure, if it still says something about now. The connection state is the one
- * source: once the server answers again (connected since a moment after the failure), a sync
- * that failed before it is history, even though the sync loop has not run since. A failure after
- * that moment (the server refused a payload) is current and shown.
+ * source for "could not reach": once the server answers again (connected since a moment after the
+ * failure), a sync that could not reach it before is history, even though the sync loop has not
+ * run since. A failure the server itself gave (a 503 to uploads, a refused payload) is that
+ * call's own: another call getting through does not disprove it, so it stays until its loop succeeds.
  */
 export function currentFailure(snapshot: AgentSnapshot, loop: 'sync' | 'upload'): FailureFacts | undefined {
   const { lastFailure, lastAttemptAt } = snapshot[loop];
   if (lastFailure === undefined) return undefined;
   const { state, since } = snapshot.connection;
   if (state !== 'connected') return lastFailure;
+  if (lastFailure.kind !== 'network' && lastFailure.kind !== 'timeout') return lastFailure;
   // Without both times the order is unknown: keep saying it (the agent always records both).
   if (since === undefined || lastAttemptAt === undefined) return lastFailure;
   return Date.parse(lastAttemptAt) >= Date.parse(since) ? lastFailure : undefined;

@@ -146,4 +146,33 @@ describe('no stale warning once the server answers again', () => {
     const card = await screen.findByRole('article', { name: 'Connection' });
     expect(card.textContent).toContain('failing');
   });
+
+  it('the server answers sync but 503 to every upload: the uploads are failing, even just after a sync got through', async () => {
+    renderView(
+      <OverviewView />,
+      createFakeBridge({
+        'agent:snapshot': () =>
+          ok(
+            snapshotOf({
+              // The sync a moment ago made the connection 'connected' again; the upload before it
+              // got 503, as every upload for minutes: that says nothing was disproven.
+              connection: {
+                state: 'connected',
+                since: '2026-11-21T09:59:58.000Z',
+                lastSuccessAt: '2026-11-21T09:59:58.000Z',
+              },
+              sync: { failures: 0, lastOkAt: '2026-11-21T09:59:58.000Z', lastAttemptAt: '2026-11-21T09:59:58.000Z' },
+              upload: {
+                failures: 7,
+                lastOkAt: '2026-11-21T09:50:00.000Z',
+                lastAttemptAt: '2026-11-21T09:59:50.000Z',
+                lastFailure: { kind: 'server', status: 503 },
+              },
+            }),
+          ),
+      }),
+    );
+    const card = await screen.findByRole('article', { name: 'Connection' });
+    expect(within(card).getByText(/Last upload/).parentElement?.textContent).toContain('failing');
+  });
 });
