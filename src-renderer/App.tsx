@@ -176,8 +176,9 @@ export function App() {
           ) : null}
           {connection === 'unauthorized' ? (
             <Notice tone="error" title="This page’s access link is no longer valid">
-              The agent no longer accepts this page’s access token (it was restarted with a new one). Open the link it
-              printed as “dashboard:”, or run “uptime-agent dashboard-url” to print it again.
+              The agent answering here does not accept this page’s access token: it runs with another link (another data
+              folder, or its saved link was removed). Open the link it printed as “dashboard:”, or run “uptime-agent
+              dashboard-url” to print it again.
             </Notice>
           ) : null}
           {snapshot === undefined ? (

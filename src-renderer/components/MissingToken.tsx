@@ -4,10 +4,12 @@ export function MissingToken() {
     <main className="standalone">
       <h1>Open the dashboard from its link</h1>
       <p>
-        This page needs the access token that <code>uptime-agent run --dashboard</code> printed when it started, on a
-        line like <code>dashboard: http://127.0.0.1:PORT/?token=…</code>. Open that exact URL in this browser.
+        This page needs the access link the agent printed when it started its dashboard, on a line like{' '}
+        <code>dashboard: http://127.0.0.1:PORT/?token=…</code>. Open that exact address in this browser.
       </p>
-      <p>If the agent was restarted, it printed a new link: the old one no longer works.</p>
+      <p>
+        The link stays the same when the agent restarts; <code>uptime-agent dashboard-url</code> prints it again.
+      </p>
     </main>
   );
 }

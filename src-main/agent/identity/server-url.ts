@@ -34,7 +34,7 @@ export function parseServerUrl(input: string, allowInsecureHttp = false): Server
     return {
       ok: false,
       problem: 'invalid',
-      message: `the server URL must start with https:// (got ${url.protocol}//)`,
+      message: `the server URL must start with https:// or http:// (got ${url.protocol}//)`,
     };
   }
   if (url.username !== '' || url.password !== '') {

@@ -14,7 +14,12 @@ describe('parseServerUrl', () => {
 
   it.each([
     { name: 'not a url', input: 'uptime.example.com', says: 'not a valid server URL' },
-    { name: 'ftp', input: 'ftp://example.com', says: 'must start with https://' },
+    { name: 'ftp', input: 'ftp://example.com', says: 'must start with https:// or http:// (got ftp://)' },
+    {
+      name: 'a typo in the scheme',
+      input: 'htp://uptime.example',
+      says: 'must start with https:// or http:// (got htp://)',
+    },
     { name: 'credentials', input: 'https://u:p@example.com', says: 'user name or password' },
     { name: 'query', input: 'https://example.com/?a=1', says: 'query' },
     { name: 'plain http elsewhere', input: 'http://example.com', says: 'in clear' },
