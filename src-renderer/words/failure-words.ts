@@ -10,6 +10,7 @@ import type {
   FailureCause,
   FieldProblem,
 } from '../../src-main/ipc/contract.ts';
+import { inputLimits } from '../../src-main/ipc/contract.ts';
 import { apiFailureWords, causeWords } from '../../src-main/ipc/api-failure-words.ts';
 
 // The words for a failed call to the server are shared with the tray: one place, in src-main/ipc.
@@ -42,13 +43,16 @@ const fieldLabels: Record<EnrollField, string> = {
 
 const problemWords: Record<FieldProblem, (field: EnrollField) => string> = {
   required: (field) => `${fieldLabels[field]} is required.`,
-  'too-long': (field) => `${fieldLabels[field]} is longer than 200 characters.`,
+  'too-long': (field) =>
+    `${fieldLabels[field]} is longer than ${field === 'token' ? inputLimits.enrollTokenChars : inputLimits.enrollFieldChars} characters.${field === 'token' ? ' Copy the token again from the server’s “Add a monitor” page.' : ''}`,
   invalid: (field) =>
     field === 'server'
       ? 'The server URL is not a web address like https://uptime.example.com (http:// only to this computer, or when allowed below).'
       : field === 'reclaimId'
         ? 'The monitor id to reclaim is 12 letters and digits, as shown on the server’s Monitors page.'
-        : `${fieldLabels[field]} is not valid.`,
+        : field === 'token'
+          ? 'The enrollment token holds characters a token never has (spaces, line breaks or curly quotes): copy it again from the server’s “Add a monitor” page, as one piece.'
+          : `${fieldLabels[field]} is not valid.`,
   'plain-http': () => 'Over plain http, the API key would cross the network unencrypted.',
 };
 

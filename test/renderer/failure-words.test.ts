@@ -25,6 +25,22 @@ describe('failure words', () => {
     expect(words).not.toMatch(machineText);
   });
 
+  it('a token the form refuses is said as the token, with its own limit (not the 200 characters of a place field)', () => {
+    const invalid = enrollFailureWords(
+      { ok: false, kind: 'usage', field: 'token', problem: 'invalid', message: 'x' } as EnrollFailure,
+      'https://uptime.example',
+      '',
+    );
+    expect(invalid).toMatchObject({ title: 'Some fields need attention', field: 'token' });
+    expect(invalid.detail).toMatch(/characters a token never has/);
+    const long = enrollFailureWords(
+      { ok: false, kind: 'usage', field: 'token', problem: 'too-long', message: 'x' } as EnrollFailure,
+      'https://uptime.example',
+      '',
+    );
+    expect(long.detail).toContain('longer than 4096 characters');
+  });
+
   it('every cause is worded differently', () => {
     expect(new Set(failureCauses.map((cause) => causeWords[cause])).size).toBe(failureCauses.length);
   });

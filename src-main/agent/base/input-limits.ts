@@ -10,6 +10,11 @@ export const inputLimits = {
   intervalSec: { min: 0.05, max: 86_400 },
   /** Monitor name, region, country and city: enough for any place name, bounded for the server. */
   enrollFieldChars: 200,
+  /**
+   * The longest enrollment token sent: it travels in a header, which servers refuse past 8 to
+   * 16 KiB (431); real tokens are under a hundred characters. Longer is a paste gone wrong.
+   */
+  enrollTokenChars: 4096,
   /** Extra connectivity targets: a handful is plenty, each costs a connect while offline. */
   connectivityTargets: 20,
   /** The unsent-results bound a person may choose (count, and size in MiB). */

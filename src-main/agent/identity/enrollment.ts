@@ -57,7 +57,22 @@ const inputSchema = z.object({
   region: field('region'),
   country: field('country'),
   city: field('city'),
-  token: z.string().trim().min(1, 'an enrollment token is required (paste the one from the "Add a monitor" page)'),
+  // The token's rules, for every surface (the window's form and the command): it travels in a
+  // header, where a curly quote, a line break or a non-Latin-1 character cannot go at all (the
+  // request would fail before it left, and read as "could not reach the server"), and a real one
+  // is visible ASCII, whole, within the wire's bound.
+  token: z
+    .string()
+    .trim()
+    .min(1, 'an enrollment token is required (paste the one from the "Add a monitor" page)')
+    .max(
+      inputLimits.enrollTokenChars,
+      `the enrollment token is longer than ${inputLimits.enrollTokenChars} characters, so it cannot be one; copy the token again from the "Add a monitor" page`,
+    )
+    .regex(
+      /^[\x21-\x7e]+$/,
+      'the enrollment token holds characters a token never has (spaces, line breaks or curly quotes); copy it again from the "Add a monitor" page as one piece',
+    ),
   reclaimId: z
     .string()
     .trim()

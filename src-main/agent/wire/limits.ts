@@ -7,11 +7,6 @@ export const wireLimits = {
   defaultTimeoutSec: 10,
   maxTimeoutSec: 60,
   /**
-   * The longest enrollment token sent: it travels in a header, which servers refuse past 8 to
-   * 16 KiB (431); real tokens are under a hundred characters. Longer is a paste gone wrong.
-   */
-  maxTokenChars: 4096,
-  /**
    * The largest sync answer (GET /api/checks) read. The README advertises 45,000 checks; with the
    * 10 headers the wire allows each, that set is 54.4 MiB (node bench/sync-answer.ts), so this
    * leaves over twice that for longer URLs and headers. Every other answer is far smaller.

@@ -33,6 +33,28 @@ describe('enroll and the key file', () => {
     expect(readdirSync(dataDir)).toEqual(['api-key']);
   });
 
+  it.each([
+    ['curly quotes around it', '\u201cuet_pasted\u201d'],
+    ['a line break inside', 'uet_abc\ndef'],
+    ['a character beyond Latin-1', 'uet_\u0430bc'],
+  ])(
+    'a token with %s is refused as the token, before any request (not "could not reach the server")',
+    async (_, bad) => {
+      const dataDir = await tempDataDir();
+      const before = server.admin.monitors().length;
+      const outcome = await enroll(
+        { server: server.url, token: bad, ...place },
+        {
+          dataDir,
+          vault: fileKeyVault(dataDir),
+          client: (url) => createApiClient({ baseUrl: url, userAgent: 'test' }),
+        },
+      );
+      expect(outcome).toMatchObject({ ok: false, kind: 'usage', field: 'token', problem: 'invalid' });
+      expect(server.admin.monitors()).toHaveLength(before);
+    },
+  );
+
   it.skipIf(!canMountTmpfs)(
     `a key that cannot be saved after the answer: the monitor id and the way back (${canMountTmpfs ? 'tmpfs' : tmpfsSkipReason})`,
     async () => {
