@@ -10,6 +10,7 @@ import { apiFailureWords } from '../ipc/api-failure-words.ts';
 import { ipcErrorWords } from '../ipc/ipc-error-words.ts';
 import type { TrayState } from './tray-state.ts';
 import type { WindowController } from './window.ts';
+import { trayCheckItems } from './tray-checks.ts';
 
 /**
  * The parts of Electron's `Tray` used here. The menu goes in as a template; the entry builds the
@@ -45,9 +46,6 @@ export interface TrayController {
   destroy(): void;
 }
 
-/** A menu is no place for a long list: past this many, the rest is one item. */
-const maxDownItems = 8;
-
 export function setupTray(deps: TrayDeps): TrayController {
   let snapshot = deps.snapshot();
   let shown: { state?: TrayState; tooltip?: string; menu?: string } = {};
@@ -72,18 +70,12 @@ export function setupTray(deps: TrayDeps): TrayController {
     };
   }
 
-  /** The checks that are down, each opening its detail; a long list ends in "and N more". */
-  function downItems(): MenuItemConstructorOptions[] {
-    const down = snapshot.checks.filter((c) => c.health === 'down');
-    const items: MenuItemConstructorOptions[] = down.slice(0, maxDownItems).map((check) => ({
-      label: `${check.name} is down`,
-      click: () => deps.window.show({ view: 'checks', guid: check.guid }),
+  /** The checks that are down or flapping, each opening its detail (tray-checks.ts). */
+  function checkItems(): MenuItemConstructorOptions[] {
+    const items: MenuItemConstructorOptions[] = trayCheckItems(snapshot).map(({ label, guid }) => ({
+      label,
+      click: () => deps.window.show(guid === undefined ? { view: 'checks' } : { view: 'checks', guid }),
     }));
-    if (down.length > maxDownItems)
-      items.push({
-        label: `and ${down.length - maxDownItems} more…`,
-        click: () => deps.window.show({ view: 'checks' }),
-      });
     return items.length === 0 ? [] : [{ type: 'separator' }, ...items];
   }
 
@@ -91,7 +83,7 @@ export function setupTray(deps: TrayDeps): TrayController {
     const enrolled = snapshot.enrolled;
     return [
       { label: summarizeAgent(snapshot).line, enabled: false },
-      ...downItems(),
+      ...checkItems(),
       { type: 'separator' },
       { label: 'Open Uptime Agent', click: () => deps.window.show() },
       snapshot.paused

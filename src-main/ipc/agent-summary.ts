@@ -119,7 +119,13 @@ export function summarizeAgent(snapshot: AgentSnapshot): AgentSummary {
   const away = serverUnreachable(snapshot);
   const sinceText = clockTime(snapshot.connection.since, snapshot.takenAt);
   // The worst state and its count lead ("2 down · 12 checks · …"): a glance at the tooltip says it.
-  const facts = [...(down > 0 ? [`${down} down`] : []), plural(total, 'check'), `${snapshot.outbox.unsent} unsent`];
+  const flapping = snapshot.checks.filter((c) => c.flapping !== undefined && c.health !== 'down').length;
+  const facts = [
+    ...(down > 0 ? [`${down} down`] : []),
+    ...(flapping > 0 ? [`${flapping} flapping`] : []),
+    plural(total, 'check'),
+    `${snapshot.outbox.unsent} unsent`,
+  ];
   if (refusal === 'key-rejected') facts.push('key not accepted: enroll again');
   if (refusal === 'monitor-disabled') facts.push('monitor disabled on the server');
   if (refusal === 'key-damaged') facts.push('stored key damaged: enroll again');
