@@ -64,7 +64,8 @@ export function sentence(text: string): string {
   const trimmed = text.trim();
   if (trimmed === '') return trimmed;
   const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?)]$/.test(capital) ? capital : `${capital}.`;
+  // "(status 503)" at the end still needs its full stop; "(it was.)" has one.
+  return /[.!?]\)?$/.test(capital) ? capital : `${capital}.`;
 }
 
 /** How often this monitor runs a check: "every 30 s, shared by 3 monitors" for a shared one. */
