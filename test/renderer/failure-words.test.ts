@@ -27,14 +27,14 @@ describe('failure words', () => {
 
   it('a token the form refuses is said as the token, with its own limit (not the 200 characters of a place field)', () => {
     const invalid = enrollFailureWords(
-      { ok: false, kind: 'usage', field: 'token', problem: 'invalid', message: 'x' } as EnrollFailure,
+      { ok: false, kind: 'usage', field: 'token', problem: 'invalid', message: 'x' },
       'https://uptime.example',
       '',
     );
     expect(invalid).toMatchObject({ title: 'Some fields need attention', field: 'token' });
     expect(invalid.detail).toMatch(/characters a token never has/);
     const long = enrollFailureWords(
-      { ok: false, kind: 'usage', field: 'token', problem: 'too-long', message: 'x' } as EnrollFailure,
+      { ok: false, kind: 'usage', field: 'token', problem: 'too-long', message: 'x' },
       'https://uptime.example',
       '',
     );
