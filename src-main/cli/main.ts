@@ -9,6 +9,8 @@
 // the compiler's and GC's short-lived memory left ~25 MB resident in five of them at 1,000
 // checks. Two arenas held ~4-11 MB of it; one holds ~5-8 MB less again at 1,000 checks, at the
 // same CPU per probe (3 runs of each, interleaved; issue 14). Other libcs ignore it.
+// Also tried for issue 26 and left out (README "Benchmarks"): an 8 MB semi-space (~10 MB more at
+// 20 checks), --optimize-for-size (1.6x the CPU per probe), fixed malloc trim/mmap thresholds (no gain).
 import { agentVersion } from '../agent/base/version.ts';
 import { dashboardUrlCommand } from './dashboard-url-command.ts';
 import { enrollCommand } from './enroll-command.ts';
