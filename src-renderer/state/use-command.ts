@@ -5,7 +5,8 @@
 // refused test run), which `failureOf` recognises and words from its kind.
 import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { IpcResult } from '../../src-main/ipc/contract.ts';
+import type { AgentBridge, IpcResult, RunResult } from '../../src-main/ipc/contract.ts';
+import { runFailure } from '../words/command-words.ts';
 
 export interface Command<A extends unknown[], T> {
   /** The answer when the command did its work; undefined when it failed (then `error` says why). */
@@ -45,4 +46,15 @@ export function useCommand<A extends unknown[], T>(
     [call, failureOf],
   );
   return { run, pending, error, clearError: useCallback(() => setError(undefined), []) };
+}
+
+/** The commands that call the server now; each answers a RunResult, a failed one said as a failure. */
+export type ServerCommandChannel = 'agent:sync-now' | 'agent:upload-now' | 'agent:resend-set-aside';
+
+/** Sync now, Upload now or Send again, wherever its button is. */
+export function useServerCommand(bridge: AgentBridge, channel: ServerCommandChannel): Command<[], RunResult> {
+  return useCommand(
+    useCallback(() => bridge.invoke(channel, {}), [bridge, channel]),
+    runFailure,
+  );
 }

@@ -9,10 +9,9 @@ import { ViewFrame } from '../components/ViewFrame.tsx';
 import { countsLine, healthLabels } from '../../src-main/ipc/agent-summary.ts';
 import { sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
-import { useCommand } from '../state/use-command.ts';
+import { useServerCommand } from '../state/use-command.ts';
 import { useNavigation } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
-import { runFailure } from '../words/command-words.ts';
 
 const healthFilters: { value: HealthFilter; label: string }[] = [
   { value: 'all', label: 'All states' },
@@ -31,10 +30,7 @@ export function ChecksView({ selected }: { selected?: string | undefined }) {
   const [text, setText] = useState('');
   const [health, setHealth] = useState<HealthFilter>('all');
   const [sort, setSort] = useState<Sort>({ key: 'health', direction: 'ascending' });
-  const sync = useCommand(
-    useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]),
-    runFailure,
-  );
+  const sync = useServerCommand(bridge, 'agent:sync-now');
   const checks = snapshot?.checks;
   const shown = useMemo(() => sortChecks(filterChecks(checks ?? [], text, health), sort), [checks, text, health, sort]);
   const select = useCallback(

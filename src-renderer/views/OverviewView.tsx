@@ -11,10 +11,10 @@ import { ViewFrame } from '../components/ViewFrame.tsx';
 import { sinceWhen } from '../events/event-text.ts';
 import { ago, count, dateTime, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
-import { useCommand } from '../state/use-command.ts';
+import { useCommand, useServerCommand } from '../state/use-command.ts';
 import { useNavigation, type Place } from '../state/navigation.tsx';
 import { useNow } from '../state/use-now.ts';
-import { runDoneWords, runFailure } from '../words/command-words.ts';
+import { runDoneWords } from '../words/command-words.ts';
 import {
   agentProblems,
   downChecks,
@@ -55,14 +55,8 @@ export function OverviewView() {
       [bridge, snapshot?.paused],
     ),
   );
-  const sync = useCommand(
-    useCallback(() => bridge.invoke('agent:sync-now', {}), [bridge]),
-    runFailure,
-  );
-  const upload = useCommand(
-    useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]),
-    runFailure,
-  );
+  const sync = useServerCommand(bridge, 'agent:sync-now');
+  const upload = useServerCommand(bridge, 'agent:upload-now');
   if (snapshot === undefined) return null;
   const { identity, connectivity, outbox, counts } = snapshot;
   const down = downChecks(snapshot);

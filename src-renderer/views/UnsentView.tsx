@@ -1,7 +1,7 @@
 // Unsent results: what waits in the outbox, per check, what the server refused and why, and an
 // "Upload now" that shows its progress while a backlog drains, and "Send again" for the results
 // the server refused (once the server or the check is fixed).
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -9,9 +9,9 @@ import { ViewFrame } from '../components/ViewFrame.tsx';
 import { ago, bytes, count, dateTime, sentence } from '../format.ts';
 import { useAgent } from '../state/agent-context.tsx';
 import { currentFailure } from '../state/signals.ts';
-import { useCommand } from '../state/use-command.ts';
+import { useServerCommand } from '../state/use-command.ts';
 import { useNow } from '../state/use-now.ts';
-import { runDoneWords, runFailure } from '../words/command-words.ts';
+import { runDoneWords } from '../words/command-words.ts';
 import { apiFailureWords } from '../words/failure-words.ts';
 
 export function UnsentView() {
@@ -19,14 +19,8 @@ export function UnsentView() {
   const now = useNow();
   // What a command did when it worked; a failure is the command's error, said as a failure.
   const [message, setMessage] = useState<string | undefined>();
-  const upload = useCommand(
-    useCallback(() => bridge.invoke('agent:upload-now', {}), [bridge]),
-    runFailure,
-  );
-  const resend = useCommand(
-    useCallback(() => bridge.invoke('agent:resend-set-aside', {}), [bridge]),
-    runFailure,
-  );
+  const upload = useServerCommand(bridge, 'agent:upload-now');
+  const resend = useServerCommand(bridge, 'agent:resend-set-aside');
   const [resent, setResent] = useState<string | undefined>();
   if (snapshot === undefined) return null;
   const { outbox, upload: loop } = snapshot;
