@@ -41,20 +41,33 @@ const record = (i: number, size = 100) => {
   };
 };
 
+/** A sink on a fresh store and a fake clock; `commits` holds each commit's result count. */
+async function openSink(
+  callbacks: Partial<Pick<Parameters<typeof createResultSink>[0], 'onCommitted' | 'onCallbackError'>> = {},
+) {
+  const db = openDatabase(join(await tempDataDir(), 'agent.db'));
+  const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
+  const clock = createFakeClock();
+  const commits: number[] = [];
+  const sink = createResultSink({
+    db,
+    outbox,
+    history: createHistory(db, 300),
+    clock,
+    maxBatch: 500,
+    onCommitted: ({ results }) => commits.push(results),
+    ...callbacks,
+  });
+  const close = (): void => {
+    sink.close();
+    db.close();
+  };
+  return { outbox, clock, commits, sink, close };
+}
+
 describe('result sink commit window', () => {
   it('commits the results that finish within one window together, and a lone result once its window ends', async () => {
-    const db = openDatabase(join(await tempDataDir(), 'agent.db'));
-    const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
-    const clock = createFakeClock();
-    const commits: number[] = [];
-    const sink = createResultSink({
-      db,
-      outbox,
-      history: createHistory(db, 300),
-      clock,
-      maxBatch: 500,
-      onCommitted: ({ results }) => commits.push(results),
-    });
+    const { outbox, clock, commits, sink, close } = await openSink();
     const window = sinkDefaults.commitWindowMs;
     // Three runs finishing at different moments of one window share a commit.
     sink.add(record(0));
@@ -74,23 +87,11 @@ describe('result sink commit window', () => {
     // A full wire batch does not wait for the window.
     for (let i = 4; i < 504; i++) sink.add(record(i));
     expect(commits).toEqual([3, 1, 500]);
-    sink.close();
-    db.close();
+    close();
   });
 
   it('commits a run that ends after a quiet window at once: an agent at rest sets no timer for it', async () => {
-    const db = openDatabase(join(await tempDataDir(), 'agent.db'));
-    const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
-    const clock = createFakeClock();
-    const commits: number[] = [];
-    const sink = createResultSink({
-      db,
-      outbox,
-      history: createHistory(db, 300),
-      clock,
-      maxBatch: 500,
-      onCommitted: ({ results }) => commits.push(results),
-    });
+    const { clock, commits, sink, close } = await openSink();
     const window = sinkDefaults.commitWindowMs;
     await clock.advance(60_000);
     const timersBefore = clock.pending();
@@ -104,22 +105,13 @@ describe('result sink commit window', () => {
     expect(commits).toEqual([1]);
     await clock.advance(window);
     expect(commits).toEqual([1, 2]);
-    sink.close();
-    db.close();
+    close();
   });
 
   it("tells a run's observers only once it is stored, and a failing observer neither loses nor repeats a commit", async () => {
-    const db = openDatabase(join(await tempDataDir(), 'agent.db'));
-    const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
-    const clock = createFakeClock();
     const errors: unknown[] = [];
     let commits = 0;
-    const sink = createResultSink({
-      db,
-      outbox,
-      history: createHistory(db, 300),
-      clock,
-      maxBatch: 500,
+    const { outbox, clock, sink, close } = await openSink({
       onCommitted: () => {
         commits++;
         throw new Error('observer broke');
@@ -137,8 +129,7 @@ describe('result sink commit window', () => {
     await clock.advance(5 * sinkDefaults.commitWindowMs);
     expect(commits).toBe(1);
     expect(outbox.count()).toBe(3);
-    sink.close();
-    db.close();
+    close();
   });
 });
 
