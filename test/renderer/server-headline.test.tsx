@@ -55,6 +55,10 @@ const renderApp = (snapshot: AgentSnapshot) =>
     </AgentProvider>,
   );
 
+/** The Overview alone, over an agent answering this snapshot. */
+const renderOverview = (snapshot: AgentSnapshot) =>
+  renderView(<OverviewView />, createFakeBridge({ 'agent:snapshot': () => ok(snapshot) }));
+
 describe('the headline follows the server connection, not the machine network', () => {
   it('server unreachable while online: the pill and the title say the server cannot be reached, not "Online"', async () => {
     renderApp(unreachable());
@@ -76,7 +80,7 @@ describe('the headline follows the server connection, not the machine network', 
   });
 
   it('the Connection card leads with the server, and keeps Online as a fact about this machine, not in green', async () => {
-    renderView(<OverviewView />, createFakeBridge({ 'agent:snapshot': () => ok(unreachable()) }));
+    renderOverview(unreachable());
     const card = await screen.findByRole('article', { name: 'Connection' });
     expect(within(card).getByText(/^Cannot be reached since/).className).toContain('warn-text');
     expect(card.textContent).toContain('This machine’s network');
@@ -91,27 +95,21 @@ describe('the headline follows the server connection, not the machine network', 
 
 describe('no stale warning once the server answers again', () => {
   it('connected with an older failed sync: nothing says failing or not answering', async () => {
-    renderView(
-      <OverviewView />,
-      createFakeBridge({
-        'agent:snapshot': () =>
-          ok(
-            snapshotOf({
-              connection: {
-                state: 'connected',
-                since: '2026-11-21T09:59:40.000Z',
-                lastSuccessAt: '2026-11-21T09:59:58.000Z',
-              },
-              // The sync loop has not run since the server came back: its last failure is from before.
-              sync: {
-                failures: 3,
-                lastOkAt: '2026-11-21T09:56:46.000Z',
-                lastAttemptAt: '2026-11-21T09:58:30.000Z',
-                lastFailure: refused,
-              },
-              upload: { failures: 0, lastOkAt: '2026-11-21T09:59:58.000Z' },
-            }),
-          ),
+    renderOverview(
+      snapshotOf({
+        connection: {
+          state: 'connected',
+          since: '2026-11-21T09:59:40.000Z',
+          lastSuccessAt: '2026-11-21T09:59:58.000Z',
+        },
+        // The sync loop has not run since the server came back: its last failure is from before.
+        sync: {
+          failures: 3,
+          lastOkAt: '2026-11-21T09:56:46.000Z',
+          lastAttemptAt: '2026-11-21T09:58:30.000Z',
+          lastFailure: refused,
+        },
+        upload: { failures: 0, lastOkAt: '2026-11-21T09:59:58.000Z' },
       }),
     );
     const card = await screen.findByRole('article', { name: 'Connection' });
@@ -122,25 +120,19 @@ describe('no stale warning once the server answers again', () => {
   });
 
   it('connected, but the server refuses a payload after it came back: that failure is current and shown', async () => {
-    renderView(
-      <OverviewView />,
-      createFakeBridge({
-        'agent:snapshot': () =>
-          ok(
-            snapshotOf({
-              connection: {
-                state: 'connected',
-                since: '2026-11-21T09:50:00.000Z',
-                lastSuccessAt: '2026-11-21T09:59:58.000Z',
-              },
-              upload: {
-                failures: 1,
-                lastOkAt: '2026-11-21T09:49:00.000Z',
-                lastAttemptAt: '2026-11-21T09:59:00.000Z',
-                lastFailure: { kind: 'rejected', status: 400 },
-              },
-            }),
-          ),
+    renderOverview(
+      snapshotOf({
+        connection: {
+          state: 'connected',
+          since: '2026-11-21T09:50:00.000Z',
+          lastSuccessAt: '2026-11-21T09:59:58.000Z',
+        },
+        upload: {
+          failures: 1,
+          lastOkAt: '2026-11-21T09:49:00.000Z',
+          lastAttemptAt: '2026-11-21T09:59:00.000Z',
+          lastFailure: { kind: 'rejected', status: 400 },
+        },
       }),
     );
     const card = await screen.findByRole('article', { name: 'Connection' });
@@ -148,28 +140,22 @@ describe('no stale warning once the server answers again', () => {
   });
 
   it('the server answers sync but 503 to every upload: the uploads are failing, even just after a sync got through', async () => {
-    renderView(
-      <OverviewView />,
-      createFakeBridge({
-        'agent:snapshot': () =>
-          ok(
-            snapshotOf({
-              // The sync a moment ago made the connection 'connected' again; the upload before it
-              // got 503, as every upload for minutes: that says nothing was disproven.
-              connection: {
-                state: 'connected',
-                since: '2026-11-21T09:59:58.000Z',
-                lastSuccessAt: '2026-11-21T09:59:58.000Z',
-              },
-              sync: { failures: 0, lastOkAt: '2026-11-21T09:59:58.000Z', lastAttemptAt: '2026-11-21T09:59:58.000Z' },
-              upload: {
-                failures: 7,
-                lastOkAt: '2026-11-21T09:50:00.000Z',
-                lastAttemptAt: '2026-11-21T09:59:50.000Z',
-                lastFailure: { kind: 'server', status: 503 },
-              },
-            }),
-          ),
+    renderOverview(
+      snapshotOf({
+        // The sync a moment ago made the connection 'connected' again; the upload before it
+        // got 503, as every upload for minutes: that says nothing was disproven.
+        connection: {
+          state: 'connected',
+          since: '2026-11-21T09:59:58.000Z',
+          lastSuccessAt: '2026-11-21T09:59:58.000Z',
+        },
+        sync: { failures: 0, lastOkAt: '2026-11-21T09:59:58.000Z', lastAttemptAt: '2026-11-21T09:59:58.000Z' },
+        upload: {
+          failures: 7,
+          lastOkAt: '2026-11-21T09:50:00.000Z',
+          lastAttemptAt: '2026-11-21T09:59:50.000Z',
+          lastFailure: { kind: 'server', status: 503 },
+        },
       }),
     );
     const card = await screen.findByRole('article', { name: 'Connection' });
