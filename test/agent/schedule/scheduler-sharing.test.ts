@@ -36,7 +36,10 @@ describe("grid slot of a shared check: the server's own agent's formula, in whol
     { guid: 'check-b', intervalSec: 60, count: 1, rank: 0, phaseSec: 16 },
   ])('$guid, interval $intervalSec, count $count, rank $rank: phase $phaseSec', (v) => {
     const slot = gridSlot(v.guid, v.intervalSec * 1000, { monitorCount: v.count, monitorRank: v.rank });
-    expect(slot).toEqual({ periodMs: v.intervalSec * v.count * 1000, phase: v.phaseSec * 1000 });
+    expect(slot.periodMs).toBe(v.intervalSec * v.count * 1000);
+    // The formula's whole second; the millisecond inside it is the guid's own, for every rank.
+    expect(Math.floor(slot.phase / 1000)).toBe(v.phaseSec);
+    expect(slot.phase % 1000).toBe(gridSlot(v.guid, v.intervalSec * 1000, {}).phase % 1000);
   });
 
   it("hashes the guid's UTF-8 bytes (FNV-1a, 32 bit)", () => {
@@ -55,7 +58,7 @@ describe("grid slot of a shared check: the server's own agent's formula, in whol
   ])('$name', ({ sharing, period }) => {
     const slot = gridSlot('g', interval, sharing);
     expect(slot.periodMs).toBe(period);
-    expect(slot.phase % 1000).toBe(0);
+    expect(slot.phase % 1000).toBe(gridSlot('g', interval, {}).phase % 1000);
     expect(slot.phase).toBeLessThan(period);
     expect(effectiveInterval(interval, sharing)).toBe(period);
   });
@@ -80,7 +83,7 @@ describe('scheduler with shared checks', () => {
     for (const m of monitors) await m.scheduler.stop(0);
   });
 
-  it('runs a shared check exactly at its slots: whole Unix seconds where (t - phase) mod effective = 0', async () => {
+  it('runs a shared check inside its slots: whole Unix seconds t where (t - phase) mod effective = 0', async () => {
     const clock = createFakeClock();
     const started: number[] = [];
     const scheduler = createScheduler({
@@ -98,10 +101,12 @@ describe('scheduler with shared checks', () => {
     await advanceInSteps(clock, 300_000, 500);
     const onGrid = started.slice(1);
     expect(onGrid.length).toBeGreaterThanOrEqual(9);
+    const withinSecond = gridSlot('check-a', 10_000, {}).phase % 1000;
     for (const at of onGrid) {
-      // Due runs may start a few ms early (runs due together are batched), never late here.
-      const slot = Math.ceil(at / 1000);
-      expect(slot * 1000 - at).toBeLessThan(20);
+      // Due runs may start a few ms early (runs due together are batched), never late here; the
+      // guid's millisecond (929 for check-a) keeps them inside the slot's second.
+      const slot = Math.floor(at / 1000);
+      expect(withinSecond - (at % 1000)).toBeLessThan(20);
       expect((((slot - 23) % 30) + 30) % 30).toBe(0);
     }
     await scheduler.stop(0);
@@ -145,6 +150,32 @@ describe('scheduler with shared checks', () => {
     expect(other.tickets.map((t) => t.dueAt)).toEqual(reference);
     await scheduler.stop(0);
     await other.scheduler.stop(0);
+  });
+});
+
+describe('checks that share a slot second', () => {
+  it('start spread over the second, not in one millisecond (issue 26: a thousand connects in one burst)', async () => {
+    const clock = createFakeClock();
+    const from = Math.ceil(clock.now() / 1000) * 1000 + 20_000;
+    const starts = new Map<number, number>();
+    const scheduler = createScheduler({
+      clock,
+      concurrency: 2000,
+      startupSpreadMs: 5000,
+      onRunError: () => undefined,
+      run: (ticket) => {
+        if (ticket.dueAt >= from && ticket.dueAt < from + 1000)
+          starts.set(clock.now(), (starts.get(clock.now()) ?? 0) + 1);
+        return Promise.resolve();
+      },
+    });
+    for (let i = 0; i < 1000; i++) scheduler.upsert({ guid: `check-${i}`, intervalMs: 1000 });
+    await advanceInSteps(clock, 23_000, 50);
+    const total = [...starts.values()].reduce((a, b) => a + b, 0);
+    expect(total).toBe(1000); // the second from 20 s: every check once
+    // Runs due within the batch window start together; no start takes more than a few dozen.
+    expect(Math.max(...starts.values())).toBeLessThan(40);
+    await scheduler.stop(0);
   });
 });
 
