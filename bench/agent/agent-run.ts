@@ -4,7 +4,7 @@
 // preload (memory-preload.js) that writes V8's memory figures to a file.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { placementMessages } from '../../src-main/agent/runs/probe-placement.ts';
 import { readStatus, scheduleBetween, type ScheduleFigures, type StatusReading } from './agent-status.ts';
@@ -78,6 +78,11 @@ function logTail(file: string): string {
 }
 
 const preload = new URL('./memory-preload.js', import.meta.url).pathname;
+/**
+ * BENCH_PROFILE_DIR: every agent writes a V8 CPU profile of its whole life there when it stops
+ * (node --cpu-prof; open it in Chrome's DevTools, Performance panel).
+ */
+const profileDir = process.env.BENCH_PROFILE_DIR === undefined ? undefined : resolve(process.env.BENCH_PROFILE_DIR);
 let runs = 0;
 
 /** Enrolls and starts an agent with N checks every intervalS, hands it to `use`, and stops everything after. */
@@ -118,14 +123,19 @@ export async function withAgent<T>(
     );
     if (enroll.status !== 0) throw new Error(`enroll failed (exit ${enroll.status}): ${enroll.stderr.trim()}`);
 
-    // As users start it unless the inside view is asked for; status --json runs without the preload.
+    // As users start it unless the inside view or a profile is asked for; status --json runs
+    // without either.
+    const extra = [
+      ...(memoryFile === undefined ? [] : [`--import ${preload}`]),
+      ...(profileDir === undefined ? [] : [`--cpu-prof --cpu-prof-dir=${profileDir}`]),
+    ];
     const env =
-      memoryFile === undefined
+      extra.length === 0
         ? base
         : {
             ...base,
-            NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
-            BENCH_MEMORY_FILE: memoryFile,
+            NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...extra].join(' ').trim(),
+            ...(memoryFile === undefined ? {} : { BENCH_MEMORY_FILE: memoryFile }),
           };
     const logFile = join(dir, 'agent.log');
     const log = openSync(logFile, 'w');

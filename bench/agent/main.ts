@@ -6,7 +6,9 @@
 // BENCH_CHECKS (default 20,1000,6000: 20 is the base the added memory is counted from),
 // BENCH_WARMUP_S (20), BENCH_WINDOW_S (30), BENCH_REST_WINDOW_S (60; 0 leaves the resting row out),
 // BENCH_INSIDE (1: every agent loads the memory preload; compare: also the first N once with it),
-// BENCH_SOAK_MIN (a memory soak of that many minutes instead; BENCH_SOAK_STEP_S, default 60).
+// BENCH_SOAK_MIN (a memory soak of that many minutes instead; BENCH_SOAK_STEP_S, default 60),
+// BENCH_PROFILE_DIR (each agent writes a CPU profile of its life there; agent-run.ts), BENCH_CLI
+// (another build's dist/main/cli/main.js, to compare it under this bench).
 import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -53,7 +55,8 @@ const blackboxWarmupS = 3;
 /** The stack alone, twice (settling 2 s each, then stopped), with room to spare. */
 const stackS = 30;
 
-const cli = resolve(import.meta.dirname, '../../dist/main/cli/main.js');
+// BENCH_CLI: another build's dist/main/cli/main.js, to compare it under this very bench.
+const cli = resolve(process.env.BENCH_CLI ?? resolve(import.meta.dirname, '../../dist/main/cli/main.js'));
 if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build:main" first (npm run bench:agent does)`);
 // tsc writes the file without the executable bit that an npm install gives a package's bin.
 chmodSync(cli, 0o755);
