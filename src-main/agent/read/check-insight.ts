@@ -145,6 +145,27 @@ export function createCheckInsight(
     return outcome;
   }
 
+  /**
+   * One step of moving the history's journal into its rings when it is due (store/history.ts),
+   * with the figures' flush and on the same timer; returns whether steps are left. A refusal (a
+   * full disk) leaves the journal as it is, for the next flush.
+   */
+  function compactHistory(): boolean {
+    if (!deps.history.compactionDue()) return false;
+    try {
+      const left = deps.history.compactStep();
+      compactFailing = false;
+      return left;
+    } catch (error) {
+      if (!compactFailing)
+        logger.warn({ err: error }, 'recent results could not be sorted into place; they are kept and sorted later');
+      compactFailing = true;
+      flushLater();
+      return false;
+    }
+  }
+  let compactFailing = false;
+
   function flushLater(): void {
     if (flushTimer === undefined && !closed) flushTimer = deps.clock.setTimer(settings.rollupFlushMs, timedFlush);
   }
@@ -162,7 +183,7 @@ export function createCheckInsight(
       flushLater();
       return;
     }
-    if (outcome.left > 0) {
+    if (outcome.left > 0 || compactHistory()) {
       flushTimer = deps.clock.setTimer(0, timedFlush);
       return;
     }

@@ -52,14 +52,31 @@ export function openAgentStore(
   }
   // Live state an older version kept in meta now lives in live-state.json.
   dropRetiredMeta(db);
+  const history = createHistory(db, tunables.historySlots);
+  // What the last run left in the history's journal goes into the rings first, so the start-up
+  // scan reads the rings alone. A store that cannot be written (a full disk) is read as it is:
+  // the journal is moved on a later try, and its entries are then counted from there.
+  try {
+    history.compactAll();
+  } catch (error) {
+    log.warn({ err: error }, 'the recent results of the last run could not be sorted into place yet; they are kept');
+  }
   const stats = createCheckStats(tunables.historySlots, sparkPoints);
   for (const entry of allHistory(db)) stats.record(entry);
   return {
     db,
     outbox: createOutbox(db, { maxCount: tunables.outboxMaxCount, maxBytes: tunables.outboxMaxBytes }),
-    history: createHistory(db, tunables.historySlots),
+    history,
     stats,
-    close: () => db.close(),
+    close: () => {
+      // A clean stop leaves the journal empty; when it cannot, the next start moves it.
+      try {
+        history.compactAll();
+      } catch {
+        // Kept in the journal: nothing is lost.
+      }
+      db.close();
+    },
   };
 }
 

@@ -1,5 +1,8 @@
-// Recent results per check, as a fixed ring of slots per check (see the history table).
-import type { Database } from './database.ts';
+// Recent results per check, as a fixed ring of slots per check (see the history table), written
+// through a journal: a run's entry is appended to history_log in the commit of its result, and
+// the journal is moved into the rings every few thousand runs, grouped by check, in steps the
+// caller spreads over turns of the event loop (read/check-insight.ts, with the rollups' flush).
+import { transaction, type Database } from './database.ts';
 
 export interface HistoryEntry {
   check_guid: string;
@@ -21,39 +24,149 @@ export const fromHistoryRow = (r: HistoryRow): HistoryEntry => ({
 });
 
 export interface History {
-  /** Writes entries; call inside the caller's transaction. */
+  /** Writes entries (to the journal); call inside the caller's transaction. */
   insert(entries: readonly HistoryEntry[]): void;
-  /** The newest entries of a check, newest first. */
+  /** The newest entries of a check, newest first, journal included. */
   recent(guid: string, limit: number): HistoryEntry[];
   forget(guid: string): void;
+  /** Whether the journal holds enough to be worth moving into the rings now, or a move is under way. */
+  compactionDue(): boolean;
+  /**
+   * One bounded step of moving the journal into the rings (a read, a slice of checks or a
+   * delete, each its own transaction); returns whether steps are left. Crash-safe at any point:
+   * moving an entry twice writes the same row.
+   */
+  compactStep(): boolean;
+  /** Moves the whole journal into the rings now (start-up, stop, tests). */
+  compactAll(): void;
 }
 
-export function createHistory(db: Database, slotsPerCheck: number): History {
-  // Next sequence number per check, read once from the table and then kept in memory.
+/** How the journal is moved into the rings: sizes of the steps, and when a move starts. */
+export const historyCompaction = {
+  /**
+   * A move starts once the journal holds this many entries per check seen (at least min, at
+   * most max): each check's ring page is then rewritten once for ~8 runs instead of once a
+   * run, and the journal stays small enough that a window's read of it is a few ms.
+   */
+  entriesPerCheck: 8,
+  minRows: 2_000,
+  maxRows: 16_000,
+  /** Journal rows read, or deleted, per step. */
+  stepRows: 4_000,
+  /** Checks whose entries are written into their rings per step (~1 page each). */
+  stepChecks: 250,
+};
+
+type LogRow = HistoryRow & { id: number; seq: number };
+
+/** A move under way: the journal up to `upTo`, read into groups per check, then deleted. */
+interface Move {
+  upTo: number;
+  readTo: number;
+  groups: Map<string, LogRow[]>;
+  phase: 'read' | 'write' | 'delete';
+  deletedTo: number;
+}
+
+const columns = 'check_guid, ran_at, success, skipped, http_status, latency_ms, error';
+
+export function createHistory(db: Database, slotsPerCheck: number, sizes = historyCompaction): History {
+  // Next sequence number per check, read once from the ring and journal, then kept in memory.
   const nextSeq = new Map<string, number>();
-  const maxSeq = db.prepare('SELECT MAX(seq) AS seq FROM history WHERE check_guid = ?');
+  const maxSeq = db.prepare(
+    'SELECT MAX(seq) AS seq FROM (SELECT seq FROM history WHERE check_guid = ? UNION ALL SELECT seq FROM history_log WHERE check_guid = ?)',
+  );
+  const append = db.prepare(`
+    INSERT INTO history_log (check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const upsert = db.prepare(`
     INSERT OR REPLACE INTO history (check_guid, slot, seq, ran_at, success, skipped, http_status, latency_ms, error)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // UNION, not UNION ALL: while a move is under way an entry can be in both, identical.
   const recent = db.prepare(`
-    SELECT check_guid, ran_at, success, skipped, http_status, latency_ms, error
-    FROM history WHERE check_guid = ? ORDER BY seq DESC LIMIT ?`);
+    SELECT ${columns}, seq FROM history WHERE check_guid = ?
+    UNION SELECT ${columns}, seq FROM history_log WHERE check_guid = ?
+    ORDER BY seq DESC LIMIT ?`);
+  const readLog = db.prepare(
+    `SELECT id, seq, ${columns} FROM history_log WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
+  );
+  const deleteLog = db.prepare('DELETE FROM history_log WHERE id > ? AND id <= ?');
+  let logRows = (db.prepare('SELECT COUNT(*) AS n FROM history_log').get() as { n: number }).n;
+  let move: Move | undefined;
 
   const seqFor = (guid: string): number => {
     let seq = nextSeq.get(guid);
-    if (seq === undefined) seq = ((maxSeq.get(guid) as { seq: number | null }).seq ?? -1) + 1;
+    if (seq === undefined) seq = ((maxSeq.get(guid, guid) as { seq: number | null }).seq ?? -1) + 1;
     nextSeq.set(guid, seq + 1);
     return seq;
   };
 
+  const dueAt = (): number => Math.min(sizes.maxRows, Math.max(sizes.minRows, sizes.entriesPerCheck * nextSeq.size));
+
+  function compactStep(): boolean {
+    if (move === undefined) {
+      if (logRows === 0) return false;
+      const { id } = db.prepare('SELECT MAX(id) AS id FROM history_log').get() as { id: number | null };
+      if (id === null) {
+        logRows = 0;
+        return false;
+      }
+      move = { upTo: id, readTo: 0, groups: new Map(), phase: 'read', deletedTo: 0 };
+    }
+    const m = move;
+    if (m.phase === 'read') {
+      const rows = readLog.all(m.readTo, m.upTo, sizes.stepRows) as unknown as LogRow[];
+      for (const row of rows) {
+        const group = m.groups.get(row.check_guid);
+        if (group === undefined) m.groups.set(row.check_guid, [row]);
+        else group.push(row);
+      }
+      m.readTo = rows.at(-1)?.id ?? m.upTo;
+      if (rows.length < sizes.stepRows) m.phase = 'write';
+      return true;
+    }
+    if (m.phase === 'write') {
+      const slice: LogRow[][] = [];
+      for (const rows of m.groups.values()) {
+        if (slice.length === sizes.stepChecks) break;
+        slice.push(rows);
+      }
+      transaction(db, () => {
+        // A check's rows in run order: the newest of a slot is written last.
+        for (const rows of slice)
+          for (const r of rows)
+            upsert.run(
+              r.check_guid,
+              r.seq % slotsPerCheck,
+              r.seq,
+              r.ran_at,
+              r.success,
+              r.skipped,
+              r.http_status,
+              r.latency_ms,
+              r.error,
+            );
+      });
+      // Only once written: a refused write (a full disk) is tried again, never skipped.
+      for (const rows of slice) m.groups.delete(rows[0]?.check_guid ?? '');
+      if (m.groups.size === 0) m.phase = 'delete';
+      return true;
+    }
+    const to = Math.min(m.upTo, m.deletedTo + sizes.stepRows);
+    const { changes } = deleteLog.run(m.deletedTo, to);
+    logRows = Math.max(0, logRows - Number(changes));
+    m.deletedTo = to;
+    if (to < m.upTo) return true;
+    move = undefined;
+    return false;
+  }
+
   return {
     insert(entries) {
       for (const e of entries) {
-        const seq = seqFor(e.check_guid);
-        upsert.run(
+        append.run(
           e.check_guid,
-          seq % slotsPerCheck,
-          seq,
+          seqFor(e.check_guid),
           e.ran_at,
           e.success ? 1 : 0,
           e.skipped ? 1 : 0,
@@ -62,13 +175,26 @@ export function createHistory(db: Database, slotsPerCheck: number): History {
           e.error,
         );
       }
+      logRows += entries.length;
     },
     recent(guid, limit) {
-      return (recent.all(guid, limit) as unknown as HistoryRow[]).map(fromHistoryRow);
+      return (recent.all(guid, guid, limit) as unknown as (HistoryRow & { seq: number })[]).map(
+        ({ seq: _seq, ...row }) => fromHistoryRow(row),
+      );
     },
     forget(guid) {
-      db.prepare('DELETE FROM history WHERE check_guid = ?').run(guid);
+      transaction(db, () => {
+        db.prepare('DELETE FROM history WHERE check_guid = ?').run(guid);
+        const { changes } = db.prepare('DELETE FROM history_log WHERE check_guid = ?').run(guid);
+        logRows = Math.max(0, logRows - Number(changes));
+      });
+      move?.groups.delete(guid);
       nextSeq.delete(guid);
+    },
+    compactionDue: () => move !== undefined || logRows >= dueAt(),
+    compactStep,
+    compactAll() {
+      while (compactStep());
     },
   };
 }

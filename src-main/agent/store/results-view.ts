@@ -1,5 +1,5 @@
 // Read-only views over results, outages and the outbox that the status command and UI show.
-import type { Database } from './database.ts';
+import { schemaVersion, type Database } from './database.ts';
 import { fromHistoryRow, type HistoryEntry } from './history.ts';
 
 export type LastResult = Omit<HistoryEntry, 'check_guid'>;
@@ -18,11 +18,19 @@ export interface OutageRecord {
 export const outageSeconds = (startedAt: string, endedAt: string): number =>
   Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(startedAt)) / 1000));
 
+/** The schema that added the history's journal (migrations.ts). */
+const journalSchema = 6;
+
+/** Each check's newest entry, from its ring and the history's journal (store/history.ts). */
 export function lastResults(db: Database): Map<string, LastResult> {
+  const all =
+    schemaVersion(db) < journalSchema
+      ? 'history'
+      : '(SELECT check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error FROM history UNION ALL SELECT check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error FROM history_log)';
   const rows = db
     .prepare(
       `SELECT h.check_guid, h.ran_at, h.success, h.skipped, h.http_status, h.latency_ms, h.error
-       FROM history h JOIN (SELECT check_guid, MAX(seq) AS seq FROM history GROUP BY check_guid) last
+       FROM ${all} h JOIN (SELECT check_guid, MAX(seq) AS seq FROM ${all} GROUP BY check_guid) last
        ON h.check_guid = last.check_guid AND h.seq = last.seq`,
     )
     .all() as unknown as Parameters<typeof fromHistoryRow>[0][];
