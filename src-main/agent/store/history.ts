@@ -52,7 +52,7 @@ export const historyCompaction = {
   minRows: 2_000,
   maxRows: 16_000,
   /** Journal rows read, or deleted, per step. */
-  stepRows: 4_000,
+  stepRows: 2_000,
   /** Checks whose entries are written into their rings per step (~1 page each). */
   stepChecks: 250,
 };
