@@ -51,10 +51,13 @@ export const historyCompaction = {
   entriesPerCheck: 8,
   minRows: 2_000,
   maxRows: 16_000,
-  /** Journal rows read, or deleted, per step. */
-  stepRows: 2_000,
-  /** Checks whose entries are written into their rings per step (~1 page each). */
-  stepChecks: 250,
+  /**
+   * Journal rows read, or deleted, per step, and checks whose entries are written into their
+   * rings per step (~1 page each): each step a few ms, so that a move never holds the runs due
+   * meanwhile (2,000 rows took 4-31 ms to read at 2,445 runs a second on two busy cores).
+   */
+  stepRows: 500,
+  stepChecks: 64,
 };
 
 type LogRow = HistoryRow & { id: number; seq: number };
