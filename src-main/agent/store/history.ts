@@ -76,7 +76,8 @@ const columns = 'check_guid, ran_at, success, skipped, http_status, latency_ms, 
 export function createHistory(db: Database, slotsPerCheck: number, sizes = historyCompaction): History {
   // Next sequence number per check, read once from the ring and journal, then kept in memory.
   const nextSeq = new Map<string, number>();
-  const maxSeq = db.prepare(
+  const maxSeqInRing = db.prepare('SELECT MAX(seq) AS seq FROM history WHERE check_guid = ?');
+  const maxSeqWithJournal = db.prepare(
     'SELECT MAX(seq) AS seq FROM (SELECT seq FROM history WHERE check_guid = ? UNION ALL SELECT seq FROM history_log WHERE check_guid = ?)',
   );
   const append = db.prepare(`
@@ -96,10 +97,20 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
   const deleteLog = db.prepare('DELETE FROM history_log WHERE id > ? AND id <= ?');
   let logRows = (db.prepare('SELECT COUNT(*) AS n FROM history_log').get() as { n: number }).n;
   let move: Move | undefined;
+  /**
+   * Whether the journal may hold entries of a check this process has not numbered yet: only rows
+   * from before it opened the store (a move cut short). Until a move has taken them, a check's
+   * first sequence number looks there too; after, the journal is not scanned (it has no index by
+   * check, and a sync that adds thousands of checks would scan it once for each).
+   */
+  let foreignRows = logRows > 0;
 
   const seqFor = (guid: string): number => {
     let seq = nextSeq.get(guid);
-    if (seq === undefined) seq = ((maxSeq.get(guid, guid) as { seq: number | null }).seq ?? -1) + 1;
+    if (seq === undefined) {
+      const newest = foreignRows ? maxSeqWithJournal.get(guid, guid) : maxSeqInRing.get(guid);
+      seq = ((newest as { seq: number | null }).seq ?? -1) + 1;
+    }
     nextSeq.set(guid, seq + 1);
     return seq;
   };
@@ -161,6 +172,7 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
     m.deletedTo = to;
     if (to < m.upTo) return true;
     move = undefined;
+    foreignRows = false;
     return false;
   }
 

@@ -115,6 +115,9 @@ describe('history journal (issue 26: every run rewrote a page of its own check)'
     const again = openDatabase(file);
     const reopened = createHistory(again, 5);
     expect(lastResults(again).get(guids[29] ?? '')?.latency_ms).toBe(6);
+    // Before the move is finished, a check's numbering goes on from the journal, not the ring.
+    transaction(again, () => reopened.insert([entry(guids[29] ?? '', 7)]));
+    expect(reopened.recent(guids[29] ?? '', 2).map((e) => e.latency_ms)).toEqual([7, 6]);
     reopened.compactAll();
     const seen = [...allHistory(again)].filter((e) => e.check_guid === guids[0]).map((e) => e.latency_ms);
     expect(seen).toEqual([2, 3, 4, 5, 6]);
