@@ -68,7 +68,6 @@ interface Move {
   readTo: number;
   groups: Map<string, LogRow[]>;
   phase: 'read' | 'write' | 'delete';
-  deletedTo: number;
 }
 
 const columns = 'check_guid, ran_at, success, skipped, http_status, latency_ms, error';
@@ -94,7 +93,11 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
   const readLog = db.prepare(
     `SELECT id, seq, ${columns} FROM history_log WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
   );
-  const deleteLog = db.prepare('DELETE FROM history_log WHERE id > ? AND id <= ?');
+  // The oldest rows first, by count: ids only grow while runs keep coming, so steps over the id
+  // range from 0 would be mostly empty after a day of runs.
+  const deleteLog = db.prepare(
+    'DELETE FROM history_log WHERE id IN (SELECT id FROM history_log WHERE id <= ? ORDER BY id LIMIT ?)',
+  );
   let logRows = (db.prepare('SELECT COUNT(*) AS n FROM history_log').get() as { n: number }).n;
   let move: Move | undefined;
   /**
@@ -125,7 +128,7 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
         logRows = 0;
         return false;
       }
-      move = { upTo: id, readTo: 0, groups: new Map(), phase: 'read', deletedTo: 0 };
+      move = { upTo: id, readTo: 0, groups: new Map(), phase: 'read' };
     }
     const m = move;
     if (m.phase === 'read') {
@@ -166,11 +169,9 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
       if (m.groups.size === 0) m.phase = 'delete';
       return true;
     }
-    const to = Math.min(m.upTo, m.deletedTo + sizes.stepRows);
-    const { changes } = deleteLog.run(m.deletedTo, to);
-    logRows = Math.max(0, logRows - Number(changes));
-    m.deletedTo = to;
-    if (to < m.upTo) return true;
+    const deleted = Number(deleteLog.run(m.upTo, sizes.stepRows).changes);
+    logRows = Math.max(0, logRows - deleted);
+    if (deleted === sizes.stepRows) return true;
     move = undefined;
     foreignRows = false;
     return false;
