@@ -116,6 +116,7 @@ export function createCheckInsight(
   const recorded = new WeakSet<HistoryEntry>();
   let flushTimer: TimerHandle | undefined;
   let flushFailing = false;
+  let compactFailing = false;
   let closed = false;
   const log = createEventLog(deps.db);
   const lastRuns = new Map<string, RunExplanation>();
@@ -164,7 +165,6 @@ export function createCheckInsight(
       return false;
     }
   }
-  let compactFailing = false;
 
   function flushLater(): void {
     if (flushTimer === undefined && !closed) flushTimer = deps.clock.setTimer(settings.rollupFlushMs, timedFlush);

@@ -2,7 +2,7 @@
 // through a journal: a run's entry is appended to history_log in the commit of its result, and
 // the journal is moved into the rings every few thousand runs, grouped by check, in steps the
 // caller spreads over turns of the event loop (read/check-insight.ts, with the rollups' flush).
-import { transaction, type Database } from './database.ts';
+import { schemaVersion, transaction, type Database } from './database.ts';
 
 export interface HistoryEntry {
   check_guid: string;
@@ -60,7 +60,9 @@ export const historyCompaction = {
   stepChecks: 64,
 };
 
-type LogRow = HistoryRow & { id: number; seq: number };
+/** A row as read with its sequence number, which orders a check's entries. */
+type SeqRow = HistoryRow & { seq: number };
+type LogRow = SeqRow & { id: number };
 
 /** A move under way: the journal up to `upTo`, read into groups per check, then deleted. */
 interface Move {
@@ -194,9 +196,7 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
       logRows += entries.length;
     },
     recent(guid, limit) {
-      return (recent.all(guid, guid, limit) as unknown as (HistoryRow & { seq: number })[]).map(
-        ({ seq: _seq, ...row }) => fromHistoryRow(row),
-      );
+      return (recent.all(guid, guid, limit) as unknown as SeqRow[]).map(({ seq: _seq, ...row }) => fromHistoryRow(row));
     },
     forget(guid) {
       transaction(db, () => {
@@ -223,11 +223,9 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
  */
 export function* allHistory(db: Database): Generator<HistoryEntry> {
   const rows = db
-    .prepare(
-      'SELECT check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error FROM history ORDER BY check_guid, slot',
-    )
-    .iterate() as Iterable<HistoryRow & { seq: number }>;
-  let check: (HistoryRow & { seq: number })[] = [];
+    .prepare(`SELECT seq, ${columns} FROM history ORDER BY check_guid, slot`)
+    .iterate() as Iterable<SeqRow>;
+  let check: SeqRow[] = [];
   const inRunOrder = function* (): Generator<HistoryEntry> {
     check.sort((a, b) => a.seq - b.seq);
     for (const { seq: _seq, ...row } of check) yield fromHistoryRow(row);
@@ -240,4 +238,31 @@ export function* allHistory(db: Database): Generator<HistoryEntry> {
     check.push(row);
   }
   yield* inRunOrder();
+}
+
+/** The schema that added the journal (migrations.ts): an older store, read by `status`, has none. */
+const journalSchema = 6;
+
+/** Each row of `table` that is its check's newest (the ring's key finds them without a sort). */
+const newestIn = (db: Database, table: 'history' | 'history_log'): SeqRow[] =>
+  db
+    .prepare(
+      `SELECT seq, ${columns} FROM ${table}
+       JOIN (SELECT check_guid, MAX(seq) AS seq FROM ${table} GROUP BY check_guid) USING (check_guid, seq)`,
+    )
+    .all() as unknown as SeqRow[];
+
+/**
+ * Each check's newest entry, from its ring and the journal, each read on its own: one query over
+ * both as a union has no key to use, and took 2.9 s instead of 0.5 s for 6,000 checks with full
+ * rings.
+ */
+export function newestEntries(db: Database): HistoryEntry[] {
+  const journal = schemaVersion(db) < journalSchema ? [] : newestIn(db, 'history_log');
+  const newest = new Map<string, SeqRow>();
+  for (const row of [...newestIn(db, 'history'), ...journal]) {
+    const kept = newest.get(row.check_guid);
+    if (kept === undefined || row.seq > kept.seq) newest.set(row.check_guid, row);
+  }
+  return [...newest.values()].map(({ seq: _seq, ...row }) => fromHistoryRow(row));
 }

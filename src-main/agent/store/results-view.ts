@@ -1,6 +1,6 @@
 // Read-only views over results, outages and the outbox that the status command and UI show.
-import { schemaVersion, type Database } from './database.ts';
-import { fromHistoryRow, type HistoryEntry } from './history.ts';
+import type { Database } from './database.ts';
+import { newestEntries, type HistoryEntry } from './history.ts';
 
 export type LastResult = Omit<HistoryEntry, 'check_guid'>;
 
@@ -18,40 +18,9 @@ export interface OutageRecord {
 export const outageSeconds = (startedAt: string, endedAt: string): number =>
   Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(startedAt)) / 1000));
 
-/** The schema that added the history's journal (migrations.ts). */
-const journalSchema = 6;
-
-/** Each row of `table` that is its check's newest (the ring's key finds them without a sort). */
-const newestIn = (
-  db: Database,
-  table: 'history' | 'history_log',
-): (Parameters<typeof fromHistoryRow>[0] & { seq: number })[] =>
-  db
-    .prepare(
-      `SELECT h.check_guid, h.seq, h.ran_at, h.success, h.skipped, h.http_status, h.latency_ms, h.error
-       FROM ${table} h JOIN (SELECT check_guid, MAX(seq) AS seq FROM ${table} GROUP BY check_guid) last
-       ON h.check_guid = last.check_guid AND h.seq = last.seq`,
-    )
-    .all() as unknown as (Parameters<typeof fromHistoryRow>[0] & { seq: number })[];
-
-/**
- * Each check's newest entry, from its ring and the history's journal (store/history.ts), each
- * read on its own: one query over both as a union has no key to use, and took 2.9 s instead of
- * 0.5 s for 6,000 checks with full rings.
- */
+/** Each check's newest entry (store/history.ts reads the ring and the journal). */
 export function lastResults(db: Database): Map<string, LastResult> {
-  const journal = schemaVersion(db) < journalSchema ? [] : newestIn(db, 'history_log');
-  const newest = new Map<string, Parameters<typeof fromHistoryRow>[0] & { seq: number }>();
-  for (const row of [...newestIn(db, 'history'), ...journal]) {
-    const kept = newest.get(row.check_guid);
-    if (kept === undefined || row.seq > kept.seq) newest.set(row.check_guid, row);
-  }
-  return new Map(
-    [...newest.values()].map(({ seq: _seq, ...r }) => {
-      const { check_guid, ...last } = fromHistoryRow(r);
-      return [check_guid, last];
-    }),
-  );
+  return new Map(newestEntries(db).map(({ check_guid, ...last }) => [check_guid, last]));
 }
 
 export function unsentCount(db: Database): number {
