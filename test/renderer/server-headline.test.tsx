@@ -3,7 +3,7 @@
 // headline of the window — the pill, the title and the Overview's Connection card — and the one
 // source of every "not answering" / "failing" text, so that nothing still says otherwise once it
 // is connected again. "Online" is this machine's network, never the headline while the server is away.
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentSnapshot } from '../../src-main/ipc/contract.ts';
 import { App } from '../../src-renderer/App.tsx';
@@ -65,7 +65,8 @@ describe('the headline follows the server connection, not the machine network', 
     const pill = await screen.findByRole('status', { name: /^Agent status:/ });
     expect(pill.textContent).toMatch(/^Server unreachable since \d/);
     expect(pill.className).toContain('pill-warn');
-    expect(document.title).toMatch(/^Server unreachable since .+ · Uptime Agent$/);
+    // The title is set in an effect after the render that shows the pill: wait for it.
+    await waitFor(() => expect(document.title).toMatch(/^Server unreachable since .+ · Uptime Agent$/));
     expect(document.title).not.toContain('Online');
   });
 
@@ -76,7 +77,7 @@ describe('the headline follows the server connection, not the machine network', 
     renderApp(snapshotOf({ auth, connection: { state, since: '2026-11-21T09:58:00.000Z' } }));
     const shown = await screen.findByRole('status', { name: `Agent status: ${pill}` });
     expect(shown.className).toContain('pill-bad');
-    expect(document.title).toBe(`${pill} · Uptime Agent`);
+    await waitFor(() => expect(document.title).toBe(`${pill} · Uptime Agent`));
   });
 
   it('the Connection card leads with the server, and keeps Online as a fact about this machine, not in green', async () => {
