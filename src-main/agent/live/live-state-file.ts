@@ -4,9 +4,10 @@
 // belongs to a running agent and means nothing once it is gone.
 //
 // Written whole: a temporary file renamed over the old one, so a reader sees the old or the new
-// document, never a mix. On a full disk (the case `store_problem` exists for) the temporary file
-// cannot be written; the document is then rewritten in place inside the old file, whose size is
-// always a whole number of padding blocks, so that needs no new space on the disk.
+// document, never a mix. On a full disk (the case `store_problem` exists for) or with no file
+// descriptor to spare (a local fault) the temporary file cannot be written; the document is then
+// rewritten in place inside the old file, through the descriptor the writer kept open, whose
+// size is always a whole number of padding blocks, so that needs no new space on the disk.
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
@@ -56,45 +57,86 @@ function padded(text: string, minimum: number): Buffer {
   return buffer;
 }
 
-/** Writes the document; false when neither a whole replacement nor an in-place rewrite worked. */
-export function writeLiveState(dataDir: string, document: LiveStateDocument): boolean {
+export interface LiveStateWriter {
+  /** Writes the document; false when neither a whole replacement nor an in-place rewrite worked. */
+  write(document: LiveStateDocument): boolean;
+  /** Lets go of the kept descriptor and removes the file: the agent stops. */
+  remove(): void;
+}
+
+/**
+ * One agent's writer. It keeps the descriptor of the file it last wrote (the temporary file's,
+ * renamed into place), so that the in-place rewrite needs no new descriptor: a machine out of
+ * file descriptors (the local fault `status` must report) can still be told about in this file.
+ */
+export function openLiveStateWriter(dataDir: string): LiveStateWriter {
   const file = liveStateFile(dataDir);
-  const text = JSON.stringify(document);
   const temp = `${file}.${process.pid}.tmp`;
-  try {
-    const fd = openSync(temp, 'w', privateFileMode);
+  let kept: number | undefined;
+
+  function keep(fd: number | undefined): void {
+    if (kept !== undefined) closeSync(kept);
+    kept = fd;
+  }
+
+  function replace(text: string): boolean {
+    let fd: number | undefined;
     try {
+      fd = openSync(temp, 'w', privateFileMode);
       writeSync(fd, padded(text, 0));
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
-    return true;
-  } catch {
-    rmSync(temp, { force: true });
-    return rewriteInPlace(file, text);
-  }
-}
-
-/** The full-disk path: the old file's blocks take the new document if it fits in them. */
-function rewriteInPlace(file: string, text: string): boolean {
-  try {
-    const fd = openSync(file, 'r+');
-    try {
-      const size = fstatSync(fd).size;
-      if (Buffer.byteLength(text, 'utf8') + 1 > size) return false;
-      writeSync(fd, padded(text, size), 0, size, 0);
+      renameSync(temp, file);
+      keep(fd);
       return true;
-    } finally {
-      closeSync(fd);
+    } catch {
+      if (fd !== undefined) closeSync(fd);
+      forget(temp);
+      return false;
     }
+  }
+
+  /** The kept file, unless someone removed it since (then its name is opened again). */
+  function inPlace(text: string): boolean {
+    try {
+      if (kept !== undefined && fstatSync(kept).nlink > 0) return rewrite(kept, text);
+      keep(undefined);
+      const fd = openSync(file, 'r+');
+      try {
+        return rewrite(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return false;
+    }
+  }
+
+  return {
+    write: (document) => {
+      const text = JSON.stringify(document);
+      return replace(text) || inPlace(text);
+    },
+    remove: () => {
+      keep(undefined);
+      rmSync(file, { force: true });
+    },
+  };
+}
+
+/** Removes a half-written temporary file; whatever stands in its way is no reason to fail the write. */
+function forget(temp: string): void {
+  try {
+    rmSync(temp, { force: true });
   } catch {
-    return false;
+    // Not ours to clear (a folder of that name): the in-place rewrite does not need it gone.
   }
 }
 
-export function removeLiveState(dataDir: string): void {
-  rmSync(liveStateFile(dataDir), { force: true });
+/** The full-disk and out-of-descriptors path: the old file's blocks take the document if it fits. */
+function rewrite(fd: number, text: string): boolean {
+  const size = fstatSync(fd).size;
+  if (Buffer.byteLength(text, 'utf8') + 1 > size) return false;
+  writeSync(fd, padded(text, size), 0, size, 0);
+  return true;
 }
 
 /**

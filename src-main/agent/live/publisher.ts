@@ -6,7 +6,7 @@
 import type { Clock, TimerHandle } from '../base/clock.ts';
 import type { AgentTunables } from '../defaults.ts';
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
-import { removeLiveState, writeLiveState, type LiveStateContent } from './live-state-file.ts';
+import { openLiveStateWriter, type LiveStateContent } from './live-state-file.ts';
 import type { AgentState, LiveState } from './state.ts';
 
 export interface LivePublisherDeps {
@@ -55,9 +55,10 @@ export function startLivePublisher(deps: LivePublisherDeps): LivePublisher {
   let timer: TimerHandle | undefined;
   let closed = false;
   const periodMs = heartbeatMs(deps.tunables.loadSampleMs);
+  const file = openLiveStateWriter(deps.dataDir);
 
   function write(content: LiveStateContent, text: string): void {
-    writeLiveState(deps.dataDir, {
+    file.write({
       pid: process.pid,
       written_at: new Date(deps.clock.now()).toISOString(),
       write_period_ms: periodMs,
@@ -94,7 +95,7 @@ export function startLivePublisher(deps: LivePublisherDeps): LivePublisher {
       closed = true;
       off();
       timer?.cancel();
-      removeLiveState(deps.dataDir);
+      file.remove();
     },
   };
 }

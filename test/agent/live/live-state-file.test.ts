@@ -2,14 +2,15 @@
 // live-state.json, written whole when what it says changes and at least once per period, stale
 // when older than a few periods or when its writer is gone, removed when the agent stops.
 // Pure: a temporary folder and the fake clock.
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { noPrivateDefinitions } from '../../../src-main/agent/checks/private-definitions/index.ts';
 import {
   liveStateFile,
+  openLiveStateWriter,
   readLiveState,
   staleAfterPeriods,
-  writeLiveState,
+  type LiveStateDocument,
 } from '../../../src-main/agent/live/live-state-file.ts';
 import { heartbeatMs, startLivePublisher } from '../../../src-main/agent/live/publisher.ts';
 import { createLiveState, initialState } from '../../../src-main/agent/live/state.ts';
@@ -32,6 +33,21 @@ async function setup(enrolled = true) {
     checkSet: { privateSummary: () => noPrivateDefinitions },
   });
   return { dataDir, clock, live, publisher, read: () => readLiveState(dataDir, alive, clock.now()) };
+}
+
+function documentAt(writtenAt: number, clockSkewSec = 5): LiveStateDocument {
+  return {
+    pid: process.pid,
+    written_at: new Date(writtenAt).toISOString(),
+    write_period_ms: periodMs,
+    local_fault: null,
+    load: null,
+    clock_skew_sec: clockSkewSec,
+    private_definitions: noPrivateDefinitions,
+    store_problem: null,
+    unsaved_results: 0,
+    connection: null,
+  };
 }
 
 describe('live-state.json', () => {
@@ -119,18 +135,7 @@ describe('live-state.json', () => {
     const writtenAt = clock.now();
     publisher.close();
     // A killed agent leaves its last file behind: one as it would have written it.
-    writeLiveState(dataDir, {
-      pid: process.pid,
-      written_at: new Date(writtenAt).toISOString(),
-      write_period_ms: periodMs,
-      local_fault: null,
-      load: null,
-      clock_skew_sec: 5,
-      private_definitions: noPrivateDefinitions,
-      store_problem: null,
-      unsaved_results: 0,
-      connection: null,
-    });
+    openLiveStateWriter(dataDir).write(documentAt(writtenAt));
     expect(readLiveState(dataDir, alive, writtenAt + staleAfterPeriods * periodMs)).toBeDefined();
     expect(readLiveState(dataDir, alive, writtenAt + staleAfterPeriods * periodMs + 1)).toBeUndefined();
     expect(readLiveState(dataDir, () => false, writtenAt)).toBeUndefined();
@@ -141,5 +146,20 @@ describe('live-state.json', () => {
     expect(read()?.connection).toBeNull();
     publisher.close();
     expect(() => statSync(liveStateFile(dataDir))).toThrow();
+  });
+
+  it('is still written when no new file can be made (out of descriptors, a full disk): in place, through the descriptor it kept', async () => {
+    const dataDir = await tempDataDir();
+    const writer = openLiveStateWriter(dataDir);
+    expect(writer.write(documentAt(1_000, 1))).toBe(true);
+    // The temporary file cannot be created: the same failure as EMFILE or ENOSPC at open.
+    mkdirSync(`${liveStateFile(dataDir)}.${process.pid}.tmp`);
+    expect(writer.write(documentAt(2_000, 2))).toBe(true);
+    expect(readLiveState(dataDir, alive, 2_000)?.clock_skew_sec).toBe(2);
+    // Removed by someone else: the kept descriptor is of no use, so the name is tried, and nothing is there.
+    rmSync(liveStateFile(dataDir));
+    expect(writer.write(documentAt(3_000, 3))).toBe(false);
+    expect(readLiveState(dataDir, alive, 3_000)).toBeUndefined();
+    writer.remove();
   });
 });
