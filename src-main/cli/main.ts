@@ -1,6 +1,7 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=4 --max-old-space-size=256
+#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=4 --max-old-space-size=256 --no-concurrent-recompilation
 // Entry point of the headless `uptime-agent` command.
-// The V8 flags above (also in electron-builder.yml and the bench scripts): with a machine's
+// The V8 flags above (also in electron-builder.yml, kept equal by test/packaging/v8-flags.test.ts;
+// the bench reads them from this line): with a machine's
 // default limits V8 lets a probe-heavy heap grow to ~280 MB RSS at 5,000 checks although under
 // 20 MB of it is live; these bound it to ~135 MB at the same CPU cost (npm run bench:probes).
 // A 1 MB semi-space saved ~5-10 MB more at 1,000 checks but cost ~0.04 ms CPU per probe
@@ -9,6 +10,11 @@
 // the compiler's and GC's short-lived memory left ~25 MB resident in five of them at 1,000
 // checks. Two arenas held ~4-11 MB of it; one holds ~5-8 MB less again at 1,000 checks, at the
 // same CPU per probe (3 runs of each, interleaved; issue 14). Other libcs ignore it.
+// --no-concurrent-recompilation (issue 26): the optimizing compilers run on the thread that asked,
+// between two tasks, instead of on a worker that then wakes the main thread to install the code.
+// At rest (20 checks at 60 s) that took wake-ups from 5.6-6.4 to 3.3 a second; at 1,000 checks it
+// left ~16 MB less resident (the added memory 27 -> 17 MB) at the same CPU per probe (0.394 ms
+// both, 3 interleaved rounds). A compile now holds up the loop once, while the code warms up.
 // Also tried for issue 26 and left out (README "Benchmarks"): an 8 MB semi-space (~10 MB more at
 // 20 checks), --optimize-for-size (1.6x the CPU per probe), fixed malloc trim/mmap thresholds (no gain).
 import { agentVersion } from '../agent/base/version.ts';
