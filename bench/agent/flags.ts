@@ -11,17 +11,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { sampleProcess } from './proc-stats.ts';
+import { parseShebang } from './stack.ts';
 import { startTarget } from './target.ts';
 import { fixed, printTable } from '../support.ts';
 
 const cli = resolve(import.meta.dirname, '../../dist/main/cli/main.js');
 const text = readFileSync(cli, 'utf8');
 const [shebang = '', ...rest] = text.split('\n');
-/** The command's own first line: `#!/usr/bin/env -S ENV=… node FLAGS`. */
-const own = /^#!\/usr\/bin\/env -S ((?:\w+=\S+ )*)node ?(.*)$/.exec(shebang);
-if (own === null) throw new Error(`${cli} does not start with the expected shebang: ${shebang}`);
-const [, env = '', ownFlags = ''] = own;
-const sets = (process.env.BENCH_FLAGS ?? `${ownFlags}|--max-semi-space-size=1 --max-old-space-size=256`).split('|');
+const own = parseShebang(shebang);
+const env = Object.entries(own.env)
+  .map(([name, value]) => `${name}=${value} `)
+  .join('');
+const ownFlags = own.nodeArgs.join(' ');
+/** By default the command's own flags against the same with a 1 MB semi-space. */
+const smallerYoung = ownFlags.replace(/--max-semi-space-size=\d+/, '--max-semi-space-size=1');
+const sets = (process.env.BENCH_FLAGS ?? `${ownFlags}|${smallerYoung}`).split('|');
 const sizes = (process.env.BENCH_CHECKS ?? '20,1000').split(',').map(Number);
 const reps = Number(process.env.BENCH_REPS ?? '3');
 if (sizes.some((n) => !Number.isInteger(n) || n <= 0) || !Number.isInteger(reps) || reps <= 0)

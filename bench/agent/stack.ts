@@ -7,13 +7,13 @@ import { nextMessage } from './measure.ts';
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 
-interface Launch {
+export interface Launch {
   env: Record<string, string>;
   nodeArgs: string[];
 }
 
 /** `#!/usr/bin/env -S NAME=value node --flag …` → the assignments and the node flags. */
-function parseShebang(firstLine: string): Launch {
+export function parseShebang(firstLine: string): Launch {
   const words = firstLine
     .replace(/^#!\S*env\s+(-S\s+)?/, '')
     .trim()
