@@ -26,10 +26,13 @@ import { createLiveState, initialState } from './live/state.ts';
 import { createUploadLoop } from './delivery/upload-loop.ts';
 import { userAgent } from './base/version.ts';
 import { createNetworkHolder } from './wire/network-holder.ts';
+import { applyRuntimeV8Flags } from './base/runtime-v8-flags.ts';
 
 export type { Agent, AgentOptions, CallFailure } from './agent-api.ts';
 
 export function createAgent(options: AgentOptions): Agent {
+  // Before the first run: V8's GC policy for the process that hosts the agent (the command or the desktop app).
+  applyRuntimeV8Flags();
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
   const tunables: AgentTunables = { ...agentDefaults, ...options.tunables };
