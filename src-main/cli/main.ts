@@ -1,11 +1,14 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=4 --max-old-space-size=256 --no-concurrent-recompilation
+#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=2 --max-old-space-size=256 --no-concurrent-recompilation
 // Entry point of the headless `uptime-agent` command.
 // The V8 flags above (also in electron-builder.yml, kept equal by test/packaging/v8-flags.test.ts;
 // the bench reads them from this line): with a machine's
 // default limits V8 lets a probe-heavy heap grow to ~280 MB RSS at 5,000 checks although under
 // 20 MB of it is live; these bound it to ~135 MB at the same CPU cost (npm run bench:probes).
 // A 1 MB semi-space saved ~5-10 MB more at 1,000 checks but cost ~0.04 ms CPU per probe
-// (more scavenges; issue 14), so 4 MB it stays.
+// (more scavenges; issue 14). 2 MB, since V8 no longer pretenures (runtime-v8-flags.ts, issue
+// 26): against 4 MB, 2.7 MB less at 20 checks and 2.1 MB less at 1,000 at the same CPU per probe
+// (0.409 against 0.410 ms, 3 interleaved rounds; 1 MB cost 9 % more), and 3-8 MB less at 6,000
+// and at 80 % of saturation in one full bench each.
 // MALLOC_ARENA_MAX=1: glibc gives each of V8's worker threads its own 64 MB malloc arena, and
 // the compiler's and GC's short-lived memory left ~25 MB resident in five of them at 1,000
 // checks. Two arenas held ~4-11 MB of it; one holds ~5-8 MB less again at 1,000 checks, at the
