@@ -1,6 +1,6 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=2 --max-old-space-size=256 --no-concurrent-recompilation
 // Entry point of the headless `uptime-agent` command.
-// The V8 flags above (also in electron-builder.yml, kept equal by test/packaging/v8-flags.test.ts;
+// The V8 flags above (also in electron-builder.yml, kept equal by test/electron/v8-flags.test.ts;
 // the bench reads them from this line): with a machine's
 // default limits V8 lets a probe-heavy heap grow to ~280 MB RSS at 5,000 checks although under
 // 20 MB of it is live; these bound it to ~135 MB at the same CPU cost (npm run bench:probes).

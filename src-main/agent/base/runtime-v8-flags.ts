@@ -6,7 +6,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * --allocation-site-pretenuring (issue 26). V8 learns for each allocation site whether its
+ * --no-allocation-site-pretenuring (issue 26). V8 learns for each allocation site whether its
  * objects outlive a young-generation GC and, once most do, allocates them straight in the old
  * generation. At 1,000 runs a second ~660 sites were so tenured within 30 s
  * (--trace-pretenuring-statistics): objects that live a few hundred ms (a result waiting for its
