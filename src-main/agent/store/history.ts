@@ -62,13 +62,18 @@ export const historyCompaction = {
 
 /** A row as read with its sequence number, which orders a check's entries. */
 type SeqRow = HistoryRow & { seq: number };
-type LogRow = SeqRow & { id: number };
 
-/** A move under way: the journal up to `upTo`, read into groups per check, then deleted. */
+/**
+ * A move under way: the journal up to `upTo`, its row ids read into groups per check, then
+ * deleted. Only the ids are held (the rows are copied by SQLite itself): a move spans dozens of
+ * turns of the event loop, and thousands of row objects held that long outlived V8's young
+ * generation, each move adding ~2 MB to the old one at 1,000 runs a second (issue 26).
+ */
 interface Move {
   upTo: number;
   readTo: number;
-  groups: Map<string, LogRow[]>;
+  /** Checks whose ids are left to write, in the order first seen. */
+  pending: string[];
   phase: 'read' | 'write' | 'delete';
 }
 
@@ -84,17 +89,15 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
   const append = db.prepare(`
     INSERT INTO history_log (check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  const upsert = db.prepare(`
+  const moveRow = db.prepare(`
     INSERT OR REPLACE INTO history (check_guid, slot, seq, ran_at, success, skipped, http_status, latency_ms, error)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    SELECT check_guid, seq % ?, seq, ran_at, success, skipped, http_status, latency_ms, error FROM history_log WHERE id = ?`);
   // UNION, not UNION ALL: while a move is under way an entry can be in both, identical.
   const recent = db.prepare(`
     SELECT ${columns}, seq FROM history WHERE check_guid = ?
     UNION SELECT ${columns}, seq FROM history_log WHERE check_guid = ?
     ORDER BY seq DESC LIMIT ?`);
-  const readLog = db.prepare(
-    `SELECT id, seq, ${columns} FROM history_log WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
-  );
+  const readLog = db.prepare('SELECT id, check_guid FROM history_log WHERE id > ? AND id <= ? ORDER BY id LIMIT ?');
   // The oldest rows first, by count: ids only grow while runs keep coming, so steps over the id
   // range from 0 would be mostly empty after a day of runs.
   const deleteLog = db.prepare(
@@ -102,6 +105,9 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
   );
   let logRows = (db.prepare('SELECT COUNT(*) AS n FROM history_log').get() as { n: number }).n;
   let move: Move | undefined;
+  // Each check's journal ids of the move under way, in id (= run) order. The arrays outlive the
+  // move, emptied, so a move allocates nothing that lives past it.
+  const idsOf = new Map<string, number[]>();
   /**
    * Whether the journal may hold entries of a check this process has not numbered yet: only rows
    * from before it opened the store (a move cut short). Until a move has taken them, a check's
@@ -130,45 +136,34 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
         logRows = 0;
         return false;
       }
-      move = { upTo: id, readTo: 0, groups: new Map(), phase: 'read' };
+      move = { upTo: id, readTo: 0, pending: [], phase: 'read' };
     }
     const m = move;
     if (m.phase === 'read') {
-      const rows = readLog.all(m.readTo, m.upTo, sizes.stepRows) as unknown as LogRow[];
+      const rows = readLog.all(m.readTo, m.upTo, sizes.stepRows) as unknown as { id: number; check_guid: string }[];
       for (const row of rows) {
-        const group = m.groups.get(row.check_guid);
-        if (group === undefined) m.groups.set(row.check_guid, [row]);
-        else group.push(row);
+        let ids = idsOf.get(row.check_guid);
+        if (ids === undefined) idsOf.set(row.check_guid, (ids = []));
+        if (ids.length === 0) m.pending.push(row.check_guid);
+        ids.push(row.id);
       }
       m.readTo = rows.at(-1)?.id ?? m.upTo;
       if (rows.length < sizes.stepRows) m.phase = 'write';
       return true;
     }
     if (m.phase === 'write') {
-      const slice: LogRow[][] = [];
-      for (const rows of m.groups.values()) {
-        if (slice.length === sizes.stepChecks) break;
-        slice.push(rows);
-      }
+      const slice = m.pending.slice(-sizes.stepChecks);
       transaction(db, () => {
         // A check's rows in run order: the newest of a slot is written last.
-        for (const rows of slice)
-          for (const r of rows)
-            upsert.run(
-              r.check_guid,
-              r.seq % slotsPerCheck,
-              r.seq,
-              r.ran_at,
-              r.success,
-              r.skipped,
-              r.http_status,
-              r.latency_ms,
-              r.error,
-            );
+        for (const guid of slice) for (const rowId of idsOf.get(guid) ?? []) moveRow.run(slotsPerCheck, rowId);
       });
       // Only once written: a refused write (a full disk) is tried again, never skipped.
-      for (const rows of slice) m.groups.delete(rows[0]?.check_guid ?? '');
-      if (m.groups.size === 0) m.phase = 'delete';
+      m.pending.length -= slice.length;
+      for (const guid of slice) {
+        const ids = idsOf.get(guid);
+        if (ids !== undefined) ids.length = 0;
+      }
+      if (m.pending.length === 0) m.phase = 'delete';
       return true;
     }
     const deleted = Number(deleteLog.run(m.upTo, sizes.stepRows).changes);
@@ -204,7 +199,8 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
         const { changes } = db.prepare('DELETE FROM history_log WHERE check_guid = ?').run(guid);
         logRows = Math.max(0, logRows - Number(changes));
       });
-      move?.groups.delete(guid);
+      // A move under way has nothing left to write for it: its journal rows are gone.
+      idsOf.delete(guid);
       nextSeq.delete(guid);
     },
     compactionDue: () => move !== undefined || logRows >= dueAt(),

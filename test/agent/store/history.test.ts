@@ -144,6 +144,26 @@ describe('history journal (issue 26: every run rewrote a page of its own check)'
     db.close();
   });
 
+  it('a write the store refuses mid-move (a full disk) is tried again and skips no entry', () => {
+    const db = openDatabase(':memory:');
+    const history = createHistory(db, 5, { ...historyCompaction, stepRows: 1000, stepChecks: 2 });
+    for (let round = 0; round < 3; round++)
+      transaction(db, () => history.insert(guids.slice(0, 6).map((g) => entry(g, round))));
+    history.compactStep(); // read
+    history.compactStep(); // two checks written
+    db.exec(
+      "CREATE TEMP TRIGGER refuse BEFORE INSERT ON history BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+    );
+    expect(() => history.compactStep()).toThrow(/disk is full/);
+    expect(history.compactionDue()).toBe(true);
+    db.exec('DROP TRIGGER refuse');
+    history.compactAll();
+    expect((db.prepare('SELECT COUNT(*) AS n FROM history_log').get() as { n: number }).n).toBe(0);
+    for (const guid of guids.slice(0, 6))
+      expect([...allHistory(db)].filter((e) => e.check_guid === guid).map((e) => e.latency_ms)).toEqual([0, 1, 2]);
+    db.close();
+  });
+
   it('forgetting a check mid-move drops it from the move too', () => {
     const db = openDatabase(':memory:');
     const history = createHistory(db, 5, { ...historyCompaction, stepRows: 1000, stepChecks: 1 });
