@@ -60,7 +60,7 @@ export interface PreparedDataDir {
 export function prepareDataDir(dataDir: string, platform: NodeJS.Platform = process.platform): PreparedDataDir {
   makeDataDir(dataDir);
   const tightened: string[] = [];
-  if (platform !== 'win32') tighten(dataDir, privateDirMode, tightened, 0);
+  if (platform !== 'win32') tighten(dataDir, tightened, 0);
   try {
     accessSync(dataDir, constants.W_OK);
   } catch {
@@ -72,22 +72,33 @@ export function prepareDataDir(dataDir: string, platform: NodeJS.Platform = proc
   return { tightened };
 }
 
-function tighten(path: string, mode: number, tightened: string[], depth: number): void {
-  const stat = lstatSync(path);
-  if (stat.isSymbolicLink()) return;
+function tighten(path: string, tightened: string[], depth: number): void {
+  const stat = unlessGone(() => lstatSync(path), depth);
+  if (stat === undefined || stat.isSymbolicLink()) return;
+  const mode = stat.isDirectory() ? privateDirMode : privateFileMode;
   if ((stat.mode & 0o777 & ~mode) !== 0) {
     try {
       chmodSync(path, mode);
       tightened.push(path);
     } catch {
-      // Not ours to change (another owner): the writability check says what to do.
+      // Not ours to change (another owner), or gone: the writability check says what to do.
     }
   }
   if (!stat.isDirectory() || depth > 2) return;
-  for (const name of readdirSync(path)) {
-    const child = join(path, name);
-    const isDir = lstatSync(child).isDirectory();
-    tighten(child, isDir ? privateDirMode : privateFileMode, tightened, depth + 1);
+  for (const name of unlessGone(() => readdirSync(path), depth) ?? []) tighten(join(path, name), tightened, depth + 1);
+}
+
+/**
+ * What read gives, or undefined when something inside the folder is gone since it was listed:
+ * a running agent writes live-state.json through a temporary file renamed into place, so an
+ * enroll beside it lists names that vanish a moment later. The folder itself must be there.
+ */
+function unlessGone<T>(read: () => T, depth: number): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (depth > 0 && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 
