@@ -72,8 +72,8 @@ type SeqRow = HistoryRow & { seq: number };
 interface Move {
   upTo: number;
   readTo: number;
-  /** Checks whose ids are left to write, in the order first seen. */
-  pending: string[];
+  /** Each check's journal row ids left to write, in id (= run) order. */
+  groups: Map<string, number[]>;
   phase: 'read' | 'write' | 'delete';
 }
 
@@ -105,9 +105,6 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
   );
   let logRows = (db.prepare('SELECT COUNT(*) AS n FROM history_log').get() as { n: number }).n;
   let move: Move | undefined;
-  // Each check's journal ids of the move under way, in id (= run) order. The arrays outlive the
-  // move, emptied, so a move allocates nothing that lives past it.
-  const idsOf = new Map<string, number[]>();
   /**
    * Whether the journal may hold entries of a check this process has not numbered yet: only rows
    * from before it opened the store (a move cut short). Until a move has taken them, a check's
@@ -136,34 +133,33 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
         logRows = 0;
         return false;
       }
-      move = { upTo: id, readTo: 0, pending: [], phase: 'read' };
+      move = { upTo: id, readTo: 0, groups: new Map(), phase: 'read' };
     }
     const m = move;
     if (m.phase === 'read') {
       const rows = readLog.all(m.readTo, m.upTo, sizes.stepRows) as unknown as { id: number; check_guid: string }[];
       for (const row of rows) {
-        let ids = idsOf.get(row.check_guid);
-        if (ids === undefined) idsOf.set(row.check_guid, (ids = []));
-        if (ids.length === 0) m.pending.push(row.check_guid);
-        ids.push(row.id);
+        const ids = m.groups.get(row.check_guid);
+        if (ids === undefined) m.groups.set(row.check_guid, [row.id]);
+        else ids.push(row.id);
       }
       m.readTo = rows.at(-1)?.id ?? m.upTo;
       if (rows.length < sizes.stepRows) m.phase = 'write';
       return true;
     }
     if (m.phase === 'write') {
-      const slice = m.pending.slice(-sizes.stepChecks);
+      const slice: [string, number[]][] = [];
+      for (const group of m.groups) {
+        if (slice.length === sizes.stepChecks) break;
+        slice.push(group);
+      }
       transaction(db, () => {
         // A check's rows in run order: the newest of a slot is written last.
-        for (const guid of slice) for (const rowId of idsOf.get(guid) ?? []) moveRow.run(slotsPerCheck, rowId);
+        for (const [, ids] of slice) for (const rowId of ids) moveRow.run(slotsPerCheck, rowId);
       });
       // Only once written: a refused write (a full disk) is tried again, never skipped.
-      m.pending.length -= slice.length;
-      for (const guid of slice) {
-        const ids = idsOf.get(guid);
-        if (ids !== undefined) ids.length = 0;
-      }
-      if (m.pending.length === 0) m.phase = 'delete';
+      for (const [guid] of slice) m.groups.delete(guid);
+      if (m.groups.size === 0) m.phase = 'delete';
       return true;
     }
     const deleted = Number(deleteLog.run(m.upTo, sizes.stepRows).changes);
@@ -199,8 +195,7 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
         const { changes } = db.prepare('DELETE FROM history_log WHERE check_guid = ?').run(guid);
         logRows = Math.max(0, logRows - Number(changes));
       });
-      // A move under way has nothing left to write for it: its journal rows are gone.
-      idsOf.delete(guid);
+      move?.groups.delete(guid);
       nextSeq.delete(guid);
     },
     compactionDue: () => move !== undefined || logRows >= dueAt(),
