@@ -1,9 +1,11 @@
 // The V8 flags the agent sets for its whole process once it runs (the probe thread included: V8's
-// flags are per process). Only flags V8 reads while it runs belong here; those it reads when it
-// starts (heap sizes, compile threads) are on the command's first line (src-main/cli/main.ts)
+// flags are per process), and the young generation it gives the probe thread alone as the thread
+// starts. Only flags V8 reads while it runs belong here; those it reads when it starts the process
+// (heap sizes, compile threads) are on the command's first line (src-main/cli/main.ts)
 // and in the desktop app's launch flags, which are kept equal by test/electron/v8-flags.test.ts.
 // The first line has no room left either way: Linux before 5.1 cuts it at 127 bytes.
 import { setFlagsFromString } from 'node:v8';
+import type { Worker } from 'node:worker_threads';
 
 /**
  * --no-allocation-site-pretenuring (issue 26). V8 learns for each allocation site whether its
@@ -21,4 +23,58 @@ export const runtimeV8Flags = ['--no-allocation-site-pretenuring'] as const;
 /** Sets runtimeV8Flags; idempotent, so every agent the process creates may call it. */
 export function applyRuntimeV8Flags(): void {
   for (const flag of runtimeV8Flags) setFlagsFromString(flag);
+}
+
+/**
+ * The probe thread's semi-spaces (issue 26): 8 MB, where the process has 2 (the command's first
+ * line, for the main thread's memory at 20 and 1,000 checks; the thread runs only from
+ * probeThreadFromRunsPerSec). The thread allocates ~30 KB a run (Node's HTTP client, streams,
+ * promises), so with 2 MB it scavenged ~50 times a second: a run in flight for ~100 ms (256 at
+ * once at saturation, or in the convoy a stall starts: docs/architecture.md, "Near its own
+ * capacity") outlived two scavenges and was promoted, and the thread then ran 2-7 full GCs a
+ * second. npm run bench:agent, two interleaved rounds of each build, at 6,000 checks:
+ * 2,852-3,422 -> 4,103-4,113 runs a second, 0.35-0.42 -> 0.28-0.29 ms CPU a run, RSS 173-174 ->
+ * 186-188 MB. The thread's own GC counters (6,000 checks): full GCs 6.7 -> 0.8 a second; 4 MB
+ * kept 6.2 of them, 6 MB ran 3,707 against 4,028 runs a second at the same RSS, 16 MB 4,112 but
+ * ~17 MB more.
+ */
+export const probeThreadSemiSpaceMb = 8;
+
+const semiSpaceFlag = /--max[-_]semi[-_]space[-_]size=(\d+)/g;
+
+/**
+ * The process's own --max-semi-space-size in MB, from where it can be given: NODE_OPTIONS, then
+ * Node's command line, then Electron's --js-flags (each later one wins, as in V8). 0 when none
+ * set it: V8's own default, sized from the machine's memory.
+ */
+export function ownSemiSpaceMb(sources: readonly string[]): number {
+  let mb = 0;
+  for (const source of sources) for (const match of source.matchAll(semiSpaceFlag)) mb = Number(match[1]);
+  return mb;
+}
+
+const processSemiSpaceMb = (): number =>
+  ownSemiSpaceMb([process.env.NODE_OPTIONS ?? '', ...process.execArgv, ...process.argv]);
+
+/**
+ * Starts a thread whose young generation has `semiSpaceMb` semi-spaces. V8 reads the flag when it
+ * creates an isolate, and a Worker's resourceLimits cannot raise it past the process's flag (the
+ * flag wins: measured), so the flag is raised while the thread starts and set back once it runs
+ * (or fails to): the main thread's isolate exists already, and a thread started later gets the
+ * process's size again.
+ */
+export function startThreadWithSemiSpace(semiSpaceMb: number, start: () => Worker): Worker {
+  const own = processSemiSpaceMb();
+  const restore = (): void => setFlagsFromString(`--max-semi-space-size=${own}`);
+  setFlagsFromString(`--max-semi-space-size=${semiSpaceMb}`);
+  let worker: Worker;
+  try {
+    worker = start();
+  } catch (error) {
+    restore();
+    throw error;
+  }
+  worker.once('online', restore);
+  worker.once('exit', restore);
+  return worker;
 }

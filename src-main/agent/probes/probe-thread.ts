@@ -6,6 +6,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { probeThreadSemiSpaceMb, startThreadWithSemiSpace } from '../base/runtime-v8-flags.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { cancelledError } from './errors.ts';
 import { runProbe } from './index.ts';
@@ -80,7 +81,7 @@ interface Pending {
 }
 
 export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
-  const worker = new Worker(options.entry ?? defaultEntry);
+  const worker = startThreadWithSemiSpace(probeThreadSemiSpaceMb, () => new Worker(options.entry ?? defaultEntry));
   // Never what keeps the process alive: the agent closes it, and a stray one must not hang exit.
   worker.unref();
   const pending = new Map<number, Pending>();

@@ -1,0 +1,77 @@
+// The probe thread's young generation is its own (runtime-v8-flags.ts): in a real process started
+// with the agent's small one (--max-semi-space-size=2, as the command and the desktop app are),
+// the probe thread's young generation grows past it, while a thread started afterwards keeps the
+// process's size (the main thread's was set when the process started, before any of this).
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { probeThreadSemiSpaceMb } from '../../../src-main/agent/base/runtime-v8-flags.ts';
+
+const probeThreadUrl = pathToFileURL(
+  resolve(import.meta.dirname, '../../../src-main/agent/probes/probe-thread.ts'),
+).href;
+
+// Keeps a window of young objects alive while it allocates, so that V8 grows the young
+// generation as far as it may; answers the capacity one semi-space reached (in bytes: what is
+// used and what is left of it; the space's committed size also counts pages in passing).
+const churn = `
+  import { getHeapSpaceStatistics } from 'node:v8';
+  const semiSpace = () => {
+    const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    return space.space_used_size + space.space_available_size;
+  };
+  export function grownSemiSpace() {
+    let kept = [];
+    for (let i = 0; i < 3_000_000; i++) {
+      kept.push({ i, text: 'x' + i });
+      if (kept.length > 150_000) kept = [];
+    }
+    return semiSpace();
+  }
+`;
+
+// A probe thread script that answers every run with the young generation it grew to (as the
+// outcome's error text): the size is that of the thread createProbeThread started.
+const reportingEntry = `data:text/javascript,${encodeURIComponent(`
+  import { parentPort } from 'node:worker_threads';
+  ${churn}
+  parentPort.on('message', (message) => {
+    const size = String(grownSemiSpace());
+    parentPort.postMessage({ outcomes: message.runs.map((run) => [run.id, { success: false, error: size }]) });
+  });
+`)}`;
+
+// A plain thread, started after the probe thread runs: it must get the process's size again.
+const plainEntry = `data:text/javascript,${encodeURIComponent(`
+  import { parentPort } from 'node:worker_threads';
+  ${churn}
+  parentPort.postMessage(grownSemiSpace());
+`)}`;
+
+const script = `
+  import { Worker } from 'node:worker_threads';
+  const { createProbeThread } = await import(${JSON.stringify(probeThreadUrl)});
+  const thread = createProbeThread({ onLost: (reason) => { throw reason; }, entry: new URL(${JSON.stringify(reportingEntry)}) });
+  const outcome = await thread.probe({ type: 'tcp', guid: 'g', host: '127.0.0.1', port: 1 }, {});
+  const plain = new Worker(new URL(${JSON.stringify(plainEntry)}));
+  const later = await new Promise((resolve) => plain.once('message', resolve));
+  await plain.terminate();
+  await thread.close();
+  console.log(JSON.stringify({ probeThread: Number(outcome.error), later }));
+`;
+
+describe("the probe thread's young generation", () => {
+  it('is larger than the process’s own, which later threads keep', () => {
+    const child = spawnSync(process.execPath, ['--max-semi-space-size=2', '--input-type=module', '--eval', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(child.stderr).toBe('');
+    const sizes = JSON.parse(child.stdout) as { probeThread: number; later: number };
+    const mb = 1024 * 1024;
+    expect(sizes.probeThread).toBeGreaterThan((probeThreadSemiSpaceMb - 0.5) * mb);
+    expect(sizes.probeThread).toBeLessThanOrEqual(probeThreadSemiSpaceMb * mb);
+    expect(sizes.later).toBeLessThanOrEqual(2 * mb);
+  });
+});
