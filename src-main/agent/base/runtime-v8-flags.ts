@@ -74,7 +74,13 @@ export function startThreadWithSemiSpace(semiSpaceMb: number, start: () => Worke
     restore();
     throw error;
   }
-  worker.once('online', restore);
-  worker.once('exit', restore);
+  // Once: a thread that exits much later must not set it back while another thread starts.
+  const started = (): void => {
+    worker.off('online', started);
+    worker.off('exit', started);
+    restore();
+  };
+  worker.on('online', started);
+  worker.on('exit', started);
   return worker;
 }
