@@ -53,6 +53,9 @@ export function ownSemiSpaceMb(sources: readonly string[]): number {
   return mb;
 }
 
+/** Applies to the isolates V8 creates from now on (the threads started next). */
+const setSemiSpaceMb = (mb: number): void => setFlagsFromString(`--max-semi-space-size=${mb}`);
+
 const processSemiSpaceMb = (): number =>
   ownSemiSpaceMb([process.env.NODE_OPTIONS ?? '', ...process.execArgv, ...process.argv]);
 
@@ -65,8 +68,8 @@ const processSemiSpaceMb = (): number =>
  */
 export function startThreadWithSemiSpace(semiSpaceMb: number, start: () => Worker): Worker {
   const own = processSemiSpaceMb();
-  const restore = (): void => setFlagsFromString(`--max-semi-space-size=${own}`);
-  setFlagsFromString(`--max-semi-space-size=${semiSpaceMb}`);
+  const restore = (): void => setSemiSpaceMb(own);
+  setSemiSpaceMb(semiSpaceMb);
   let worker: Worker;
   try {
     worker = start();
