@@ -112,6 +112,31 @@ describe('live-state.json', () => {
     expect(readFileSync(liveStateFile(dataDir), 'utf8')).toBe(before);
   });
 
+  it('another call the server took is not a write of its own: its time goes with the next write', async () => {
+    const { dataDir, clock, live, read } = await setup();
+    const took = (at: number) =>
+      live.update((s) => ({
+        ...s,
+        connection: {
+          state: 'connected',
+          since: '2026-11-21T09:00:00.000Z',
+          lastSuccessAt: new Date(at).toISOString(),
+        },
+      }));
+    took(clock.now());
+    const connectedAt = new Date(clock.now()).toISOString();
+    // Connected is news: written at once.
+    expect(read()?.connection).toMatchObject({ state: 'connected', last_success_at: connectedAt });
+    const before = readFileSync(liveStateFile(dataDir), 'utf8');
+    await clock.advance(1_000);
+    took(clock.now());
+    const laterCall = new Date(clock.now()).toISOString();
+    expect(readFileSync(liveStateFile(dataDir), 'utf8')).toBe(before);
+    // The next write (here the heartbeat) carries it.
+    await clock.advance(heartbeatMs(periodMs));
+    expect(read()?.connection?.last_success_at).toBe(laterCall);
+  });
+
   it('is rewritten every heartbeat period, so it stays fresh while the agent runs', async () => {
     const { clock, read } = await setup();
     await clock.advance(10 * heartbeatMs(periodMs));
