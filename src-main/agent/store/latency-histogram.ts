@@ -6,8 +6,12 @@
 //   beyond any run's 60 s deadline; anything longer lands in the last slot).
 // A slot reports its midpoint, so a median or p95 is within 1/64 (1.6 %) of the exact
 // nearest-rank figure of the same samples, and it is clamped to min..max, which are kept exact.
-// 448 slots: 448 bytes while no slot holds more than 255 runs, 896 up to 65,535 (an hour of 1 s
-// runs all in one slot), 1,792 beyond; the counters widen themselves.
+// 448 slots, but the counters hold only the stretch of slots in use, grown by doublings from 16
+// (issue 26): a check's latencies mostly stay within a few slots, and two buckets of every check
+// are open at once, so 448 counters each came to ~2 KB a check with their buffers outside V8's
+// heap, ~13 MB at 6,000 checks. Up to 64 bytes V8 keeps a typed array inside its heap. A counter
+// is one byte while it holds at most 255 runs, two up to 65,535 (an hour of 1 s runs all in one
+// slot), four beyond; the counters widen themselves.
 
 /** Below this every millisecond has its own slot. */
 const exactBelow = 128;
@@ -36,8 +40,13 @@ export function slotValue(slot: number): number {
   return (1 << doubling) + ((slot - exactBelow) & ((1 << subBits) - 1)) * width + (width >>> 1);
 }
 
+/** The fewest counters a histogram holds once it holds any: 16 one-byte counters. */
+const firstStretch = 16;
+
 export class LatencyHistogram {
-  counts: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(latencySlots);
+  /** Counters of slots base .. base + counts.length - 1. */
+  counts: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(0);
+  private base = 0;
   count = 0;
   min = Number.POSITIVE_INFINITY;
   max = 0;
@@ -47,16 +56,34 @@ export class LatencyHistogram {
 
   add(ms: number): void {
     const slot = slotOf(ms);
+    if (slot < this.base || slot >= this.base + this.counts.length) this.cover(slot);
     let counts = this.counts;
-    const held = counts[slot] ?? 0;
+    const at = slot - this.base;
+    const held = counts[at] ?? 0;
     if (held === 0xff && counts instanceof Uint8Array) counts = this.counts = Uint16Array.from(counts);
     else if (held === 0xffff && counts instanceof Uint16Array) counts = this.counts = Uint32Array.from(counts);
-    counts[slot] = held + 1;
+    counts[at] = held + 1;
     this.count += 1;
     if (ms < this.min) this.min = ms;
     if (ms > this.max) this.max = ms;
     if (slot < this.low) this.low = slot;
     if (slot > this.high) this.high = slot;
+  }
+
+  /** Grows the counters (same width) to a stretch that holds slot and every slot they held. */
+  private cover(slot: number): void {
+    const old = this.counts;
+    const from = old.length === 0 ? slot : Math.min(this.base, slot);
+    const to = old.length === 0 ? slot : Math.max(this.base + old.length - 1, slot);
+    let length = Math.max(firstStretch, old.length);
+    while (length < to - from + 1) length *= 2;
+    length = Math.min(length, latencySlots);
+    // Room on the side it grew towards, as far as the slots go.
+    const base = Math.max(0, Math.min(slot < this.base ? to + 1 - length : from, latencySlots - length));
+    const counts = new (old.constructor as Uint8ArrayConstructor)(length);
+    if (old.length > 0) counts.set(old, this.base - base);
+    this.counts = counts;
+    this.base = base;
   }
 
   /** Nearest-rank percentile (as a sorted array of the samples would give), to the slot's precision. */
@@ -65,15 +92,15 @@ export class LatencyHistogram {
     const rank = Math.min(this.count, Math.max(1, Math.ceil((p / 100) * this.count)));
     let seen = 0;
     for (let slot = this.low; slot <= this.high; slot++) {
-      seen += this.counts[slot] ?? 0;
+      seen += this.counts[slot - this.base] ?? 0;
       if (seen >= rank) return Math.min(this.max, Math.max(this.min, slotValue(slot)));
     }
     return this.max;
   }
 
-  /** Empties it for the next bucket, keeping its counters (and their width) for reuse. */
+  /** Empties it for the next bucket, keeping its counters (their stretch and width) for reuse. */
   clear(): void {
-    if (this.high >= this.low) this.counts.fill(0, this.low, this.high + 1);
+    if (this.high >= this.low) this.counts.fill(0, this.low - this.base, this.high - this.base + 1);
     this.count = 0;
     this.min = Number.POSITIVE_INFINITY;
     this.max = 0;

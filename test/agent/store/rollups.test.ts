@@ -159,8 +159,10 @@ describe('rollups in memory, written by flushes', () => {
       if (s % 10 === 9) expect(rollups.flush().ok).toBe(true);
       if (s % 3600 === 3599) heldAt.push(rollups.held());
     }
-    // 448 one-byte slots per open bucket, except b's hour: 3,600 runs in one slot need two bytes.
-    expect(heldAt[0]).toEqual({ open: 4, unwritten: 0, latencyBytes: 3 * latencySlots + 2 * latencySlots });
+    // a's latencies span the whole histogram: all 448 slots, one byte each, in both its buckets. b's
+    // one latency needs the first stretch only: 16 counters, two bytes each in its hour (3,600
+    // runs in one slot).
+    expect(heldAt[0]).toEqual({ open: 4, unwritten: 0, latencyBytes: 2 * latencySlots + 16 + 2 * 16 });
     expect(heldAt[1]).toEqual(heldAt[0]);
     expect(heldAt[2]).toEqual(heldAt[0]);
     expect(rollups.series('a', 'hour', t0, t0 + 3 * 3_600_000).map((b) => b.runs)).toEqual([3600, 3600, 3600]);

@@ -1,0 +1,76 @@
+// A rollup bucket's latency histogram holds counters only for the stretch of slots its latencies
+// use (issue 26: 448 counters for each of a check's two open buckets were ~2 KB a check), and
+// reads the same percentiles as counters for every slot would. Pure.
+import { describe, expect, it } from 'vitest';
+import { LatencyHistogram, latencySlots, slotOf, slotValue } from '../../../src-main/agent/store/latency-histogram.ts';
+
+/** The same samples through counters for every slot (as before issue 26): what the stretch must agree with. */
+function everySlot(samples: number[], p: number): number {
+  const counts = new Array<number>(latencySlots).fill(0);
+  for (const ms of samples) counts[slotOf(ms)] = (counts[slotOf(ms)] ?? 0) + 1;
+  const min = Math.min(...samples);
+  const max = Math.max(...samples);
+  const rank = Math.min(samples.length, Math.max(1, Math.ceil((p / 100) * samples.length)));
+  let seen = 0;
+  for (let slot = 0; slot < latencySlots; slot++) {
+    seen += counts[slot] ?? 0;
+    if (seen >= rank) return Math.min(max, Math.max(min, slotValue(slot)));
+  }
+  return max;
+}
+
+describe('latency histogram', () => {
+  it('holds 16 one-byte counters for latencies that stay in a few slots, and nothing before the first', () => {
+    const h = new LatencyHistogram();
+    expect(h.counts.byteLength).toBe(0);
+    for (let i = 0; i < 200; i++) h.add(20 + (i % 5));
+    expect(h.counts.byteLength).toBe(16);
+    expect([h.percentile(50), h.percentile(95), h.min, h.max]).toEqual([22, 24, 20, 24]);
+  });
+
+  it('grows to cover a latency above or below its stretch, keeping every count', () => {
+    const h = new LatencyHistogram();
+    const samples = [300, 310, 305, 5_000, 2, 301, 40_000, 1];
+    for (const ms of samples) h.add(ms);
+    expect(h.count).toBe(samples.length);
+    expect(h.counts.length).toBeLessThanOrEqual(latencySlots);
+    const sorted = [...samples].sort((a, b) => a - b);
+    // Nearest rank: the 4th of 8 for the median (301), the 8th for p95 (40,000); within a slot's 1/64.
+    expect(Math.abs(h.percentile(50) - (sorted[3] ?? 0)) / (sorted[3] ?? 1)).toBeLessThanOrEqual(1 / 64);
+    expect(h.percentile(95)).toBe(40_000);
+    expect(h.percentile(1)).toBe(1);
+  });
+
+  it('widens its counters past 255 runs in a slot, inside the stretch it has', () => {
+    const h = new LatencyHistogram();
+    for (let i = 0; i < 300; i++) h.add(7);
+    h.add(9);
+    expect(h.counts).toBeInstanceOf(Uint16Array);
+    expect(h.counts.length).toBe(16);
+    expect(h.percentile(99)).toBe(7);
+    expect(h.percentile(100)).toBe(9);
+  });
+
+  it('a cleared histogram counts from zero in the stretch and width it kept', () => {
+    const h = new LatencyHistogram();
+    for (let i = 0; i < 300; i++) h.add(100);
+    h.clear();
+    expect(h.percentile(50)).toBe(0);
+    h.add(101);
+    expect([h.count, h.percentile(50), h.counts.length, h.counts.BYTES_PER_ELEMENT]).toEqual([1, 101, 16, 2]);
+  });
+
+  it('reads the percentiles counters for every slot would, whatever order the latencies come in', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let round = 0; round < 50; round++) {
+      const samples = Array.from(
+        { length: 1 + Math.floor(random() * 400) },
+        () => 1 + Math.floor(random() ** 4 * 60_000),
+      );
+      const h = new LatencyHistogram();
+      for (const ms of samples) h.add(ms);
+      for (const p of [1, 50, 95, 99, 100]) expect(h.percentile(p)).toBe(everySlot(samples, p));
+    }
+  });
+});
