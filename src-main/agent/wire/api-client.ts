@@ -94,9 +94,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         });
   let skewSec: number | undefined;
 
+  /** Date drops the milliseconds: from its second's middle (499 ms; + 0: never -0) a clock in step reads 0, not -1. */
   function noteDate(header: string | string[] | undefined): void {
     const serverMs = Date.parse(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
-    if (Number.isFinite(serverMs)) skewSec = Math.round((serverMs - now()) / 1000);
+    if (Number.isFinite(serverMs)) skewSec = Math.round((serverMs + 499 - now()) / 1000) + 0;
   }
 
   /**

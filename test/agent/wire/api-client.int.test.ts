@@ -125,4 +125,21 @@ describe('API client against a scripted loopback server', () => {
     expect(c.clockSkewSec()).toBe(-1);
     await c.close();
   });
+
+  it('reads a clock in step with the server as 0, whatever part of the second the answer comes in', async () => {
+    // The Date header drops the milliseconds: a clock in step reads up to 999 ms past it. Those
+    // must not come and go as a second of skew from one answer to the next (each change of
+    // clock_skew_sec is a write of live-state.json, issue 26).
+    server.handle((_r, res) => res.writeHead(200, { date: 'Sat, 21 Nov 2026 10:00:00 GMT' }).end('{}'));
+    for (const ms of [0, 1, 300, 499, 500, 700, 999]) {
+      const c = createApiClient({
+        baseUrl: server.url,
+        userAgent: 'x',
+        now: () => Date.parse('2026-11-21T10:00:00Z') + ms,
+      });
+      await c.ping('k');
+      expect([ms, c.clockSkewSec()]).toEqual([ms, 0]);
+      await c.close();
+    }
+  });
 });
