@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=2 --max-old-space-size=256 --no-concurrent-recompilation
+#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=2 --max-old-space-size=256 --no-concurrent-recompilation        --no-memory-reducer
 // Entry point of the headless `uptime-agent` command.
 // The V8 flags above (also in electron-builder.yml, kept equal by test/electron/v8-flags.test.ts;
 // the bench reads them from this line): with a machine's
@@ -18,8 +18,17 @@
 // At rest (20 checks at 60 s) that took wake-ups from 5.6-6.4 to 3.3 a second; at 1,000 checks it
 // left ~16 MB less resident (the added memory 27 -> 17 MB) at the same CPU per probe (0.394 ms
 // both, 3 interleaved rounds). A compile now holds up the loop once, while the code warms up.
+// --no-memory-reducer (issue 26): at rest (20 checks at 60 s) V8's memory reducer ran a full GC
+// about every 100 s to hand back ~1 MB; without it the resting CPU went from 1.60-1.69 to
+// 1.25-1.31 ms a second and wake-ups from ~2.9 to ~2.3 a second, for ~3 MB more resident
+// (two rounds of two agents side by side, bench/agent's resting row). The GCs V8 runs when a
+// generation fills are unchanged.
+// Linux before 5.1 reads only the first 127 bytes of this line and silently drops the rest: the
+// flags that bound memory fill those exactly (the spaces pad them), so such a kernel runs the
+// command with whole flags only, without the memory reducer's, never with a flag cut in two
+// (test/electron/v8-flags.test.ts). env -S reads the padding as one space.
 // V8 flags read while the process runs are not here but in agent/base/runtime-v8-flags.ts (the
-// agent sets them for the command and the desktop app alike): this line has no room left.
+// agent sets them for the command and the desktop app alike).
 // Also tried for issue 26 and left out (README "Benchmarks"): an 8 MB semi-space (~10 MB more at
 // 20 checks; the probe thread has one of its own, agent/base/runtime-v8-flags.ts),
 // --optimize-for-size (1.6x the CPU per probe), fixed malloc trim/mmap thresholds (no gain).

@@ -1,9 +1,9 @@
 // The V8 flags the agent sets for its whole process once it runs (the probe thread included: V8's
 // flags are per process), and the young generation it gives the probe thread alone as the thread
 // starts. Only flags V8 reads while it runs belong here; those it reads when it starts the process
-// (heap sizes, compile threads) are on the command's first line (src-main/cli/main.ts)
-// and in the desktop app's launch flags, which are kept equal by test/electron/v8-flags.test.ts.
-// The first line has no room left either way: Linux before 5.1 cuts it at 127 bytes.
+// (heap sizes, compile threads, the memory reducer) are on the command's first line
+// (src-main/cli/main.ts) and in the desktop app's launch flags, kept equal by
+// test/electron/v8-flags.test.ts.
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 
