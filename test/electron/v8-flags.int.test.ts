@@ -1,0 +1,46 @@
+// The command's first line as the kernel hands it to env: whole (Linux 5.1 and later read 256
+// bytes) and cut at 127 bytes (earlier kernels, which drop the rest and the trailing spaces).
+// Either way `env -S` must start node with whole flags it accepts: a misspelt or cut flag stops
+// node before the agent runs. Real processes: /usr/bin/env, then the node running the tests.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDataDir } from '../support/temp-dir.ts';
+
+const [firstLine = ''] = readFileSync(resolve(import.meta.dirname, '../../src-main/cli/main.ts'), 'utf8').split('\n');
+
+/** What a kernel reading `bytes` of the line execs: the interpreter, and the rest as one argument. */
+async function startAs(bytes: number): Promise<{ execArgv: string[]; arenas: string | undefined }> {
+  const [interpreter = '', ...rest] = firstLine.slice(2, bytes).trimEnd().split(' ');
+  const script = join(await tempDataDir(), 'report.mjs');
+  writeFileSync(
+    script,
+    'console.log(JSON.stringify({ execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX }));\n',
+  );
+  const child = spawnSync(interpreter, [rest.join(' '), script], {
+    encoding: 'utf8',
+    // env finds `node` on the PATH: the one running these tests first.
+    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
+  });
+  expect(child.stderr).toBe('');
+  expect(child.status).toBe(0);
+  return JSON.parse(child.stdout) as { execArgv: string[]; arenas: string | undefined };
+}
+
+describe("the command's first line, as the kernel hands it over", () => {
+  it('starts node with every flag on it', async () => {
+    const started = await startAs(firstLine.length);
+    expect(started.arenas).toBe('1');
+    expect(started.execArgv).toContain('--no-memory-reducer');
+    expect(started.execArgv).toContain('--no-concurrent-recompilation');
+  });
+
+  it('starts node with the whole flags of its first 127 bytes on a kernel before 5.1', async () => {
+    const started = await startAs(127);
+    expect(started.arenas).toBe('1');
+    expect(started.execArgv.some((flag) => flag.startsWith('--max-old-space-size='))).toBe(true);
+    expect(started.execArgv).toContain('--no-concurrent-recompilation');
+    expect(started.execArgv).not.toContain('--no-memory-reducer');
+  });
+});
