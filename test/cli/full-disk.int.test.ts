@@ -87,6 +87,11 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
       // Full again, and stopped while full: what could not be saved is counted in the log.
       run = startRun(disk.dir, flags);
       await eventually(() => server.results(monitorId).length > delivered, 20_000, 'running again');
+      // Results refused for a while, so the outbox must grow into the full disk. Otherwise the
+      // store can go on recycling the pages the first run's deleted results left free (and its
+      // journal's), and meets the full disk only when a status reader holds the journal back: up to
+      // ~20 s on a loaded machine.
+      const refused = server.faults.respond(503, { endpoint: 'results' });
       disk.fill();
       const again = await eventually(
         async () => {
@@ -100,6 +105,7 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
       // taken again, so that the stop really finds the disk full.
       disk.fill();
       const second = await run.stop();
+      refused.cancel();
       expect(second.code, second.stderr).toBe(0);
       const lost = /"msg":"(\d+) results could not be saved before stopping \(the disk holding [^"]* is full/.exec(
         second.stderr,
