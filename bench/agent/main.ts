@@ -17,7 +17,7 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
-import { measureResting, resting, type RestingMeasured } from './resting.ts';
+import { measureResting, resting, wakeupMs, type RestingMeasured } from './resting.ts';
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
@@ -287,7 +287,8 @@ async function main(): Promise<void> {
     `  added by checks over ${goalValues.baseChecks} checks (RSS at the end of each window): at 1,000 ${added(1000)} (goal <= ${goalValues.addedMbAt1000} MB), at 6,000 ${added(6000)} (goal <= ${goalValues.addedMbAt6000} MB)`,
   );
 
-  if (rest !== undefined)
+  if (rest !== undefined) {
+    const ref = rest.reference;
     printTable(
       `at rest: ${rest.checks} checks at ${rest.intervalS} s, a ${fixed(rest.windowS, 0)} s window after ${restWarmupS} s (CPU from /proc/PID/stat; wakeups = context switches of all threads, /proc/PID/task/*/status)`,
       [
@@ -300,8 +301,21 @@ async function main(): Promise<void> {
           'probes in the window': count(rest.probes),
           RSS: mb(rest.rssMb),
         },
+        {
+          system: `bare Node timer every ${ref.periodMs} ms, same flags, same window (a wake-up's price here)`,
+          'CPU per second': `${fixed(ref.cpuMsPerS, 2)} ms/s`,
+          'wakeups per second': `${fixed(ref.wakeupsPerS, 2)}/s`,
+          'of which voluntary': `${fixed(ref.voluntaryPerS, 2)}/s`,
+          threads: '—',
+          'probes in the window': '—',
+          RSS: '—',
+        },
       ],
     );
+    console.log(
+      `  a wake-up alone costs ${fixed(wakeupMs(ref), 3)} ms of CPU on this machine: the agent's ${fixed(rest.wakeupsPerS, 2)} wake-ups a second at that price are ${fixed(rest.wakeupsPerS * wakeupMs(ref), 2)} of its ${fixed(rest.cpuMsPerS, 2)} ms/s`,
+    );
+  }
 
   console.log(
     `\n${saturationRule}: ${saturated === undefined ? 'none of these runs missed runs, so no saturation was found (add a larger N to BENCH_CHECKS)' : `${count(probesPerSecond(saturated))} probes/s (at ${count(saturated.checks)} checks)`}`,

@@ -3,26 +3,63 @@
 // task's period that is a minute or shorter. Figures from /proc only (nothing asks the agent
 // anything during the window: a status --json read would wake it): CPU per second of wall time
 // and wakeups per second, counted as context switches of all its threads (proc-stats.ts says why).
+// Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
+// this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
+import { startChild, stopChild } from './children.ts';
 import { contextSwitches, sampleProcess } from './proc-stats.ts';
+import { parseShebang } from './stack.ts';
 import type { Target } from './target.ts';
 
-export const resting = { checks: 20, intervalS: 60 } as const;
+/** The reference wakes every 400 ms: about the agent's own rate at rest (2.3-2.8 wake-ups a second). */
+export const resting = { checks: 20, intervalS: 60, referencePeriodMs: 400 } as const;
 
-export interface RestingMeasured {
-  checks: number;
-  intervalS: number;
-  windowS: number;
+/** CPU and wake-ups of one process over a window. */
+export interface Quiet {
   cpuMsPerS: number;
   wakeupsPerS: number;
   voluntaryPerS: number;
+}
+
+export interface RestingMeasured extends Quiet {
+  checks: number;
+  intervalS: number;
+  windowS: number;
   threads: number;
   rssMb: number;
   /** Requests the target served in the window: the checks' runs. */
   probes: number;
+  /** The bare timer (wake-reference.js) over the same window. */
+  reference: Quiet & { periodMs: number };
 }
+
+interface Reading {
+  at: number;
+  cpuMs: number;
+  voluntary: number;
+  nonvoluntary: number;
+}
+
+function read(pid: number): Reading {
+  const cs = contextSwitches(pid);
+  return { at: performance.now(), cpuMs: sampleProcess(pid).cpuMs, ...cs };
+}
+
+function between(begin: Reading, end: Reading): Quiet {
+  const seconds = (end.at - begin.at) / 1000;
+  const voluntary = end.voluntary - begin.voluntary;
+  return {
+    cpuMsPerS: (end.cpuMs - begin.cpuMs) / seconds,
+    wakeupsPerS: (voluntary + end.nonvoluntary - begin.nonvoluntary) / seconds,
+    voluntaryPerS: voluntary / seconds,
+  };
+}
+
+/** A wake-up's price on this machine, from the reference: its CPU per wake-up, in ms. */
+export const wakeupMs = (reference: Quiet): number => reference.cpuMsPerS / reference.wakeupsPerS;
 
 export function measureResting(
   cli: string,
@@ -38,28 +75,36 @@ export function measureResting(
     folder,
     false,
     async (agent) => {
-      await sleep(warmupS * 1000);
-      const died = agent.gone();
-      if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
-      const begin = { at: performance.now(), proc: sampleProcess(agent.pid), cs: contextSwitches(agent.pid) };
-      const servedBefore = await target.served();
-      await sleep(windowS * 1000);
-      const end = { at: performance.now(), proc: sampleProcess(agent.pid), cs: contextSwitches(agent.pid) };
-      const servedAfter = await target.served();
-      const seconds = (end.at - begin.at) / 1000;
-      const voluntary = end.cs.voluntary - begin.cs.voluntary;
-      const nonvoluntary = end.cs.nonvoluntary - begin.cs.nonvoluntary;
-      return {
-        checks: resting.checks,
-        intervalS: resting.intervalS,
-        windowS: seconds,
-        cpuMsPerS: (end.proc.cpuMs - begin.proc.cpuMs) / seconds,
-        wakeupsPerS: (voluntary + nonvoluntary) / seconds,
-        voluntaryPerS: voluntary / seconds,
-        threads: end.proc.threads,
-        rssMb: end.proc.rssMb,
-        probes: servedAfter - servedBefore,
-      };
+      // With the command's own V8 flags and environment, read from its first line.
+      const launch = parseShebang(readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '');
+      const script = new URL('./wake-reference.js', import.meta.url).pathname;
+      const reference = startChild(process.execPath, [...launch.nodeArgs, script, String(resting.referencePeriodMs)], {
+        stdio: 'ignore',
+        env: { ...process.env, ...launch.env },
+      });
+      try {
+        await sleep(warmupS * 1000);
+        const died = agent.gone();
+        if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
+        const begin = { agent: read(agent.pid), reference: read(reference.pid ?? 0) };
+        const servedBefore = await target.served();
+        await sleep(windowS * 1000);
+        const end = { agent: read(agent.pid), reference: read(reference.pid ?? 0) };
+        const servedAfter = await target.served();
+        const proc = sampleProcess(agent.pid);
+        return {
+          checks: resting.checks,
+          intervalS: resting.intervalS,
+          windowS: (end.agent.at - begin.agent.at) / 1000,
+          ...between(begin.agent, end.agent),
+          threads: proc.threads,
+          rssMb: proc.rssMb,
+          probes: servedAfter - servedBefore,
+          reference: { periodMs: resting.referencePeriodMs, ...between(begin.reference, end.reference) },
+        };
+      } finally {
+        await stopChild(reference);
+      }
     },
     resting.intervalS,
   );
