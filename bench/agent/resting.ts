@@ -5,13 +5,12 @@
 // and wakeups per second, counted as context switches of all its threads (proc-stats.ts says why).
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { startChild, stopChild } from './children.ts';
 import { contextSwitches, sampleProcess } from './proc-stats.ts';
-import { parseShebang } from './stack.ts';
+import { commandLaunch } from './stack.ts';
 import type { Target } from './target.ts';
 
 /** The reference wakes every 400 ms: about the agent's own rate at rest (2.3-2.8 wake-ups a second). */
@@ -76,7 +75,7 @@ export function measureResting(
     false,
     async (agent) => {
       // With the command's own V8 flags and environment, read from its first line.
-      const launch = parseShebang(readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '');
+      const launch = commandLaunch(cli);
       const script = new URL('./wake-reference.js', import.meta.url).pathname;
       const reference = startChild(process.execPath, [...launch.nodeArgs, script, String(resting.referencePeriodMs)], {
         stdio: 'ignore',

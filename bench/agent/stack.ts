@@ -26,6 +26,9 @@ export function parseShebang(firstLine: string): Launch {
   return { env, nodeArgs: words.slice(nodeAt + 1) };
 }
 
+/** How the built command starts node: its first line's environment and flags. */
+export const commandLaunch = (cli: string): Launch => parseShebang(readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '');
+
 export interface StackMemory {
   rssMb: number;
   withThreadMb: number;
@@ -50,7 +53,7 @@ async function idleRss(launch: Launch, target: Target, folder: string, thread: b
 }
 
 export async function measureStack(cli: string, target: Target, folder: string): Promise<StackMemory> {
-  const launch = parseShebang(readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '');
+  const launch = commandLaunch(cli);
   return {
     rssMb: await idleRss(launch, target, folder, false),
     withThreadMb: await idleRss(launch, target, folder, true),
