@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { startChild, stopChild } from './children.ts';
-import { contextSwitches, sampleProcess } from './proc-stats.ts';
+import { contextSwitches, sampleProcess, type ProcSample } from './proc-stats.ts';
 import { commandLaunch } from './stack.ts';
 import type { Target } from './target.ts';
 
@@ -37,21 +37,20 @@ export interface RestingMeasured extends Quiet {
 
 interface Reading {
   at: number;
-  cpuMs: number;
+  proc: ProcSample;
   voluntary: number;
   nonvoluntary: number;
 }
 
 function read(pid: number): Reading {
-  const cs = contextSwitches(pid);
-  return { at: performance.now(), cpuMs: sampleProcess(pid).cpuMs, ...cs };
+  return { at: performance.now(), proc: sampleProcess(pid), ...contextSwitches(pid) };
 }
 
 function between(begin: Reading, end: Reading): Quiet {
   const seconds = (end.at - begin.at) / 1000;
   const voluntary = end.voluntary - begin.voluntary;
   return {
-    cpuMsPerS: (end.cpuMs - begin.cpuMs) / seconds,
+    cpuMsPerS: (end.proc.cpuMs - begin.proc.cpuMs) / seconds,
     wakeupsPerS: (voluntary + end.nonvoluntary - begin.nonvoluntary) / seconds,
     voluntaryPerS: voluntary / seconds,
   };
@@ -90,14 +89,13 @@ export function measureResting(
         await sleep(windowS * 1000);
         const end = { agent: read(agent.pid), reference: read(reference.pid ?? 0) };
         const servedAfter = await target.served();
-        const proc = sampleProcess(agent.pid);
         return {
           checks: resting.checks,
           intervalS: resting.intervalS,
           windowS: (end.agent.at - begin.agent.at) / 1000,
           ...between(begin.agent, end.agent),
-          threads: proc.threads,
-          rssMb: proc.rssMb,
+          threads: end.agent.proc.threads,
+          rssMb: end.agent.proc.rssMb,
           probes: servedAfter - servedBefore,
           reference: { periodMs: resting.referencePeriodMs, ...between(begin.reference, end.reference) },
         };
