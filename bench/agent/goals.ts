@@ -4,7 +4,7 @@
 // missed runs at 80 % of saturation, and the resting row (20 checks at 60 s).
 import type { AgentMeasured } from './agent-run.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
-import { wakeupMs, type RestingMeasured } from './resting.ts';
+import { wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
 import { fixed } from '../support.ts';
 
 export const goalValues = {
@@ -107,7 +107,7 @@ export function goalRows(
       `at rest (${rest?.checks ?? 20} checks at ${rest?.intervalS ?? 60} s): CPU <= ${goalValues.restingCpuMsPerS} ms per second`,
       rest === undefined
         ? undefined
-        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(rest.wakeupsPerS * wakeupMs(rest.reference), 2)})`,
+        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)})`,
       rest !== undefined && rest.cpuMsPerS <= goalValues.restingCpuMsPerS,
     ),
     goal(

@@ -17,7 +17,7 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
-import { measureResting, resting, wakeupMs, type RestingMeasured } from './resting.ts';
+import { measureResting, resting, wakeupMs, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
@@ -313,7 +313,7 @@ async function main(): Promise<void> {
       ],
     );
     console.log(
-      `  a wake-up alone costs ${fixed(wakeupMs(ref), 3)} ms of CPU on this machine: the agent's ${fixed(rest.wakeupsPerS, 2)} wake-ups a second at that price are ${fixed(rest.wakeupsPerS * wakeupMs(ref), 2)} of its ${fixed(rest.cpuMsPerS, 2)} ms/s`,
+      `  a wake-up alone costs ${fixed(wakeupMs(ref), 3)} ms of CPU on this machine: the agent's ${fixed(rest.wakeupsPerS, 2)} wake-ups a second at that price are ${fixed(wakeupsCostMsPerS(rest), 2)} of its ${fixed(rest.cpuMsPerS, 2)} ms/s`,
     );
   }
 

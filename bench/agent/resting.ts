@@ -59,6 +59,9 @@ function between(begin: Reading, end: Reading): Quiet {
 /** A wake-up's price on this machine, from the reference: its CPU per wake-up, in ms. */
 export const wakeupMs = (reference: Quiet): number => reference.cpuMsPerS / reference.wakeupsPerS;
 
+/** What the agent's wake-ups alone come to at that price, in ms of CPU a second. */
+export const wakeupsCostMsPerS = (rest: RestingMeasured): number => rest.wakeupsPerS * wakeupMs(rest.reference);
+
 export function measureResting(
   cli: string,
   target: Target,
