@@ -80,13 +80,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     serverHost: new URL(base).host,
     ...(options.proxy === undefined ? {} : { proxy: maskProxy(options.proxy.url) }),
   };
+  // Each call's own deadline (below) bounds it whole, so undici's header and body timeouts are
+  // off: armed, they keep undici's timer ticking every half second for as long as any is set.
+  const timeouts = { headersTimeout: 0, bodyTimeout: 0 };
   const dispatcher: Dispatcher =
     options.proxy === undefined
-      ? new Agent({ connections: 4, pipelining: 1, connect: verifyingConnector({ ca }) })
+      ? new Agent({ connections: 4, pipelining: 1, ...timeouts, connect: verifyingConnector({ ca }) })
       : new ProxyAgent({
           uri: options.proxy.url.href,
           connections: 4,
           pipelining: 1,
+          ...timeouts,
           // Always a CONNECT tunnel, also to an http server: then a proxy's 403 or 502 can never
           // pass for the server's own answer (a 403 would read as "monitor disabled").
           proxyTunnel: true,
@@ -125,19 +129,26 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             action: 'enroll this agent again, or reclaim its monitor id',
           });
     }
-    const timeout = AbortSignal.timeout(timeoutMs);
+    // A deadline cleared when the call ends: AbortSignal.timeout cannot be, and woke the agent
+    // 30 s after every call for nothing (issue 26).
+    const deadline = new AbortController();
+    const timeout = deadline.signal;
     const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
-    let timer: NodeJS.Timeout | undefined;
+    const timers = [
+      setTimeout(() => deadline.abort(new DOMException(`no answer in ${timeoutMs} ms`, 'TimeoutError')), timeoutMs),
+    ];
     const givenUp = new Promise<ApiOutcome<never>>((resolve) => {
-      timer = setTimeout(
-        () => resolve(fail({ kind: 'timeout', message: `no answer from ${target} in time` })),
-        timeoutMs + deadlineGraceMs,
+      timers.push(
+        setTimeout(
+          () => resolve(fail({ kind: 'timeout', message: `no answer from ${target} in time` })),
+          timeoutMs + deadlineGraceMs,
+        ),
       );
     });
     try {
       return await Promise.race([send(method, path, target, bearer, body, schema, combined, timeout, signal), givenUp]);
     } finally {
-      clearTimeout(timer);
+      for (const timer of timers) clearTimeout(timer);
     }
   }
 
@@ -160,6 +171,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         dispatcher,
         method,
         signal: combined,
+        // A connection of its own, closed with the answer: the agent calls a few times a minute
+        // at rest, and an idle kept-alive connection cost it a timer, its ticks and a close later.
+        reset: true,
         headers: {
           authorization: `Bearer ${bearer}`,
           'user-agent': options.userAgent,

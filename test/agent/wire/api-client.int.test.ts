@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src-main/agent/wire/api-client.ts';
+import { leftBehind } from '../../support/left-behind.ts';
 import { json, startScriptedServer, text, type Handler, type ScriptedServer } from '../../support/scripted-server.ts';
 import { wireCheck } from '../../support/wire-fixtures.ts';
 
@@ -141,5 +142,25 @@ describe('API client against a scripted loopback server', () => {
       expect([ms, c.clockSkewSec()]).toEqual([ms, 0]);
       await c.close();
     }
+  });
+
+  it('leaves nothing behind a call that would wake the agent later: no timer armed, no connection open', async () => {
+    // An agent at rest makes a few calls a minute. Each used to leave its deadline armed for 30 s
+    // (AbortSignal.timeout cannot be cleared), its connection idling for undici's keep-alive (a
+    // timer that ticks every half second while it waits, then a close): 4-6 wake-ups for one call.
+    const c = client();
+    const calls = [
+      { answer: {}, call: () => c.ping('k') },
+      { answer: { accepted: 0 }, call: () => c.results('k', '{"results":[]}') },
+      { answer: { checks: [], server_time: '2026-11-21T10:00:00.000001Z' }, call: () => c.checks('k', undefined) },
+    ];
+    for (const { answer, call } of calls) {
+      server.handle(json(200, answer));
+      expect(await leftBehind(async () => expect(await call()).toMatchObject({ ok: true }))).toEqual([]);
+    }
+    // A failed call too: the server's refusal, then the server gone.
+    server.handle(text(503, 'maintenance'));
+    expect(await leftBehind(() => c.ping('k'))).toEqual([]);
+    await c.close();
   });
 });
