@@ -54,9 +54,12 @@ export function endpointOf(url: URL): { host: string; port: number } | { problem
 
 /**
  * Ends a connection politely (TLS close_notify, FIN) so the service sees a finished handshake
- * rather than a reset, and destroys it if the peer does not close within closeGraceMs.
+ * rather than a reset, and destroys it if the peer does not close within closeGraceMs. The peer
+ * nearly always closes at once: the grace is cleared then, or it woke the agent once more a
+ * second after each run (issue 26).
  */
 export function closeGracefully(socket: Socket): void {
   socket.end();
-  setTimeout(() => socket.destroy(), probeDefaults.closeGraceMs).unref();
+  const grace = setTimeout(() => socket.destroy(), probeDefaults.closeGraceMs).unref();
+  socket.once('close', () => clearTimeout(grace));
 }

@@ -9,6 +9,7 @@ import {
   type HttpTarget,
   type SocketTarget,
 } from '../../targets/index.ts';
+import { leftBehind } from '../../support/left-behind.ts';
 import { definition } from './definition.ts';
 
 let http: HttpTarget;
@@ -28,6 +29,17 @@ describe('runProbe dispatch', () => {
     { name: 'tcp', url: () => tcp.url, status: 0 },
   ])('$name', async ({ url, status }) => {
     expect(await runProbe(definition({ url: url() }))).toMatchObject({ success: true, httpStatus: status });
+  });
+
+  it.each([
+    { name: 'http', url: () => `${http.url}/` },
+    { name: 'http, failing', url: () => `${http.url}/down` },
+    { name: 'tcp', url: () => tcp.url },
+    { name: 'tcp, banner read', url: () => tcp.url, match: 'hello' },
+  ])('$name: a finished run leaves no timer armed and no connection open', async ({ url, match }) => {
+    // Each would wake an agent at rest once more after its run (issue 26).
+    const def = definition({ url: url(), ...(match === undefined ? {} : { match_string: match }) });
+    expect(await leftBehind(() => runProbe(def))).toEqual([]);
   });
 
   it.each([

@@ -13,6 +13,7 @@ import {
   type KeyPair,
   type SocketTarget,
 } from '../../targets/index.ts';
+import { leftBehind } from '../../support/left-behind.ts';
 import { definition } from './definition.ts';
 
 let ca: KeyPair;
@@ -155,6 +156,13 @@ describe('tls probe', () => {
       expect(await runProbe(definition({ url }))).toMatchObject({ success: false, error, invalidDefinition: true });
     },
   );
+
+  it('leaves nothing behind that wakes the agent later once the service has closed its side', async () => {
+    // The close grace (destroy the socket if the peer never closes) was armed for 1 s and never
+    // cleared, though the peer closed within a turn of the loop: a wake-up of its own each run.
+    for (const name of ['good', 'selfSigned', 'plainBanner'])
+      expect([name, await leftBehind(() => probe(name))]).toEqual([name, []]);
+  });
 
   it('connection refused', async () => {
     const out = await runProbe(definition({ url: `tls://127.0.0.1:${await closedPort()}` }));
