@@ -81,6 +81,8 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
   const now = (): Date => new Date(deps.clock.now());
   const random = deps.random ?? Math.random;
   let skewReported = false;
+  /** When the server last accepted a call, any loop's (monotonic ms): see the ping in paced. */
+  let acceptedAt: number | undefined;
 
   function authAfter(error: ApiError | undefined): AuthState | undefined {
     if (error === undefined) return 'ok';
@@ -112,6 +114,7 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
     const error = outcome.ok ? undefined : outcome.error;
     // Aborted by the stop: it says nothing about the server. (Not enrolled never gets here.)
     if (error?.kind === 'cancelled' || error?.kind === 'not-enrolled') return;
+    if (error === undefined) acceptedAt = deps.clock.monotonic();
     const before = deps.state().auth;
     const auth = authAfter(error) ?? before;
     // A local store failure happened after the server's 200: it answered. A status from the proxy
@@ -196,6 +199,13 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
         if (wait > 0) return wait;
         // Rejected: only the ping asks again; the rest wait to be woken when it is accepted.
         if (deps.state().auth !== 'ok' && loop !== 'ping') return Math.max(intervalMs, 2 * deps.tunables.authRetryMs);
+        // The heartbeat only when no other call told the server we are alive within its period:
+        // the server's authentication step updates last_seen_at on every call it accepts (wire
+        // API, GET /api/ping), so at rest an upload every 10 s leaves the ping nothing to do.
+        if (loop === 'ping' && deps.state().auth === 'ok' && acceptedAt !== undefined) {
+          const wait = jittered(intervalMs) - (deps.clock.monotonic() - acceptedAt);
+          if (wait > 0) return wait;
+        }
         const outcome = await run(signal);
         const delay = delayAfter(loop, outcome, intervalMs);
         // Only failures hold back an early wake-up; after a success a trigger may run at once.
