@@ -31,8 +31,14 @@ export const agentDefaults = {
    * state, short enough that the warning clears soon after the cause is gone.
    */
   loadWindowMs: 60_000,
-  /** The scheduler's skip counts are read this often (a few integers, costs nothing). */
-  loadSampleMs: 5_000,
+  /**
+   * The scheduler's skip counts are read this often: a quarter of the load window, fresh enough
+   * for a warning judged over a minute. It is also the pace of live-state.json (each sample is
+   * written; heartbeatMs in live/publisher.ts) and the grid the clock watch and the key file's
+   * poll share. Each is a wake-up and a file write for an agent at rest: at 5 s they were ~13 %
+   * of its CPU (a 20-check profile, issue 26).
+   */
+  loadSampleMs: 15_000,
   /**
    * Runs due within this many ms of each other start together, up to this much early. Spread one
    * per millisecond (1,000 checks at 1 s), every run's connect, answer and close each woke the
@@ -79,8 +85,13 @@ export const agentDefaults = {
    * above event-loop lag under load (tens of ms), well below any sleep worth noticing.
    */
   clockJumpThresholdMs: 5_000,
-  /** How often the clocks are compared when nothing else asks (a timer per 5 s costs nothing). */
-  clockWatchMs: 5_000,
+  /**
+   * How often the clocks are compared when nothing else asks, on the load sample's grid. A sleep
+   * is seen sooner anyway: after a wake-up on Windows every timer is overdue and fires at once,
+   * and elsewhere the wall clock's jump against the monotonic one is read whenever it matters
+   * (schedule/wake.ts: before a failed run is judged, and at the scheduler's next timer).
+   */
+  clockWatchMs: 15_000,
   /**
    * After a wake-up, failures with nothing back count as offline for this long: Wi-Fi, DHCP and
    * DNS take seconds to tens of seconds to come back, and a run then says nothing about its target.
@@ -88,8 +99,11 @@ export const agentDefaults = {
   wakeGraceMs: 30_000,
   /** A key file written by `uptime-agent enroll` settles (a write is several events) this long. */
   keyFileSettleMs: 250,
-  /** Behind the folder watch, the key file is also checked this often (network file systems). */
-  keyFilePollMs: 5_000,
+  /**
+   * Behind the folder watch, the key file is also checked this often (network file systems,
+   * where the watch can miss a change), on the load sample's grid.
+   */
+  keyFilePollMs: 15_000,
   /** Network and 5xx failures: retry soon, then back off to five minutes at most. */
   retryBackoff: { baseMs: 2_000, maxMs: 300_000, factor: 2, jitter: 0.5 } satisfies BackoffPolicy,
 };
