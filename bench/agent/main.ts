@@ -290,7 +290,7 @@ async function main(): Promise<void> {
   if (rest !== undefined) {
     const ref = rest.reference;
     printTable(
-      `at rest: ${rest.checks} checks at ${rest.intervalS} s, a ${fixed(rest.windowS, 0)} s window after ${restWarmupS} s (CPU from /proc/PID/stat; wakeups = context switches of all threads, /proc/PID/task/*/status)`,
+      `at rest: ${rest.checks} checks at ${rest.intervalS} s, a ${fixed(rest.windowS, 0)} s window after ${restWarmupS} s (CPU of all threads to the ns, /proc/PID/task/*/schedstat; wakeups = context switches of all threads, /proc/PID/task/*/status)`,
       [
         {
           system: `uptime-agent, ${rest.checks} checks at ${rest.intervalS} s`,

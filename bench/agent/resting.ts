@@ -2,14 +2,14 @@
 // interval after a warm-up, so the window holds every check's run once and every background
 // task's period that is a minute or shorter. Figures from /proc only (nothing asks the agent
 // anything during the window: a status --json read would wake it): CPU per second of wall time
-// and wakeups per second, counted as context switches of all its threads (proc-stats.ts says why).
+// (to the nanosecond: threadsCpuMs) and wakeups per second, counted as context switches of all its threads (proc-stats.ts says why).
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { startChild, stopChild } from './children.ts';
-import { contextSwitches, sampleProcess, type ProcSample } from './proc-stats.ts';
+import { contextSwitches, sampleProcess, threadsCpuMs, type ProcSample } from './proc-stats.ts';
 import { commandLaunch } from './stack.ts';
 import type { Target } from './target.ts';
 
@@ -38,19 +38,21 @@ export interface RestingMeasured extends Quiet {
 interface Reading {
   at: number;
   proc: ProcSample;
+  /** To the nanosecond (threadsCpuMs), not in the 10 ms ticks of proc.cpuMs. */
+  cpuMs: number;
   voluntary: number;
   nonvoluntary: number;
 }
 
 function read(pid: number): Reading {
-  return { at: performance.now(), proc: sampleProcess(pid), ...contextSwitches(pid) };
+  return { at: performance.now(), proc: sampleProcess(pid), cpuMs: threadsCpuMs(pid), ...contextSwitches(pid) };
 }
 
 function between(begin: Reading, end: Reading): Quiet {
   const seconds = (end.at - begin.at) / 1000;
   const voluntary = end.voluntary - begin.voluntary;
   return {
-    cpuMsPerS: (end.proc.cpuMs - begin.proc.cpuMs) / seconds,
+    cpuMsPerS: (end.cpuMs - begin.cpuMs) / seconds,
     wakeupsPerS: (voluntary + end.nonvoluntary - begin.nonvoluntary) / seconds,
     voluntaryPerS: voluntary / seconds,
   };
