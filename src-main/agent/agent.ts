@@ -116,7 +116,6 @@ export function createAgent(options: AgentOptions): Agent {
     unsent: () => outbox.count(),
     lastOutage: () => policy.lastOutage,
   });
-
   const sink = createRecording({
     db,
     outbox,
@@ -157,7 +156,11 @@ export function createAgent(options: AgentOptions): Agent {
     skipsRun: (outcome) => policy.skipsRun(outcome),
     transitions: insight.transitions,
     probeContext: () => ({ ...network.probe(), ...options.probeContext }),
-    onTransition: insight.announce,
+    // A check that went down or came back is news for the server (it alerts from results): sent at once.
+    onTransition: (transition) => {
+      insight.announce(transition);
+      loops?.upload.trigger();
+    },
     onLoad: (report) => loadReporter.report(report),
   });
 

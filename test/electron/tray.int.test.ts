@@ -152,15 +152,24 @@ describe('tray of an enrolled agent', () => {
   it('syncs and uploads now from the menu', async () => {
     // Loops far apart, so that what reaches the server came from the menu.
     const h = await enrolled({ syncIntervalMs: 3_600_000, uploadIntervalMs: 3_600_000 });
-    await addClosedCheck(h, 'Closed');
+    const check = h.server.admin.createCheck({
+      name: 'Closed',
+      url: `http://127.0.0.1:${await closedPort()}/`,
+      interval_sec: 1,
+      orgId: h.orgId,
+    });
+    h.server.admin.assign(check.guid, h.monitorId);
     const r = rig(h.agent);
     const syncs = h.server.requests({ endpoint: 'checks' }).length;
     r.tray.clickItem('Sync now');
     await eventually(() => h.server.requests({ endpoint: 'checks' }).length > syncs, 5_000, 'a sync request');
     await eventually(() => h.agent.snapshot().counts.total === 1, 5_000, 'the synced check');
+    // Its first failure went at once (the check went down); failing again waits for the period.
+    await eventually(() => h.server.results(h.monitorId).length > 0, 10_000, 'the check going down, uploaded');
     await eventually(() => h.store.outbox.count() > 0, 10_000, 'a result to upload');
+    const uploaded = h.server.results(h.monitorId).length;
     r.tray.clickItem('Upload now');
-    await eventually(() => h.server.results(h.monitorId).length > 0, 5_000, 'results on the server');
+    await eventually(() => h.server.results(h.monitorId).length > uploaded, 5_000, 'results on the server');
     expect(r.reports).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IpcResult, Settings, SettingsPatch } from '../../src-main/ipc/contract.ts';
+import { intervalDefaultsSec, type IpcResult, type Settings, type SettingsPatch } from '../../src-main/ipc/contract.ts';
 import { SettingsView } from '../../src-renderer/views/SettingsView.tsx';
 import { createFakeBridge, deferred, fail, ok } from './fake-bridge.ts';
 import { appInfoOf, notEnrolled, settingsOf, snapshotOf } from './fixtures.ts';
@@ -258,6 +258,6 @@ describe('Settings', () => {
     );
     expect(await screen.findByText('Now: 30 s from the settings file')).toBeTruthy();
     expect(screen.getByText('Now: 0.5 s from the command line (it wins over this field)')).toBeTruthy();
-    expect(screen.getByText('Now: 10 s, the default')).toBeTruthy();
+    expect(screen.getByText(`Now: ${intervalDefaultsSec.uploadSec} s, the default`)).toBeTruthy();
   });
 });

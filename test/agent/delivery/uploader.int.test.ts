@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentTunables } from '../../../src-main/agent/defaults.ts';
 import type { WireResult } from '../../../src-main/agent/wire/schemas.ts';
 import { enrolledAgent, eventually, type Harness } from '../../support/agent-harness.ts';
+import { startHttpTarget } from '../../targets/index.ts';
 
 /** Upload is driven by hand here, except where a test says otherwise. */
 const manual = {
@@ -65,6 +66,33 @@ describe('uploader against the reference server', () => {
     const stored = h.server.results(h.monitorId).map((r) => r.ranAt);
     expect(stored).toEqual([...stored].sort());
     expect(stored).toHaveLength(1600);
+  });
+
+  it('a check that goes down or recovers is uploaded at once; runs that change nothing wait for the period', async () => {
+    // The server alerts from results: a state change is news, a check passing again is not. At
+    // rest the upload period was what cost most (issue 26): a call each, ~2.7 ms of CPU.
+    const target = await startHttpTarget({ '/': { body: 'up' } });
+    try {
+      h = await enrolledAgent({ tunables: { ...manual, startupSpreadMs: 50 } });
+      const check = h.server.admin.createCheck({ name: 'C', url: `${target.url}/`, interval_sec: 1, orgId: h.orgId });
+      h.server.admin.assign(check.guid, h.monitorId);
+      await h.agent.syncNow();
+      await eventually(() => h.store.outbox.count() >= 2, 10_000, 'two passing runs');
+      expect(h.server.results(h.monitorId)).toHaveLength(0);
+
+      target.route('/', { status: 503 });
+      await eventually(() => h.server.results(h.monitorId).some((r) => !r.success), 10_000, 'the failure uploaded');
+      // Failing again is not news: it waits, as the passing runs did.
+      const uploaded = h.server.results(h.monitorId).length;
+      const waiting = h.store.outbox.count();
+      await eventually(() => h.store.outbox.count() >= waiting + 2, 10_000, 'two more failing runs');
+      expect(h.server.results(h.monitorId)).toHaveLength(uploaded);
+
+      target.route('/', { body: 'up again' });
+      await eventually(() => h.server.results(h.monitorId).at(-1)?.success === true, 10_000, 'the recovery uploaded');
+    } finally {
+      await target.close();
+    }
   });
 
   it('splits a batch the server answers 413 for', async () => {
