@@ -12,8 +12,8 @@ export const agentDefaults = {
    * Results that change nothing reach the server within half a minute: a check that goes down or
    * recovers is uploaded at once (agent.ts), and so is a full batch. Every 10 s, at rest the
    * uploads were the largest cost of the agent's own (each a call, ~2.7 ms of CPU; 20 checks at
-   * 60 s: 1.12 -> 0.94 ms/s at 30 s, side by side, issue 26). Every other call stays within the
-   * ping's period, so no ping is needed meanwhile (delivery/service-calls.ts).
+   * 60 s: 1.12 -> 0.94 ms/s at 30 s, side by side, issue 26). As often as the ping, so that with
+   * the minute's sync and status a ping is rarely needed (delivery/service-calls.ts).
    */
   uploadIntervalMs: 30_000,
   /** The server's Monitors page refreshes its health view about once a minute. */

@@ -62,7 +62,7 @@ export const systemClock: Clock = clockFrom<ReturnType<typeof setTimeout>>({
 
 /**
  * The delay to the next whole multiple of periodMs on the monotonic clock. Periodic background
- * tasks (the load sample, the clock watch, the key file poll) wait on this shared grid instead of
+ * tasks (the load sample, the clock watch, the key file poll, the rollups) wait on this shared grid instead of
  * periodMs from their own last run, so tasks with the same period fire in one wake-up of the
  * process instead of one each: an agent at rest sleeps between them (issue 26).
  */

@@ -1,13 +1,14 @@
 // What the window explains about checks beyond their last state: rollups per minute and hour
-// (fed from the result commit through the history, written every few seconds), the event log of
+// (fed from the result commit through the history, written every 15 s), the event log of
 // state changes (which is also where the down/recovered transitions come from), each check's last
 // run explained, and "Run now" test runs, which are kept in the log as such and never reach the
 // outbox.
 import type { CheckSet } from '../checks/check-set.ts';
 import type { ExtraProbeContext } from '../runs/check-runner.ts';
 import { checkWindow, type CheckWindow, type WindowRange } from './check-window.ts';
-import type { Clock, TimerHandle } from '../base/clock.ts';
+import { untilNextTick, type Clock, type TimerHandle } from '../base/clock.ts';
 import { silentLogger, type Logger } from '../base/log.ts';
+import { agentDefaults } from '../defaults.ts';
 import { runProbe } from '../probes/index.ts';
 import { shownError } from '../results/privacy.ts';
 import { explainRun, type RunExplanation } from './run-explanation.ts';
@@ -63,14 +64,15 @@ export interface CheckInsight {
 
 export const insightDefaults = {
   /**
-   * How often the rollups' unwritten runs go to the store. Recording a run is then an update in
-   * memory, and at a 1 s interval a check's two rows are written once per 10 runs instead of on
-   * every run (a tenth of the writes; a check run less often than this still costs its rows per
-   * run, at a rate that does not matter). The price: a crash loses at most the last 10 s of
-   * rollup counts (about 0.3 % of an hour bucket; the results themselves are in the outbox and
-   * the history). Reads and a stop write first, so neither ever sees less.
+   * How often the rollups' unwritten runs go to the store: at the next tick of the housekeeping
+   * grid (clock.ts untilNextTick), with the load sample, so that an agent at rest wakes once for
+   * both (issue 26). Recording a run is then an update in memory, and at a 1 s interval a check's
+   * two rows are written once per 15 runs instead of on every run (a check run less often than
+   * this still costs its rows per run, at a rate that does not matter). The price: a crash loses
+   * at most the last 15 s of rollup counts (about 0.4 % of an hour bucket; the results themselves
+   * are in the outbox and the history). Reads and a stop write first, so neither ever sees less.
    */
-  rollupFlushMs: 10_000,
+  rollupFlushMs: agentDefaults.loadSampleMs,
   /**
    * Rows per flush transaction: a transaction holds the event loop while it writes, and 1,000
    * checks leave 2,000 rows every 10 s (~10 ms in one go, more on a loaded machine; bench:rollups).
@@ -167,7 +169,8 @@ export function createCheckInsight(
   }
 
   function flushLater(): void {
-    if (flushTimer === undefined && !closed) flushTimer = deps.clock.setTimer(settings.rollupFlushMs, timedFlush);
+    if (flushTimer === undefined && !closed)
+      flushTimer = deps.clock.setTimer(untilNextTick(deps.clock, settings.rollupFlushMs), timedFlush);
   }
 
   function timedFlush(): void {

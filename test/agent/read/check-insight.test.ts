@@ -1,7 +1,8 @@
-// The rollups behind the window: recorded in memory from the result commit, written every 10 s,
-// before reads and at stop, on a real store file, with the clock driven by hand.
+// The rollups behind the window: recorded in memory from the result commit, written on the
+// housekeeping grid, before reads and at stop, on a real store file, with the clock driven by hand.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { agentDefaults } from '../../../src-main/agent/defaults.ts';
 import { createCheckInsight, insightDefaults, type CheckInsight } from '../../../src-main/agent/read/check-insight.ts';
 import { createLiveState, initialState, type LiveState } from '../../../src-main/agent/live/state.ts';
 import { openDatabase, transaction, type Database } from '../../../src-main/agent/store/database.ts';
@@ -9,8 +10,6 @@ import { createHistory, type HistoryEntry } from '../../../src-main/agent/store/
 import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
 import { tempDir, type TempDir } from '../../support/temp-dir.ts';
 
-// The rollups behind the window: recorded in memory from the result commit, written every 10 s,
-// before reads and at stop, on a real store file, with the clock driven by hand.
 describe('check insight: when the rollups reach the store', () => {
   let dir: TempDir;
   let dbs: Database[];
@@ -53,12 +52,18 @@ describe('check insight: when the rollups reach the store', () => {
     error: success ? '' : 'status 503',
   });
 
-  it('writes every 10 s and at stop, never in the result commit; a read sees every run at once', async () => {
+  it('writes on the housekeeping grid and at stop, never in the result commit; a read sees every run at once', async () => {
+    // At the next tick of the grid the load sample, the clock watch and the key file's poll share
+    // (clock.ts untilNextTick), not a period after the first run: one wake-up of an agent at rest
+    // for all of them (issue 26).
+    const grid = agentDefaults.loadSampleMs;
+    expect(insightDefaults.rollupFlushMs).toBe(grid);
     const { db, insight, rows } = await setUp();
+    await clock.advance(4_000);
     transaction(db, () => insight.history.insert([entry('a', 0), entry('b', 0)]));
     transaction(db, () => insight.history.insert([entry('a', 1, false)]));
     expect(rows()).toBe(0);
-    await clock.advance(9_999);
+    await clock.advance(grid - 4_000 - 1);
     expect(rows()).toBe(0);
     await clock.advance(1);
     expect(rows()).toBe(3);
@@ -102,7 +107,7 @@ describe('check insight: when the rollups reach the store', () => {
     await clock.advance(30_000);
     expect(rows()).toBe(0);
     live.update(({ storeProblem: _gone, ...rest }) => rest);
-    await clock.advance(10_000);
+    await clock.advance(insightDefaults.rollupFlushMs);
     expect(rows()).toBe(1);
   });
 });
