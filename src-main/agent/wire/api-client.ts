@@ -30,6 +30,8 @@ export interface ApiClientOptions {
   userAgent: string;
   /** Bounds one whole request, answer included. */
   timeoutMs?: number;
+  /** Bounds the connect alone (direct connections): a silent server is unreachable sooner. */
+  connectTimeoutMs?: number;
   /** Answers larger than this are refused as invalid (a hostile or broken server). */
   maxAnswerBytes?: number;
   /** The proxy for the server (proxyFor), or none: connect directly. */
@@ -43,6 +45,8 @@ export interface ApiClientOptions {
 const defaults = {
   // A slow server must not hold a sync or an upload forever; 30 s is generous for 500 results.
   timeoutMs: 30_000,
+  // undici's own default: a server that does not accept within 10 s counts as unreachable.
+  connectTimeoutMs: 10_000,
   // Enroll, results, status and ping answers are a few bytes; more means something is wrong. The
   // sync answer has its own, larger bound (wireLimits.syncAnswerBytes).
   maxAnswerBytes: 32 * 1024 * 1024,
@@ -86,7 +90,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeouts = { headersTimeout: 0, bodyTimeout: 0 };
   const dispatcher: Dispatcher =
     options.proxy === undefined
-      ? new Agent({ connections: 4, pipelining: 1, ...timeouts, connect: verifyingConnector({ ca }) })
+      ? new Agent({
+          connections: 4,
+          pipelining: 1,
+          ...timeouts,
+          connect: verifyingConnector({ ca, connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs }),
+        })
       : new ProxyAgent({
           uri: options.proxy.url.href,
           connections: 4,

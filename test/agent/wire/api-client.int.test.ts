@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src-main/agent/wire/api-client.ts';
 import { leftBehind } from '../../support/left-behind.ts';
+import { startSilentPort } from '../../targets/index.ts';
 import { json, startScriptedServer, text, type Handler, type ScriptedServer } from '../../support/scripted-server.ts';
 import { wireCheck } from '../../support/wire-fixtures.ts';
 
@@ -9,7 +10,7 @@ describe('API client against a scripted loopback server', () => {
   beforeAll(async () => (server = await startScriptedServer()));
   afterAll(() => server.close());
 
-  const client = (extra: { timeoutMs?: number; maxAnswerBytes?: number } = {}) =>
+  const client = (extra: { timeoutMs?: number; maxAnswerBytes?: number; connectTimeoutMs?: number } = {}) =>
     createApiClient({ baseUrl: `${server.url}/`, userAgent: 'test-agent/1', ...extra });
 
   it('sends the bearer key and parses a valid delta', async () => {
@@ -163,4 +164,30 @@ describe('API client against a scripted loopback server', () => {
     expect(await leftBehind(() => c.ping('k'))).toEqual([]);
     await c.close();
   });
+
+  // The test's own budget is far below undici's 10 s, far above the 300 ms bound given here.
+  it(
+    'a server that never accepts is a connect timeout within its own bound, and leaves nothing behind',
+    { timeout: 5_000 },
+    async () => {
+      // The bound is the client's own timer, cleared at the connect: undici's was a timer of its
+      // own kind that kept ticking every half second until after the connect, a wake-up after
+      // every call of an agent at rest (issue 26).
+      const silent = await startSilentPort();
+      try {
+        const c = createApiClient({
+          baseUrl: `http://127.0.0.1:${silent.port}`,
+          userAgent: 'x',
+          connectTimeoutMs: 300,
+        });
+        let outcome: Awaited<ReturnType<typeof c.ping>> | undefined;
+        expect(await leftBehind(async () => (outcome = await c.ping('k')))).toEqual([]);
+        expect(outcome).toMatchObject({ ok: false, error: { kind: 'network', cause: 'timeout' } });
+        if (outcome?.ok === false) expect(outcome.error.message).toContain('connection timed out');
+        await c.close();
+      } finally {
+        await silent.close();
+      }
+    },
+  );
 });
