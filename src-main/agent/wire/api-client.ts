@@ -2,13 +2,14 @@
 // the probes', so the API key can never travel to a check target. It goes through the proxy
 // chosen for the server (proxy.ts), trusts the extra CAs given for the server, and notes how far
 // the server's clock (its Date header) is from ours.
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AnswerTooLarge, fail, parseAnswer, readBounded, statusError } from './api-answer.ts';
 import { networkError, type ApiError, type ApiOutcome, type Route } from './api-error.ts';
 import { trustWith } from './ca-bundle.ts';
 import { wireLimits } from './limits.ts';
 import { maskProxy, type ProxyChoice } from './proxy.ts';
+import { boundedConnector, type OpeningConnector } from './connect-bound.ts';
 import { verifyingConnector } from './tls-trust.ts';
 import {
   checksResponseSchema,
@@ -88,19 +89,23 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   // Each call's own deadline (below) bounds it whole, so undici's header and body timeouts are
   // off: armed, they keep undici's timer ticking every half second for as long as any is set.
   const timeouts = { headersTimeout: 0, bodyTimeout: 0 };
+  const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
   const dispatcher: Dispatcher =
     options.proxy === undefined
-      ? new Agent({
-          connections: 4,
-          pipelining: 1,
-          ...timeouts,
-          connect: verifyingConnector({ ca, connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs }),
-        })
+      ? new Agent({ connections: 4, pipelining: 1, ...timeouts, connect: verifyingConnector({ ca, connectTimeoutMs }) })
       : new ProxyAgent({
           uri: options.proxy.url.href,
           connections: 4,
           pipelining: 1,
           ...timeouts,
+          // Likewise for the tunnel: the connect to the proxy has the plain bound (connect-bound.ts)
+          // and its CONNECT request no header timeout; the handshake through the tunnel is bounded
+          // by the call's deadline.
+          connectTimeout: 0,
+          clientFactory: (origin: URL, opts: object) => {
+            const { connect } = opts as { connect: OpeningConnector };
+            return new Pool(origin, { ...opts, ...timeouts, connect: boundedConnector(connect, connectTimeoutMs) });
+          },
           // Always a CONNECT tunnel, also to an http server: then a proxy's 403 or 502 can never
           // pass for the server's own answer (a 403 would read as "monitor disabled").
           proxyTunnel: true,

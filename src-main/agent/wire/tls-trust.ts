@@ -2,9 +2,9 @@
 // trust is explained with its issuer ("signed by <issuer>"), which Node's own rejection does not
 // carry. The handshake completes unverified, the verdict is read, and an untrusted socket is
 // destroyed before a single byte (the API key) is written to it.
-import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { buildConnector, errors } from 'undici';
+import { buildConnector } from 'undici';
+import { boundedConnector, type OpeningConnector } from './connect-bound.ts';
 
 /** Thrown (as a connect error) for a server certificate that failed verification. */
 export class UntrustedCertificate extends Error {
@@ -34,15 +34,7 @@ function issuerName(socket: TLSSocket): string {
   return parts.length === 0 ? 'an unknown issuer' : parts.map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
-/** undici's connector returns the socket it opens (core/connect.js), though its type says void. */
-type OpeningConnector = (options: buildConnector.Options, callback: buildConnector.Callback) => Socket | undefined;
-
-/**
- * connectTimeoutMs bounds the connect, so that a silent server counts as unreachable well before
- * the call's own deadline. It is a plain timer cleared at the connect: undici's own is a timer of
- * its own kind that keeps ticking every half second until the tick after the connect, a wake-up
- * after every call of an agent at rest (issue 26).
- */
+/** connectTimeoutMs bounds the connect, so that a silent server counts as unreachable well before the call's own deadline. */
 export function verifyingConnector(options: {
   ca?: string[] | undefined;
   connectTimeoutMs: number;
@@ -53,17 +45,12 @@ export function verifyingConnector(options: {
     rejectUnauthorized: false,
     // A resumed session skips the name check; API traffic is a few calls a minute.
     maxCachedSessions: 0,
+    // Bounded by connect-bound.ts instead.
     timeout: 0,
   }) as OpeningConnector;
-  return (opts, callback) => {
-    // Worded as undici words it, so that the failure's cause still reads "connection timed out".
-    // Without the socket (another undici) the call's own deadline bounds the connect.
-    const bound = setTimeout(
-      () => opening?.destroy(new errors.ConnectTimeoutError(`connect timed out after ${options.connectTimeoutMs} ms`)),
-      options.connectTimeoutMs,
-    );
-    const opening = open(opts, (...args) => {
-      clearTimeout(bound);
+  const bounded = boundedConnector(open, options.connectTimeoutMs);
+  return (opts, callback) =>
+    bounded(opts, (...args) => {
       if (args[0] !== null) {
         callback(args[0], null);
         return;
@@ -78,5 +65,4 @@ export function verifyingConnector(options: {
       }
       callback(null, socket);
     });
-  };
 }
