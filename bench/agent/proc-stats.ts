@@ -54,17 +54,24 @@ export function sampleProcess(pid: number): ProcSample {
 export function contextSwitches(pid: number): { voluntary: number; nonvoluntary: number } {
   let voluntary = 0;
   let nonvoluntary = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let status: string;
-    try {
-      status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
-    } catch {
-      continue; // The thread ended between the listing and the read.
-    }
+  for (const status of threadFiles(pid, 'status')) {
     voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
     nonvoluntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
   }
   return { voluntary, nonvoluntary };
+}
+
+/** /proc/PID/task/TID/<name> of every thread of the process; a thread that ended meanwhile is skipped. */
+function* threadFiles(pid: number, name: string): Generator<string> {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/${name}`, 'utf8');
+    } catch {
+      continue; // The thread ended between the listing and the read.
+    }
+    yield text;
+  }
 }
 
 /**
@@ -76,12 +83,6 @@ export function contextSwitches(pid: number): { voluntary: number; nonvoluntary:
  */
 export function threadsCpuMs(pid: number): number {
   let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
+  for (const schedstat of threadFiles(pid, 'schedstat')) ns += Number(schedstat.split(' ')[0]);
   return ns / 1e6;
 }

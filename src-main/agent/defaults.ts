@@ -5,6 +5,13 @@
 // docs/architecture.md "Tunables" lists each one.
 import type { BackoffPolicy } from './delivery/backoff.ts';
 
+/**
+ * The housekeeping grid: the load sample (with live-state.json), the clock watch, the key file's
+ * poll and the rollups' write wait for its next tick (base/clock.ts untilNextTick), so an agent at
+ * rest wakes once for all of them. At 5 s they were ~13 % of its CPU (a 20-check profile, issue 26).
+ */
+export const housekeepingGridMs = 15_000;
+
 export const agentDefaults = {
   /** Check changes on the server reach the agent within a minute, at one small GET a minute. */
   syncIntervalMs: 60_000,
@@ -40,11 +47,9 @@ export const agentDefaults = {
   /**
    * The scheduler's skip counts are read this often: a quarter of the load window, fresh enough
    * for a warning judged over a minute. It is also the pace of live-state.json (each sample is
-   * written; heartbeatMs in live/publisher.ts) and the grid the clock watch and the key file's
-   * poll share. Each is a wake-up and a file write for an agent at rest: at 5 s they were ~13 %
-   * of its CPU (a 20-check profile, issue 26).
+   * written; heartbeatMs in live/publisher.ts).
    */
-  loadSampleMs: 15_000,
+  loadSampleMs: housekeepingGridMs,
   /**
    * Runs due within this many ms of each other start together, up to this much early. Spread one
    * per millisecond (1,000 checks at 1 s), every run's connect, answer and close each woke the
@@ -92,12 +97,12 @@ export const agentDefaults = {
    */
   clockJumpThresholdMs: 5_000,
   /**
-   * How often the clocks are compared when nothing else asks, on the load sample's grid. A sleep
+   * How often the clocks are compared when nothing else asks, on the housekeeping grid. A sleep
    * is seen sooner anyway: after a wake-up on Windows every timer is overdue and fires at once,
    * and elsewhere the wall clock's jump against the monotonic one is read whenever it matters
    * (schedule/wake.ts: before a failed run is judged, and at the scheduler's next timer).
    */
-  clockWatchMs: 15_000,
+  clockWatchMs: housekeepingGridMs,
   /**
    * After a wake-up, failures with nothing back count as offline for this long: Wi-Fi, DHCP and
    * DNS take seconds to tens of seconds to come back, and a run then says nothing about its target.
@@ -107,9 +112,9 @@ export const agentDefaults = {
   keyFileSettleMs: 250,
   /**
    * Behind the folder watch, the key file is also checked this often (network file systems,
-   * where the watch can miss a change), on the load sample's grid.
+   * where the watch can miss a change), on the housekeeping grid.
    */
-  keyFilePollMs: 15_000,
+  keyFilePollMs: housekeepingGridMs,
   /** Network and 5xx failures: retry soon, then back off to five minutes at most. */
   retryBackoff: { baseMs: 2_000, maxMs: 300_000, factor: 2, jitter: 0.5 } satisfies BackoffPolicy,
 };

@@ -201,7 +201,7 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
         if (deps.state().auth !== 'ok' && loop !== 'ping') return Math.max(intervalMs, 2 * deps.tunables.authRetryMs);
         // The heartbeat only when no other call told the server we are alive within its period:
         // the server's authentication step updates last_seen_at on every call it accepts (wire
-        // API, GET /api/ping), so at rest an upload every 10 s leaves the ping nothing to do.
+        // API, GET /api/ping), so at rest the uploads every 30 s leave the ping little to do.
         if (loop === 'ping' && deps.state().auth === 'ok' && acceptedAt !== undefined) {
           const wait = jittered(intervalMs) - (deps.clock.monotonic() - acceptedAt);
           if (wait > 0) return wait;

@@ -8,7 +8,7 @@ import type { ExtraProbeContext } from '../runs/check-runner.ts';
 import { checkWindow, type CheckWindow, type WindowRange } from './check-window.ts';
 import { untilNextTick, type Clock, type TimerHandle } from '../base/clock.ts';
 import { silentLogger, type Logger } from '../base/log.ts';
-import { agentDefaults } from '../defaults.ts';
+import { housekeepingGridMs } from '../defaults.ts';
 import { runProbe } from '../probes/index.ts';
 import { shownError } from '../results/privacy.ts';
 import { explainRun, type RunExplanation } from './run-explanation.ts';
@@ -65,17 +65,16 @@ export interface CheckInsight {
 export const insightDefaults = {
   /**
    * How often the rollups' unwritten runs go to the store: at the next tick of the housekeeping
-   * grid (clock.ts untilNextTick), with the load sample, so that an agent at rest wakes once for
-   * both (issue 26). Recording a run is then an update in memory, and at a 1 s interval a check's
+   * grid (defaults.ts), with the load sample, so that an agent at rest wakes once for both. Recording a run is then an update in memory, and at a 1 s interval a check's
    * two rows are written once per 15 runs instead of on every run (a check run less often than
    * this still costs its rows per run, at a rate that does not matter). The price: a crash loses
    * at most the last 15 s of rollup counts (about 0.4 % of an hour bucket; the results themselves
    * are in the outbox and the history). Reads and a stop write first, so neither ever sees less.
    */
-  rollupFlushMs: agentDefaults.loadSampleMs,
+  rollupFlushMs: housekeepingGridMs,
   /**
    * Rows per flush transaction: a transaction holds the event loop while it writes, and 1,000
-   * checks leave 2,000 rows every 10 s (~10 ms in one go, more on a loaded machine; bench:rollups).
+   * checks leave 2,000 rows every flush (~10 ms in one go, more on a loaded machine; bench:rollups).
    * Slices of 250 (a few ms each) follow each other on the next turns, so a run due meanwhile is
    * not held up (schedule lag).
    */

@@ -31,7 +31,7 @@ export interface ApiClientOptions {
   userAgent: string;
   /** Bounds one whole request, answer included. */
   timeoutMs?: number;
-  /** Bounds the connect alone (direct connections): a silent server is unreachable sooner. */
+  /** Bounds the connect alone (to the server, or to the proxy): a silent one is unreachable sooner. */
   connectTimeoutMs?: number;
   /** Answers larger than this are refused as invalid (a hostile or broken server). */
   maxAnswerBytes?: number;

@@ -34,7 +34,7 @@ function issuerName(socket: TLSSocket): string {
   return parts.length === 0 ? 'an unknown issuer' : parts.map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
-/** connectTimeoutMs bounds the connect, so that a silent server counts as unreachable well before the call's own deadline. */
+/** connectTimeoutMs bounds the connect (connect-bound.ts): a silent server is unreachable well before the call's deadline. */
 export function verifyingConnector(options: {
   ca?: string[] | undefined;
   connectTimeoutMs: number;
