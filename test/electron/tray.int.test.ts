@@ -166,10 +166,16 @@ describe('tray of an enrolled agent', () => {
     await eventually(() => h.agent.snapshot().counts.total === 1, 5_000, 'the synced check');
     // Its first failure went at once (the check went down); failing again waits for the period.
     await eventually(() => h.server.results(h.monitorId).length > 0, 10_000, 'the check going down, uploaded');
-    await eventually(() => h.store.outbox.count() > 0, 10_000, 'a result to upload');
-    const uploaded = h.server.results(h.monitorId).length;
+    // A result the server does not have yet. Not just any row in the outbox: the first upload's
+    // rows leave it only once its 200 is back, after the server already stored them.
+    const onServer = (ranAt: string): boolean => h.server.results(h.monitorId).some((x) => x.ranAt === ranAt);
+    const waiting = await eventually(
+      () => h.store.outbox.peek(100, 1_000_000).find((row) => !onServer(row.ran_at)),
+      10_000,
+      'a result the server does not have',
+    );
     r.tray.clickItem('Upload now');
-    await eventually(() => h.server.results(h.monitorId).length > uploaded, 5_000, 'results on the server');
+    await eventually(() => onServer(waiting.ran_at), 5_000, 'that result on the server');
     expect(r.reports).toEqual([]);
   });
 
