@@ -1,9 +1,9 @@
-// The resting row: a laptop's agent with 20 checks at a 60 s interval, left alone for a whole
-// interval after a warm-up, so the window holds every check's run once and every background
-// task's period that is a minute or shorter. Figures from /proc only (nothing asks the agent
-// anything during the window: a status --json read would wake it): CPU per second of wall time
-// (to the nanosecond: threadsCpuMs) and wakeups per second, counted as context switches of all
-// its threads (proc-stats.ts says why).
+// The resting row: a laptop's agent with 20 checks at a 60 s interval, left alone for whole
+// intervals after a warm-up (main.ts says how many), so the window holds each check's runs and
+// each background task about as often as their periods say. Figures from /proc only
+// (nothing asks the agent anything during the window: a status --json read would wake it): CPU
+// per second of wall time (to the nanosecond: threadsCpuMs) and wakeups per second, counted as
+// context switches of all its threads (proc-stats.ts says why).
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
 import { performance } from 'node:perf_hooks';
