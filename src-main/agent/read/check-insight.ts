@@ -65,9 +65,10 @@ export interface CheckInsight {
 export const insightDefaults = {
   /**
    * How often the rollups' unwritten runs go to the store: at the next tick of the housekeeping
-   * grid (defaults.ts), with the load sample, so that an agent at rest wakes once for both. Recording a run is then an update in memory, and at a 1 s interval a check's
-   * two rows are written once per 15 runs instead of on every run (a check run less often than
-   * this still costs its rows per run, at a rate that does not matter). The price: a crash loses
+   * grid (defaults.ts), with the load sample, so that an agent at rest wakes once for both.
+   * Recording a run is then an update in memory, and at a 1 s interval a check's two rows are
+   * written once per 15 runs instead of on every run (a check run less often than this still
+   * costs its rows per run, at a rate that does not matter). The price: a crash loses
    * at most the last 15 s of rollup counts (about 0.4 % of an hour bucket; the results themselves
    * are in the outbox and the history). Reads and a stop write first, so neither ever sees less.
    */

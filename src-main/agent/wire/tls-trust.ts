@@ -34,7 +34,10 @@ function issuerName(socket: TLSSocket): string {
   return parts.length === 0 ? 'an unknown issuer' : parts.map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
-/** connectTimeoutMs bounds the connect (connect-bound.ts): a silent server is unreachable well before the call's deadline. */
+/**
+ * connectTimeoutMs bounds the connect (connect-bound.ts): a silent server is unreachable well
+ * before the call's deadline.
+ */
 export function verifyingConnector(options: {
   ca?: string[] | undefined;
   connectTimeoutMs: number;
