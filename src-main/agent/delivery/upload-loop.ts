@@ -1,6 +1,6 @@
 // The upload loop: drains the outbox to the server, with progress in the live state, and is
 // woken early when a full wire batch waits.
-import { drainOutbox, type UploadOutcome } from './uploader.ts';
+import { drainOutbox, type UploadOutcome, type UploadReport } from './uploader.ts';
 import type { CallFailure } from '../identity/identity.ts';
 import type { Logger } from '../base/log.ts';
 import type { ServiceCalls } from './service-calls.ts';
@@ -32,29 +32,54 @@ export interface ResendOutcome {
 
 export function createUploadLoop(deps: UploadLoopDeps): UploadLoop {
   const { outbox, live } = deps;
+
+  async function drain(signal: AbortSignal | undefined): Promise<UploadOutcome | CallFailure> {
+    const total = outbox.count();
+    if (total === 0) return { ok: true, report: { delivered: 0, accepted: 0, rejected: 0, calls: 0 } };
+    live.update((s) => ({ ...s, uploading: { delivered: 0, total } }));
+    const outcome = await deps.calls.call('upload', signal, (client, apiKey, s) =>
+      drainOutbox({
+        outbox,
+        client,
+        apiKey,
+        now: deps.now,
+        ...(s === undefined ? {} : { signal: s }),
+        onProgress: (report) => live.update((st) => ({ ...st, uploading: { delivered: report.delivered, total } })),
+      }),
+    );
+    live.update(({ uploading: _done, ...rest }) => rest);
+    if ('report' in outcome && outcome.report.rejected > 0) {
+      deps.log.warn(
+        { rejected: outcome.report.rejected },
+        'the server refused some results; they are set aside in the rejected list',
+      );
+    }
+    return outcome;
+  }
+
+  /**
+   * The drain under way. One at a time: Upload now during the loop's round made two drains that
+   * sent the same rows, and the first to end took the progress off the window.
+   */
+  let running: Promise<UploadOutcome | CallFailure> | undefined;
+
   const loop: UploadLoop = {
     async upload(signal) {
-      const total = outbox.count();
-      if (total === 0) return { ok: true, report: { delivered: 0, accepted: 0, rejected: 0, calls: 0 } };
-      live.update((s) => ({ ...s, uploading: { delivered: 0, total } }));
-      const outcome = await deps.calls.call('upload', signal, (client, apiKey, s) =>
-        drainOutbox({
-          outbox,
-          client,
-          apiKey,
-          now: deps.now,
-          ...(s === undefined ? {} : { signal: s }),
-          onProgress: (report) => live.update((st) => ({ ...st, uploading: { delivered: report.delivered, total } })),
-        }),
-      );
-      live.update(({ uploading: _done, ...rest }) => rest);
-      if ('report' in outcome && outcome.report.rejected > 0) {
-        deps.log.warn(
-          { rejected: outcome.report.rejected },
-          'the server refused some results; they are set aside in the rejected list',
-        );
+      const joined = running;
+      if (joined === undefined) {
+        running = drain(signal);
+        try {
+          return await running;
+        } finally {
+          running = undefined;
+        }
       }
-      return outcome;
+      // The drain under way sends everything waiting now: its outcome is this caller's too, and
+      // what came in meanwhile (results sent again, new runs) goes right after it.
+      const first = await (signal === undefined ? joined : until(joined, signal));
+      if (!first.ok || signal?.aborted === true) return first;
+      const rest = await loop.upload(signal);
+      return rest.ok ? { ok: true, report: addedReports(first.report, rest.report) } : rest;
     },
     batchWaiting: () => outbox.count() >= wireLimits.resultsPerBatch,
     async resendSetAside() {
@@ -65,3 +90,27 @@ export function createUploadLoop(deps: UploadLoopDeps): UploadLoop {
   };
   return loop;
 }
+
+/** The joined drain's outcome, or cancelled once the caller's own signal (the stop's bound) ends first. */
+function until(
+  joined: Promise<UploadOutcome | CallFailure>,
+  signal: AbortSignal,
+): Promise<UploadOutcome | CallFailure> {
+  const cancelled: CallFailure = { ok: false, error: { kind: 'cancelled', message: 'upload cancelled' } };
+  if (signal.aborted) return Promise.resolve(cancelled);
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(cancelled);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void joined.then((outcome) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    });
+  });
+}
+
+const addedReports = (a: UploadReport, b: UploadReport): UploadReport => ({
+  delivered: a.delivered + b.delivered,
+  accepted: a.accepted + b.accepted,
+  rejected: a.rejected + b.rejected,
+  calls: a.calls + b.calls,
+});

@@ -95,6 +95,38 @@ describe('uploader against the reference server', () => {
     }
   });
 
+  it('Upload now while an upload runs joins it: each result is sent once, the progress stays until the end, and both callers hear of all that was sent', async () => {
+    const guid = await withCheck();
+    h.server.faults.delay(500, { endpoint: 'results', times: 1 });
+    h.store.outbox.insert(results(guid, 30));
+    // The loop's round (slow: the server takes half a second), then the user's click.
+    const round = h.agent.uploadNow();
+    expect(h.agent.state().uploading).toEqual({ delivered: 0, total: 30 });
+    const settled: string[] = [];
+    void round.then(() => settled.push('round'));
+    const click = await h.agent.uploadNow();
+    // Two drains side by side sent the same rows twice, and the quicker one took the progress off
+    // the window while the other was still sending.
+    expect(settled.includes('round') || h.agent.state().uploading !== undefined).toBe(true);
+    expect(click).toMatchObject({ ok: true, report: { delivered: 30, rejected: 0 } });
+    expect(await round).toMatchObject({ ok: true, report: { delivered: 30, rejected: 0 } });
+    expect(resultCalls()).toHaveLength(1);
+    expect(h.server.results(h.monitorId)).toHaveLength(30);
+    expect(h.agent.state().uploading).toBeUndefined();
+  });
+
+  it("the stop's last upload waits for an Upload now under way only as long as its own bound", async () => {
+    const guid = await withCheck({ ...manual, finalUploadMs: 200 });
+    h.server.faults.delay(3_000, { endpoint: 'results', times: 1 });
+    h.store.outbox.insert(results(guid, 5));
+    const order: string[] = [];
+    const click = h.agent.uploadNow().then(() => order.push('upload now'));
+    await h.agent.stop();
+    order.push('stopped');
+    await click;
+    expect(order).toEqual(['stopped', 'upload now']);
+  });
+
   it('splits a batch the server answers 413 for', async () => {
     const guid = await withCheck();
     h.store.outbox.insert(results(guid, 300));
