@@ -32,7 +32,7 @@ export interface LoopState {
 export interface UploadProgress {
   /** Rows delivered by the drain in progress. */
   delivered: number;
-  /** Rows waiting when that drain started. */
+  /** Rows delivered so far plus those still waiting (a drain also sends what arrives during it). */
   total: number;
 }
 

@@ -115,6 +115,25 @@ describe('uploader against the reference server', () => {
     expect(h.agent.state().uploading).toBeUndefined();
   });
 
+  it('the progress counts what arrives during a drain: what is left of its total is always what waits', async () => {
+    const guid = await withCheck();
+    h.server.faults.delay(300, { endpoint: 'results', times: 1 });
+    h.store.outbox.insert(results(guid, 600));
+    const seen: { delivered: number; total: number; waiting: number }[] = [];
+    const off = h.agent.onChange(() => {
+      const progress = h.agent.state().uploading;
+      if (progress !== undefined) seen.push({ ...progress, waiting: h.store.outbox.count() });
+    });
+    const upload = h.agent.uploadNow();
+    // New runs come in while the first batch is on its way: the same drain sends them.
+    h.store.outbox.insert(results(guid, 300, 600));
+    expect(await upload).toMatchObject({ ok: true, report: { delivered: 900, rejected: 0 } });
+    off();
+    // A total fixed at the drain's start read "0 of 9" beside "10 waiting", and ended "900 of 600".
+    expect(seen.at(-1)).toEqual({ delivered: 900, total: 900, waiting: 0 });
+    for (const progress of seen) expect(progress.total - progress.delivered).toBe(progress.waiting);
+  });
+
   it("the stop's last upload waits for an Upload now under way only as long as its own bound", async () => {
     const guid = await withCheck({ ...manual, finalUploadMs: 200 });
     h.server.faults.delay(3_000, { endpoint: 'results', times: 1 });
