@@ -28,6 +28,9 @@ export function UnsentView() {
   const names = new Map(snapshot.checks.map((c) => [c.guid, c.name]));
   const perCheck = snapshot.checks.filter((c) => c.unsent > 0).sort((a, b) => b.unsent - a.unsent);
   const progress = loop.progress;
+  // Of how many: what was sent plus what waits, from this one snapshot, so the bar and the count
+  // below it never disagree (the drain also sends what arrives while it runs).
+  const progressTotal = (progress?.delivered ?? 0) + outbox.unsent;
 
   const uploadNow = async (): Promise<void> => {
     setMessage(undefined);
@@ -59,9 +62,9 @@ export function UnsentView() {
       {progress === undefined ? null : (
         <div className="progress-block">
           <label htmlFor="upload-progress">
-            Sending results: {progress.delivered.toLocaleString()} of {progress.total.toLocaleString()}
+            Sending results: {progress.delivered.toLocaleString()} of {progressTotal.toLocaleString()}
           </label>
-          <progress id="upload-progress" value={progress.delivered} max={Math.max(progress.total, 1)} />
+          <progress id="upload-progress" value={progress.delivered} max={Math.max(progressTotal, 1)} />
         </div>
       )}
       {upload.pending && progress === undefined ? <Spinner label="Sending results to the server…" /> : null}

@@ -51,6 +51,13 @@ describe.skipIf(skip !== undefined)('unsent results in the web dashboard', { tim
     const before = scenario.server.results(monitorId).length;
     await page.getByRole('button', { name: 'Upload now' }).click();
     await page.getByRole('progressbar').waitFor();
+    // The bar and the count beside it say one thing: sent so far plus what waits (read together).
+    const shown = await page.evaluate(() => ({
+      label: document.querySelector('label[for="upload-progress"]')?.textContent ?? '',
+      waiting: document.querySelector('[data-testid="unsent-count"]')?.textContent ?? '',
+    }));
+    const [, sent, of] = /(\d+) of (\d+)/.exec(shown.label.replace(/[,\s](?=\d{3})/g, '')) ?? [];
+    expect(Number(of)).toBe(Number(sent) + Number(shown.waiting.replace(/\D/g, '')));
     await captureViews(page, 'unsent-draining');
     await eventually(async () => (await unsentShown()) < 5, 30_000, 'the backlog to drain');
     expect(scenario.server.results(monitorId).length).toBeGreaterThan(before + 5);

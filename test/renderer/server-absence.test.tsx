@@ -70,7 +70,7 @@ function agentRecord(options: { back: boolean; blipFirst?: boolean }) {
     call(true);
     nowMs += 2_000;
     waiting = 0;
-    live.update((s) => ({ ...s, uploading: { delivered: 12, total: 12 } }));
+    live.update((s) => ({ ...s, uploading: { delivered: 12 } }));
   }
   return { absences: absences.list(), events: createEventLog(db).list({ limit: 100 }) };
 }

@@ -60,13 +60,33 @@ describe('Unsent results', () => {
     bridge.emit('agent:state-changed', {
       ...backlog,
       takenAt: '2026-11-21T10:00:01.000Z',
-      upload: { ...backlog.upload, progress: { delivered: 20, total: 42 } },
+      outbox: { ...backlog.outbox, unsent: 22 },
+      upload: { ...backlog.upload, progress: { delivered: 20 } },
     });
     const bar = await screen.findByRole('progressbar');
     expect(bar.getAttribute('value')).toBe('20');
     expect(screen.getByText('Sending results: 20 of 42')).toBeTruthy();
     upload.resolve(ok({ ok: true, done: { kind: 'upload', delivered: 42, rejected: 0 } }));
     expect(await screen.findByText('42 results sent.')).toBeTruthy();
+  });
+
+  it('the progress reads what was sent of that plus what waits: the count beside it, from the same moment', async () => {
+    // Results keep coming in while a drain runs, and the drain sends them too: a total fixed when
+    // it started read "Sending results: 0 of 10" beside "11 waiting to be sent".
+    renderView(
+      <UnsentView />,
+      createFakeBridge({
+        'agent:snapshot': () =>
+          ok({
+            ...backlog,
+            outbox: { ...backlog.outbox, unsent: 11 },
+            upload: { ...backlog.upload, progress: { delivered: 0 } },
+          }),
+      }),
+    );
+    expect(await screen.findByText('Sending results: 0 of 11')).toBeTruthy();
+    expect(screen.getByTestId('unsent-count').textContent).toBe('11');
+    expect(screen.getByRole('progressbar').getAttribute('max')).toBe('11');
   });
 
   it('says when Upload now failed, and that nothing is lost', async () => {

@@ -34,9 +34,8 @@ export function createUploadLoop(deps: UploadLoopDeps): UploadLoop {
   const { outbox, live } = deps;
 
   async function drain(signal: AbortSignal | undefined): Promise<UploadOutcome | CallFailure> {
-    const waiting = outbox.count();
-    if (waiting === 0) return { ok: true, report: { delivered: 0, accepted: 0, rejected: 0, calls: 0 } };
-    live.update((s) => ({ ...s, uploading: { delivered: 0, total: waiting } }));
+    if (outbox.count() === 0) return { ok: true, report: { delivered: 0, accepted: 0, rejected: 0, calls: 0 } };
+    live.update((s) => ({ ...s, uploading: { delivered: 0 } }));
     const outcome = await deps.calls.call('upload', signal, (client, apiKey, s) =>
       drainOutbox({
         outbox,
@@ -44,10 +43,7 @@ export function createUploadLoop(deps: UploadLoopDeps): UploadLoop {
         apiKey,
         now: deps.now,
         ...(s === undefined ? {} : { signal: s }),
-        // The drain sends what comes in meanwhile too: its total grows with it, so that what is
-        // left of it is what the window counts as waiting.
-        onProgress: ({ delivered }) =>
-          live.update((st) => ({ ...st, uploading: { delivered, total: delivered + outbox.count() } })),
+        onProgress: ({ delivered }) => live.update((st) => ({ ...st, uploading: { delivered } })),
       }),
     );
     live.update(({ uploading: _done, ...rest }) => rest);

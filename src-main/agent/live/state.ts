@@ -30,10 +30,11 @@ export interface LoopState {
 }
 
 export interface UploadProgress {
-  /** Rows delivered by the drain in progress. */
+  /**
+   * Rows delivered by the drain in progress. Of how many is delivered plus what waits now (the
+   * outbox's count in the same snapshot): a drain also sends what arrives during it.
+   */
   delivered: number;
-  /** Rows delivered so far plus those still waiting (a drain also sends what arrives during it). */
-  total: number;
 }
 
 /**
