@@ -3,6 +3,7 @@
 // and the tray, so a failed Sync now reads the same in both. Records over their unions, so a
 // new kind or cause does not compile until it has words here.
 import type { ApiErrorKind, FailureCause, FailureFacts } from './contract.ts';
+import { nextTry, type NextTry } from '../agent/wire/failure.ts';
 
 /** Why a call failed, said as what to check. */
 export const causeWords: Record<FailureCause, string> = {
@@ -32,26 +33,27 @@ export const causeWords: Record<FailureCause, string> = {
   'not-writable': 'The agent’s data folder cannot be written.',
 };
 
-/** A failed call to the server (a loop, Sync now, Send now), when no cause says more. */
+/**
+ * A failed call to the server (a loop, Sync now, Send now), when no cause says more: what
+ * happened and what to check. What the agent does next is afterFailureWords's, said once.
+ */
 const kindWords: Record<ApiErrorKind, (f: FailureFacts) => string> = {
-  network: () => 'The server could not be reached; the agent keeps the results and tries again.',
-  timeout: () => 'The server did not answer in time; the agent keeps the results and tries again.',
-  server: (f) =>
-    `The server had a problem of its own${f.status === undefined ? '' : ` (status ${f.status})`}; the agent keeps the results and tries again.`,
+  network: () => 'The server could not be reached: check this machine’s network connection.',
+  timeout: () => 'The server did not answer in time.',
+  server: (f) => `The server had a problem of its own${f.status === undefined ? '' : ` (status ${f.status})`}.`,
   rejected: (f) =>
     `The server refused what was sent${f.status === undefined ? '' : ` (status ${f.status})`}${f.reason === undefined ? '' : `: ${f.reason}`}.`,
   auth: () => 'The server no longer accepts this monitor’s key: it was reset. Enroll this agent again.',
   disabled: () => 'The server has disabled this monitor; it resumes by itself once an administrator enables it.',
-  'invalid-answer': () =>
-    'The server’s answer is not what an uptime server sends: check the server address; the agent tries again.',
+  'invalid-answer': () => 'The server’s answer is not what an uptime server sends: check the server address.',
   'damaged-key': () => 'The stored key is damaged and cannot be sent: enroll again, or reclaim this monitor.',
   'not-enrolled': () => 'This agent is not enrolled yet: enroll it with a token first.',
   'local-store': () =>
-    'Results reached the server but could not be cleared from this computer’s store (is the disk full?); sending waits and tries again.',
+    'Results reached the server but could not be cleared from this computer’s store (is the disk full?).',
   cancelled: () => 'The agent was stopping, so the call was not finished.',
 };
 
-/** One sentence (or two) for a failed call to the server. */
+/** One sentence (or two) for a failed call to the server: what happened, and what to check. */
 export function apiFailureWords(failure: FailureFacts): string {
   if (failure.cause !== undefined && (failure.kind === 'network' || failure.kind === 'timeout')) {
     const issuer =
@@ -61,4 +63,39 @@ export function apiFailureWords(failure: FailureFacts): string {
     return `${causeWords[failure.cause]}${issuer}${proxy}`;
   }
   return kindWords[failure.kind](failure);
+}
+
+/** The call that failed: what follows differs, since only an upload holds results. */
+export type ServerCall = 'sync' | 'upload';
+
+/** The call behind each command that calls the server now (Send again uploads the refused results). */
+export const commandCall = {
+  'agent:sync-now': 'sync',
+  'agent:upload-now': 'upload',
+  'agent:resend-set-aside': 'upload',
+} as const satisfies Record<string, ServerCall>;
+
+/** What the agent does after the failed call, from the loops' own rule (nextTry). */
+const afterWords: Record<ServerCall, Record<NextTry, string>> = {
+  sync: {
+    backoff: 'The agent tries again by itself, with growing pauses.',
+    'next-period': 'The agent tries again at its next sync.',
+    recheck: '',
+    'no-fault': '',
+  },
+  upload: {
+    backoff: 'The agent keeps the results and sends them again by itself, with growing pauses; nothing is lost.',
+    'next-period': 'The agent keeps the results and sends them again at its next upload; nothing is lost.',
+    recheck: 'The results stay on this computer until then; nothing is lost.',
+    'no-fault': 'The results stay on this computer; nothing is lost.',
+  },
+};
+
+/**
+ * A failed call in words, and what follows it, said once: the one place where the retry and the
+ * results' fate are said, wherever the failure is shown (a notice, the tray, a command's alert).
+ */
+export function callFailureWords(failure: FailureFacts, call: ServerCall): string {
+  const after = afterWords[call][nextTry[failure.kind]];
+  return after === '' ? apiFailureWords(failure) : `${apiFailureWords(failure)} ${after}`;
 }

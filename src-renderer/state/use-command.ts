@@ -7,6 +7,7 @@ import { ipcErrorWords } from '../../src-main/ipc/ipc-error-words.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AgentBridge, IpcResult, RunResult } from '../../src-main/ipc/contract.ts';
 import { runFailure } from '../words/command-words.ts';
+import { commandCall } from '../words/failure-words.ts';
 
 export interface Command<A extends unknown[], T> {
   /** The answer when the command did its work; undefined when it failed (then `error` says why). */
@@ -49,12 +50,12 @@ export function useCommand<A extends unknown[], T>(
 }
 
 /** The commands that call the server now; each answers a RunResult, a failed one said as a failure. */
-export type ServerCommandChannel = 'agent:sync-now' | 'agent:upload-now' | 'agent:resend-set-aside';
+export type ServerCommandChannel = keyof typeof commandCall;
 
 /** Sync now, Upload now or Send again, wherever its button is. */
 export function useServerCommand(bridge: AgentBridge, channel: ServerCommandChannel): Command<[], RunResult> {
   return useCommand(
     useCallback(() => bridge.invoke(channel, {}), [bridge, channel]),
-    runFailure,
+    runFailure[commandCall[channel]],
   );
 }

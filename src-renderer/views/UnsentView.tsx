@@ -12,7 +12,7 @@ import { currentFailure } from '../state/signals.ts';
 import { useServerCommand } from '../state/use-command.ts';
 import { useNow } from '../state/use-now.ts';
 import { runDoneWords } from '../words/command-words.ts';
-import { apiFailureWords } from '../words/failure-words.ts';
+import { callFailureWords } from '../words/failure-words.ts';
 
 export function UnsentView() {
   const { bridge, snapshot } = useAgent();
@@ -69,15 +69,17 @@ export function UnsentView() {
       )}
       {upload.pending && progress === undefined ? <Spinner label="Sending results to the server…" /> : null}
       {message === undefined ? null : <Notice tone="success">{message}</Notice>}
+      {/* The words of a failed call say what follows it (the results kept, tried again) once. */}
       {upload.error === undefined ? null : (
         <Notice tone="error" title="Upload failed">
-          {sentence(upload.error)} The results stay here and are sent again automatically.
+          {sentence(upload.error)}
         </Notice>
       )}
-      {/* From the connection state too: once the server answers again, an older failure is history. */}
-      {uploadFailure !== undefined && loop.failures > 0 ? (
+      {/* From the connection state too: once the server answers again, an older failure is history.
+          While Upload now's or Send again's own failure is shown, that says it: once, not twice. */}
+      {uploadFailure !== undefined && loop.failures > 0 && upload.error === undefined && resend.error === undefined ? (
         <Notice tone="warning" title={`Sending has failed ${count(loop.failures, 'time')} in a row`}>
-          {apiFailureWords(uploadFailure)} The agent keeps the results and retries with growing pauses; nothing is lost.
+          {callFailureWords(uploadFailure, 'upload')}
         </Notice>
       ) : null}
       {outbox.dropped > 0 ? (
@@ -144,7 +146,7 @@ export function UnsentView() {
         {resent === undefined ? null : <Notice tone="success">{resent}</Notice>}
         {resend.error === undefined ? null : (
           <Notice tone="error" title="Sending again failed">
-            {sentence(resend.error)} The refused results stay here.
+            {sentence(resend.error)}
           </Notice>
         )}
         {outbox.rejectedCount === 0 ? (

@@ -1,9 +1,10 @@
 // What a command the user gave came to when the agent answered that it did not do it: the words
 // are chosen here from the outcome's kind, never from the agent's text. A failed sync or upload
-// is a failed call to the server (its words are the shared ones); a refused test run has its own.
+// is a failed call to the server (its words, and what follows, are the shared ones); a refused
+// test run has its own.
 import type { RunDone, RunResult, TestRunRefusal, TestRunResult } from '../../src-main/ipc/contract.ts';
 import { count } from '../format.ts';
-import { apiFailureWords } from './failure-words.ts';
+import { callFailureWords, type ServerCall } from './failure-words.ts';
 
 const sentWords = (delivered: number, rejected: number): string =>
   delivered === 0 && rejected === 0
@@ -34,9 +35,11 @@ const testRunRefusals: Record<TestRunRefusal, string> = {
     'This agent does not run this check now (it is disabled, no longer assigned to this monitor, or a private check without a usable local definition), so it cannot be run. Its state above says what to change.',
 };
 
-/** A sync, upload or send-again that failed, in words; undefined when it worked. */
-export const runFailure = (result: RunResult): string | undefined =>
-  result.ok ? undefined : apiFailureWords(result.failure);
+/** A sync, upload or send-again that failed, in words with what follows; undefined when it worked. */
+export const runFailure: Record<ServerCall, (result: RunResult) => string | undefined> = {
+  sync: (result) => (result.ok ? undefined : callFailureWords(result.failure, 'sync')),
+  upload: (result) => (result.ok ? undefined : callFailureWords(result.failure, 'upload')),
+};
 
 /** A test run that did not happen, in words; undefined when it ran (whatever its verdict). */
 export const testRunFailure = (result: TestRunResult): string | undefined =>

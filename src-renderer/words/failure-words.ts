@@ -11,10 +11,16 @@ import type {
   FieldProblem,
 } from '../../src-main/ipc/contract.ts';
 import { inputLimits } from '../../src-main/ipc/contract.ts';
-import { apiFailureWords, causeWords } from '../../src-main/ipc/api-failure-words.ts';
+import {
+  apiFailureWords,
+  callFailureWords,
+  causeWords,
+  commandCall,
+  type ServerCall,
+} from '../../src-main/ipc/api-failure-words.ts';
 
 // The words for a failed call to the server are shared with the tray: one place, in src-main/ipc.
-export { apiFailureWords, causeWords };
+export { apiFailureWords, callFailureWords, causeWords, commandCall, type ServerCall };
 
 export type { EnrollField } from '../../src-main/ipc/contract.ts';
 

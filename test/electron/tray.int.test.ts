@@ -12,6 +12,7 @@ import { setupTray, type TrayController } from '../../src-main/electron/tray.ts'
 import { closedPort } from '../targets/index.ts';
 import { enrolledAgent, eventually, type Harness } from '../support/agent-harness.ts';
 import { FakeTray } from './fake-electron.ts';
+import { resultsKeptSentences } from '../renderer/said-once.ts';
 import { memoryBacking, tempDir } from './support.ts';
 
 const host: HostActions = {
@@ -188,6 +189,26 @@ describe('tray of an enrolled agent', () => {
     expect(r.reports[0]).toMatch(/^Sync failed: Nothing answers at that address/);
     // Said from the failure's kind and cause, never the library's text nor the API path.
     expect(r.reports[0]).not.toMatch(/ECONNREFUSED|\/api\/|GET|POST/);
+    // What follows is the sync's: it is tried again; a sync holds no results to keep.
+    expect(r.reports[0]).toMatch(/tries again/);
+    expect(resultsKeptSentences(r.reports[0] ?? '')).toEqual([]);
+  });
+
+  it('says so when Upload now fails, and that the results are kept', async () => {
+    const h = await enrolled({ uploadIntervalMs: 3_600_000 });
+    const r = rig(h.agent);
+    h.agent.pause();
+    const ranAt = new Date().toISOString();
+    h.store.outbox.insert([
+      { check_guid: 'g', monitor_id: h.monitorId, ran_at: ranAt, success: true, http_status: 200, latency_ms: 1 },
+    ]);
+    await h.server.stop();
+    r.tray.clickItem('Upload now');
+    await eventually(() => r.reports.length > 0, 10_000, 'a report');
+    expect(r.reports[0]).toMatch(/^Upload failed: Nothing answers at that address/);
+    // A failure with a cause said only what to check: the tray never said the results were kept.
+    expect(resultsKeptSentences(r.reports[0] ?? '')).toHaveLength(1);
+    expect(h.store.outbox.count()).toBe(1);
   });
 
   it('says the server is unreachable while it refuses connections (never the ok icon), and recovers by itself', async () => {

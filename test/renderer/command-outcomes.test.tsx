@@ -125,7 +125,7 @@ describe('a command that failed is shown as a failure', () => {
     renderView(<UnsentView />, failing());
     fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));
     const upload = await expectFailure('Upload failed');
-    expect(upload.textContent).toContain('The results stay here');
+    expect(upload.textContent).toContain('The agent keeps the results and sends them again by itself');
     fireEvent.click(screen.getByRole('button', { name: 'Send again' }));
     await expectFailure('Sending again failed');
   });

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { enrollFailureKinds, type EnrollFailure } from '../../src-main/agent/identity/enrollment.ts';
 import { apiErrorKinds, failureCauses } from '../../src-main/agent/wire/failure.ts';
-import { apiFailureWords, causeWords, enrollFailureWords } from '../../src-renderer/words/failure-words.ts';
+import {
+  apiFailureWords,
+  callFailureWords,
+  causeWords,
+  enrollFailureWords,
+} from '../../src-renderer/words/failure-words.ts';
+import { resultsKeptSentences } from './said-once.ts';
 
 /** What no sentence for a person may contain: errno names, flags, API paths, ISO times, library text. */
 const machineText =
@@ -15,6 +21,22 @@ describe('failure words', () => {
     expect(words.length).toBeGreaterThan(20);
     expect(words).not.toMatch(machineText);
   });
+
+  it.each(apiErrorKinds.map((kind) => ({ kind })))(
+    'after a failed call of kind $kind: an upload says once that the results are kept, a sync never speaks of results',
+    ({ kind }) => {
+      const upload = callFailureWords({ kind, status: 500 }, 'upload');
+      const sync = callFailureWords({ kind, status: 500 }, 'sync');
+      expect(upload.startsWith(apiFailureWords({ kind, status: 500 }))).toBe(true);
+      expect(resultsKeptSentences(upload)).toHaveLength(1);
+      expect(resultsKeptSentences(sync)).toEqual([]);
+      // Said once: the failure's own words leave what follows to callFailureWords.
+      expect(resultsKeptSentences(apiFailureWords({ kind, status: 500 }))).toEqual([]);
+      for (const words of [upload, sync])
+        expect(words.match(/tries again|sends them again/g)?.length ?? 0).toBeLessThanOrEqual(1);
+      expect(upload).not.toMatch(machineText);
+    },
+  );
 
   it.each(failureCauses.map((cause) => ({ cause })))('the cause $cause has words of its own', ({ cause }) => {
     const words = apiFailureWords({ kind: 'network', cause });

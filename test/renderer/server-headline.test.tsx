@@ -12,6 +12,7 @@ import { OverviewView } from '../../src-renderer/views/OverviewView.tsx';
 import { createFakeBridge, ok } from './fake-bridge.ts';
 import { snapshotOf } from './fixtures.ts';
 import { renderView } from './render.tsx';
+import { resultsKeptSentences } from './said-once.ts';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: Date.parse('2026-11-21T10:00:00.000Z'), toFake: ['Date'] });
@@ -91,6 +92,18 @@ describe('the headline follows the server connection, not the machine network', 
     expect(problems.textContent).toContain('refused');
     // The card does not repeat the reason the problem gives.
     expect(card.textContent).toContain('failing until the server answers again');
+  });
+
+  it.each([
+    { name: 'no cause', failure: { kind: 'network' } },
+    { name: 'a timeout', failure: { kind: 'timeout' } },
+    { name: 'a server error', failure: { kind: 'server', status: 502 } },
+  ] as const)('the server away with $name: the problem says once that results wait', async ({ failure }) => {
+    const away = unreachable();
+    renderOverview({ ...away, connection: { ...away.connection, lastFailure: failure } });
+    const problems = await screen.findByRole('region', { name: 'Problems of the agent' });
+    // "results wait here and checks go on", then the failure's own "the agent keeps the results".
+    expect(resultsKeptSentences(problems.textContent)).toHaveLength(1);
   });
 });
 

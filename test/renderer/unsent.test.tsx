@@ -6,6 +6,7 @@ import { UnsentView } from '../../src-renderer/views/UnsentView.tsx';
 import { createFakeBridge, deferred, fail, ok } from './fake-bridge.ts';
 import { checkOf, snapshotOf } from './fixtures.ts';
 import { renderView } from './render.tsx';
+import { resultsKeptSentences } from './said-once.ts';
 
 afterEach(cleanup);
 
@@ -98,9 +99,39 @@ describe('Unsent results', () => {
       }),
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Upload now' }));
-    expect((await screen.findByText(/The results stay here/)).closest('[role="alert"]')?.textContent).toContain(
-      'Upload failed',
+    const alert = (await screen.findByText('Upload failed')).closest('[role="alert"]');
+    expect(alert?.textContent).toContain('nothing is lost');
+  });
+
+  it('says once that the results are kept, while sending keeps failing and when Upload now fails too', async () => {
+    renderView(
+      <UnsentView />,
+      createFakeBridge({
+        'agent:snapshot': () => ok(backlog),
+        'agent:upload-now': () => ok({ ok: false, failure: { kind: 'server', status: 503 } }),
+      }),
     );
+    await screen.findByText('Sending has failed 3 times in a row');
+    const view = () => document.body.textContent;
+    expect(resultsKeptSentences(view())).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload now' }));
+    await screen.findByText('Upload failed');
+    // The failure's words, the failing notice and the alert each said it: four times on one screen.
+    expect(resultsKeptSentences(view())).toHaveLength(1);
+    expect(view()).toContain('The server had a problem of its own (status 503)');
+  });
+
+  it('a failure with a cause says what to check, and that the results are kept', async () => {
+    const refused = { kind: 'network', cause: 'refused' } as const;
+    renderView(
+      <UnsentView />,
+      createFakeBridge({
+        'agent:snapshot': () => ok({ ...backlog, upload: { ...backlog.upload, lastFailure: refused } }),
+      }),
+    );
+    const notice = (await screen.findByText('Sending has failed 3 times in a row')).closest('[role]');
+    expect(notice?.textContent).toContain('Is the port right, and is the server running?');
+    expect(resultsKeptSentences(notice?.textContent ?? '')).toHaveLength(1);
   });
 
   it('says when the command itself could not run', async () => {

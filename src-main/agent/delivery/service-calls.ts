@@ -14,7 +14,7 @@ import {
 } from '../live/state.ts';
 import { nextConnection } from '../live/connection.ts';
 import type { ApiClient } from '../wire/api-client.ts';
-import { factsOf, type ApiError } from '../wire/failure.ts';
+import { factsOf, nextTry, type ApiError } from '../wire/failure.ts';
 import type { Identity } from '../identity/identity.ts';
 
 type Outcome = { ok: true } | { ok: false; error: ApiError };
@@ -34,10 +34,6 @@ export interface ServiceCallsDeps {
   /** Randomness for the recheck spread; injectable so tests can pin it. */
   random?: () => number;
 }
-
-/** 401/403/damaged key: the user must act; until then the agent is quiet, see recheckDelay. */
-const isAuthFailure = (error: ApiError): boolean =>
-  error.kind === 'auth' || error.kind === 'disabled' || error.kind === 'damaged-key';
 
 export interface ServiceCalls {
   /** Runs one call with the current identity and records what its outcome means. */
@@ -169,12 +165,16 @@ export function createServiceCalls(deps: ServiceCallsDeps): ServiceCalls {
 
   function delayAfter(loop: LoopName, outcome: Outcome, intervalMs: number): number {
     if (outcome.ok) return jittered(intervalMs);
-    const { kind } = outcome.error;
-    if (isAuthFailure(outcome.error)) return recheckDelay();
-    // A refused payload is not cured by waiting less; the next regular run tries again.
-    if (kind === 'rejected' || kind === 'cancelled' || kind === 'not-enrolled' || kind === 'local-store')
-      return jittered(intervalMs);
-    return Math.min(intervalMs * 10, backoffDelay(deps.state().loops[loop].failures, deps.tunables.retryBackoff));
+    switch (nextTry[outcome.error.kind]) {
+      case 'recheck':
+        // 401/403/damaged key: the user must act; until then the agent is quiet.
+        return recheckDelay();
+      case 'next-period':
+      case 'no-fault':
+        return jittered(intervalMs);
+      case 'backoff':
+        return Math.min(intervalMs * 10, backoffDelay(deps.state().loops[loop].failures, deps.tunables.retryBackoff));
+    }
   }
 
   return {

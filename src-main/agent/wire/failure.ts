@@ -32,6 +32,32 @@ export const apiErrorKinds: readonly ApiErrorKind[] = [
 ];
 
 /**
+ * What the agent's loops do after a failed call of each kind: delivery/service-calls.ts waits
+ * by it, and the words after a failure say it (src-main/ipc/api-failure-words.ts).
+ * - backoff: the server or the way to it is in trouble; tried again with growing pauses.
+ * - next-period: the payload or the local store is at fault, which waiting less would not cure;
+ *   tried again at the loop's next regular run.
+ * - recheck: the server refuses this monitor (401, 403) or its key is damaged; a person must
+ *   act, and until then only a slow recheck asks.
+ * - no-fault: the agent was stopping or is not enrolled; nothing is wrong to try again.
+ */
+export type NextTry = 'backoff' | 'next-period' | 'recheck' | 'no-fault';
+
+export const nextTry: Record<ApiErrorKind, NextTry> = {
+  network: 'backoff',
+  timeout: 'backoff',
+  server: 'backoff',
+  'invalid-answer': 'backoff',
+  rejected: 'next-period',
+  'local-store': 'next-period',
+  auth: 'recheck',
+  disabled: 'recheck',
+  'damaged-key': 'recheck',
+  'not-enrolled': 'no-fault',
+  cancelled: 'no-fault',
+};
+
+/**
  * Why, where it is known: what the person can check or fix. The network causes come from the
  * error codes of Node, undici and OpenSSL, read here once; the local ones from file-system codes.
  */
