@@ -35,7 +35,7 @@ export const causeWords: Record<FailureCause, string> = {
 
 /**
  * A failed call to the server (a loop, Sync now, Send now), when no cause says more: what
- * happened and what to check. What the agent does next is afterFailureWords's, said once.
+ * happened and what to check. What the agent does next is callFailureWords's, said once.
  */
 const kindWords: Record<ApiErrorKind, (f: FailureFacts) => string> = {
   network: () => 'The server could not be reached: check this machine’s network connection.',
