@@ -6,7 +6,7 @@ import type { AgentSnapshot, RunResult } from '../ipc/contract.ts';
 import { onEvent, type EventHub } from '../ipc/events.ts';
 import type { InvokeHandler } from '../ipc/handlers.ts';
 import { summarizeAgent } from '../ipc/agent-summary.ts';
-import { callFailureWords, commandCall } from '../ipc/api-failure-words.ts';
+import { callFailureWords, commandCall, isServerCommand } from '../ipc/api-failure-words.ts';
 import { ipcErrorWords } from '../ipc/ipc-error-words.ts';
 import type { TrayState } from './tray-state.ts';
 import type { WindowController } from './window.ts';
@@ -62,8 +62,7 @@ export function setupTray(deps: TrayDeps): TrayController {
           // sync-now and upload-now answer with a RunResult; a failed run is told, a good one not,
           // in words from its kind and cause (the agent's log has the library's text).
           const value = result.ok ? (result.value as Partial<RunResult>) : undefined;
-          const server = channel === 'agent:sync-now' || channel === 'agent:upload-now';
-          if (server && value?.ok === false && value.failure !== undefined)
+          if (isServerCommand(channel) && value?.ok === false && value.failure !== undefined)
             deps.report(`${what} failed`, callFailureWords(value.failure, commandCall[channel]));
         },
         (error: unknown) => deps.log.error({ err: error, channel }, 'tray action failed'),

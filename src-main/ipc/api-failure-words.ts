@@ -75,6 +75,10 @@ export const commandCall = {
   'agent:resend-set-aside': 'upload',
 } as const satisfies Record<string, ServerCall>;
 
+/** Whether a channel is one of those commands (it answers a RunResult). */
+export const isServerCommand = (channel: string): channel is keyof typeof commandCall =>
+  Object.hasOwn(commandCall, channel);
+
 /** What the agent does after the failed call, from the loops' own rule (nextTry). */
 const afterWords: Record<ServerCall, Record<NextTry, string>> = {
   sync: {

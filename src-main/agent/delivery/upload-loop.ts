@@ -1,6 +1,6 @@
 // The upload loop: drains the outbox to the server, with progress in the live state, and is
 // woken early when a full wire batch waits.
-import { drainOutbox, type UploadOutcome, type UploadReport } from './uploader.ts';
+import { addedReports, drainOutbox, emptyReport, type UploadOutcome } from './uploader.ts';
 import type { CallFailure } from '../identity/identity.ts';
 import type { Logger } from '../base/log.ts';
 import type { ServiceCalls } from './service-calls.ts';
@@ -34,7 +34,7 @@ export function createUploadLoop(deps: UploadLoopDeps): UploadLoop {
   const { outbox, live } = deps;
 
   async function drain(signal: AbortSignal | undefined): Promise<UploadOutcome | CallFailure> {
-    if (outbox.count() === 0) return { ok: true, report: { delivered: 0, accepted: 0, rejected: 0, calls: 0 } };
+    if (outbox.count() === 0) return { ok: true, report: emptyReport() };
     live.update((s) => ({ ...s, uploading: { delivered: 0 } }));
     const outcome = await deps.calls.call('upload', signal, (client, apiKey, s) =>
       drainOutbox({
@@ -106,10 +106,3 @@ function until(
     });
   });
 }
-
-const addedReports = (a: UploadReport, b: UploadReport): UploadReport => ({
-  delivered: a.delivered + b.delivered,
-  accepted: a.accepted + b.accepted,
-  rejected: a.rejected + b.rejected,
-  calls: a.calls + b.calls,
-});

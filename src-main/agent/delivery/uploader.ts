@@ -29,6 +29,17 @@ export interface UploadReport {
   calls: number;
 }
 
+/** A report of nothing sent yet. */
+export const emptyReport = (): UploadReport => ({ delivered: 0, accepted: 0, rejected: 0, calls: 0 });
+
+/** Two reports of uploads made one after the other, as one. */
+export const addedReports = (a: UploadReport, b: UploadReport): UploadReport => ({
+  delivered: a.delivered + b.delivered,
+  accepted: a.accepted + b.accepted,
+  rejected: a.rejected + b.rejected,
+  calls: a.calls + b.calls,
+});
+
 export type UploadOutcome = { ok: true; report: UploadReport } | { ok: false; error: ApiError; report: UploadReport };
 
 export interface UploadDeps {
@@ -47,7 +58,7 @@ export interface UploadDeps {
 export async function drainOutbox(deps: UploadDeps): Promise<UploadOutcome> {
   const maxResults = deps.maxResults ?? wireLimits.resultsPerBatch;
   const budget = batchPayloadBudget(deps.maxBodyBytes ?? wireLimits.resultsBodyBytes, maxResults);
-  const report: UploadReport = { delivered: 0, accepted: 0, rejected: 0, calls: 0 };
+  const report = emptyReport();
   for (;;) {
     if (deps.signal?.aborted === true) return { ok: true, report };
     const rows = deps.outbox.peek(maxResults, budget);
