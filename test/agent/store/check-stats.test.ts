@@ -49,4 +49,43 @@ describe('check stats', () => {
     for (let run = 2; run < beatCount + 10; run++) stats.record(entry('a', run, false));
     expect(stats.figures('a').beats).toBe('d'.repeat(beatCount));
   });
+
+  it('agrees with a plain model of the rings over many runs, wraps and forgets (packed rows)', () => {
+    // Odd sizes so rings end mid-byte; latencies up to a run's 60 s deadline.
+    const slots = 13;
+    const points = 7;
+    const stats = createCheckStats(slots, points);
+    type Model = { verdicts: boolean[]; latency: number[]; beats: string };
+    const models = new Map<string, Model>();
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const guids = ['a', 'b', 'c', 'd', 'e'];
+    for (let run = 0; run < 2_000; run++) {
+      const guid = guids[Math.floor(random() * guids.length)] ?? 'a';
+      if (random() < 0.01) {
+        stats.forget(guid);
+        models.delete(guid);
+        continue;
+      }
+      const skipped = random() < 0.1;
+      const success = random() < 0.7;
+      const latency = Math.floor(random() * 60_000) + 1;
+      stats.record({ ...entry(guid, run % 60, success, skipped), latency_ms: latency });
+      const model = models.get(guid) ?? { verdicts: [], latency: [], beats: '' };
+      models.set(guid, model);
+      model.beats = (model.beats + (skipped ? 's' : success ? 'u' : 'd')).slice(-beatCount);
+      if (!skipped) {
+        model.verdicts = [...model.verdicts, success].slice(-slots);
+        model.latency = [...model.latency, latency].slice(-points);
+      }
+      const figures = stats.figures(guid);
+      const passes = model.verdicts.filter(Boolean).length;
+      expect(figures.beats).toBe(model.beats);
+      expect(figures.latency).toEqual(model.latency);
+      expect(figures.uptimePct).toBe(model.verdicts.length === 0 ? undefined : (100 * passes) / model.verdicts.length);
+    }
+  });
 });
