@@ -9,9 +9,10 @@
 // 448 slots, but the counters hold only the stretch of slots in use, grown by doublings from 16
 // (issue 26): a check's latencies mostly stay within a few slots, and two buckets of every check
 // are open at once, so 448 counters each came to ~2 KB a check with their buffers outside V8's
-// heap, ~13 MB at 6,000 checks. Up to 64 bytes V8 keeps a typed array inside its heap. A counter
-// is one byte while it holds at most 255 runs, two up to 65,535 (an hour of 1 s runs all in one
-// slot), four beyond; the counters widen themselves.
+// heap, ~13 MB at 6,000 checks. A counter is one byte while it holds at most 255 runs, two up to
+// 65,535 (an hour of 1 s runs all in one slot), four beyond; the counters widen themselves. They
+// are a block of shared chunks (counter-pools.ts), not a typed array of the histogram's own.
+import { CounterPools, type CounterPool, type CounterWidth, type Counters } from './counter-pools.ts';
 
 /** Below this every millisecond has its own slot. */
 const exactBelow = 128;
@@ -43,26 +44,57 @@ export function slotValue(slot: number): number {
 /** The fewest counters a histogram holds once it holds any: 16 one-byte counters. */
 const firstStretch = 16;
 
+/** The most a counter of each width holds before it is widened. */
+const fullAt: Record<CounterWidth, number> = { 1: 0xff, 2: 0xffff, 4: 0xffff_ffff };
+
+const noCounters: Counters = new Uint8Array(0);
+
 export class LatencyHistogram {
-  /** Counters of slots base .. base + counts.length - 1. */
-  counts: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(0);
+  /** The pool of the block that holds the counters of slots base .. base + length - 1. */
+  private pool: CounterPool | undefined;
+  private block = 0;
+  /** Where that block is: chunks never move, so these stay right until the block is given back. */
+  private chunk: Counters = noCounters;
+  private offset = 0;
   private base = 0;
   count = 0;
   min = Number.POSITIVE_INFINITY;
   max = 0;
-  /** The slots in use, so a percentile or a clear scans only those. */
+  /** The slots in use, so a percentile, a clear or a move reads only those. */
   private low = latencySlots;
   private high = -1;
 
+  private readonly pools: CounterPools;
+
+  /** `pools` is shared by the histograms of one owner (the rollups' open buckets). */
+  constructor(pools: CounterPools = new CounterPools()) {
+    this.pools = pools;
+  }
+
+  /** Counters held. */
+  get length(): number {
+    return this.pool?.length ?? 0;
+  }
+
+  /** Bytes a counter takes: 1, widened to 2 past 255 runs in a slot and to 4 past 65,535. */
+  get width(): CounterWidth {
+    return this.pool?.width ?? 1;
+  }
+
+  get bytes(): number {
+    return this.length * this.width;
+  }
+
   add(ms: number): void {
     const slot = slotOf(ms);
-    if (slot < this.base || slot >= this.base + this.counts.length) this.cover(slot);
-    let counts = this.counts;
-    const at = slot - this.base;
-    const held = counts[at] ?? 0;
-    if (held === 0xff && counts instanceof Uint8Array) counts = this.counts = Uint16Array.from(counts);
-    else if (held === 0xffff && counts instanceof Uint16Array) counts = this.counts = Uint32Array.from(counts);
-    counts[at] = held + 1;
+    if (this.pool === undefined || slot < this.base || slot >= this.base + this.pool.length) this.cover(slot);
+    let at = this.offset + slot - this.base;
+    const held = this.chunk[at] ?? 0;
+    if (held === fullAt[this.width] && this.width < 4) {
+      this.moveTo((this.width * 2) as CounterWidth, this.length, this.base);
+      at = this.offset + slot - this.base;
+    }
+    this.chunk[at] = held + 1;
     this.count += 1;
     if (ms < this.min) this.min = ms;
     if (ms > this.max) this.max = ms;
@@ -72,17 +104,32 @@ export class LatencyHistogram {
 
   /** Grows the counters (same width) to a stretch that holds slot and every slot they held. */
   private cover(slot: number): void {
-    const old = this.counts;
-    const from = old.length === 0 ? slot : Math.min(this.base, slot);
-    const to = old.length === 0 ? slot : Math.max(this.base + old.length - 1, slot);
-    let length = Math.max(firstStretch, old.length);
+    const held = this.length;
+    const from = held === 0 ? slot : Math.min(this.base, slot);
+    const to = held === 0 ? slot : Math.max(this.base + held - 1, slot);
+    let length = Math.max(firstStretch, held);
     while (length < to - from + 1) length *= 2;
     length = Math.min(length, latencySlots);
     // Room on the side it grew towards, as far as the slots go.
     const base = Math.max(0, Math.min(slot < this.base ? to + 1 - length : from, latencySlots - length));
-    const counts = new (old.constructor as Uint8ArrayConstructor)(length);
-    if (old.length > 0) counts.set(old, this.base - base);
-    this.counts = counts;
+    this.moveTo(this.width, length, base);
+  }
+
+  /** Takes a block of `length` counters of `width` for slots from `base`, and carries the counts over. */
+  private moveTo(width: CounterWidth, length: number, base: number): void {
+    const pool = this.pools.pool(width, length);
+    const block = pool.take();
+    const chunk = pool.chunkOf(block);
+    const offset = pool.offsetOf(block);
+    if (this.pool !== undefined) {
+      for (let slot = this.low; slot <= this.high; slot++)
+        chunk[offset + slot - base] = this.chunk[this.offset + slot - this.base] ?? 0;
+      this.pool.give(this.block);
+    }
+    this.pool = pool;
+    this.block = block;
+    this.chunk = chunk;
+    this.offset = offset;
     this.base = base;
   }
 
@@ -92,7 +139,7 @@ export class LatencyHistogram {
     const rank = Math.min(this.count, Math.max(1, Math.ceil((p / 100) * this.count)));
     let seen = 0;
     for (let slot = this.low; slot <= this.high; slot++) {
-      seen += this.counts[slot - this.base] ?? 0;
+      seen += this.chunk[this.offset + slot - this.base] ?? 0;
       if (seen >= rank) return Math.min(this.max, Math.max(this.min, slotValue(slot)));
     }
     return this.max;
@@ -100,11 +147,22 @@ export class LatencyHistogram {
 
   /** Empties it for the next bucket, keeping its counters (their stretch and width) for reuse. */
   clear(): void {
-    if (this.high >= this.low) this.counts.fill(0, this.low - this.base, this.high - this.base + 1);
+    if (this.high >= this.low)
+      this.chunk.fill(0, this.offset + this.low - this.base, this.offset + this.high - this.base + 1);
     this.count = 0;
     this.min = Number.POSITIVE_INFINITY;
     this.max = 0;
     this.low = latencySlots;
     this.high = -1;
+  }
+
+  /** Gives its counters back to the pool: the histogram is not used again. */
+  release(): void {
+    this.clear();
+    if (this.pool !== undefined) this.pool.give(this.block);
+    this.pool = undefined;
+    this.chunk = noCounters;
+    this.offset = 0;
+    this.base = 0;
   }
 }

@@ -5,6 +5,7 @@
 // bucket (before a restart, which left its row behind; before the clock went back to a bucket
 // already left) combine so: counts add, min and max combine exactly, median and p95 are those of
 // the stretch with more latency samples (percentiles of two summaries cannot be merged exactly).
+import { CounterPools } from './counter-pools.ts';
 import { LatencyHistogram } from './latency-histogram.ts';
 
 export type Resolution = 'minute' | 'hour';
@@ -130,6 +131,8 @@ export interface OpenBuckets {
 
 export function createOpenBuckets(maxLeftBehind: number): OpenBuckets {
   const open: Record<Resolution, Map<string, Open>> = { minute: new Map(), hour: new Map() };
+  /** Every open bucket's latency counters, in shared chunks (counter-pools.ts). */
+  const pools = new CounterPools();
   /** Keyed resolution:guid:bucket, oldest first. */
   const leftBehind = new Map<string, LeftBehind>();
   const keyOf = (b: { resolution: Resolution; guid: string; bucket: number }): string =>
@@ -187,7 +190,7 @@ export function createOpenBuckets(maxLeftBehind: number): OpenBuckets {
           o.runs += 1;
           if (run.skipped) o.skipped += 1;
           else if (!run.success) o.failures += 1;
-          if (latency) (o.latency ??= new LatencyHistogram()).add(run.latencyMs);
+          if (latency) (o.latency ??= new LatencyHistogram(pools)).add(run.latencyMs);
           o.dirty = true;
         }
       }
@@ -211,7 +214,10 @@ export function createOpenBuckets(maxLeftBehind: number): OpenBuckets {
       }
     },
     forget(guid) {
-      for (const r of resolutions) open[r].delete(guid);
+      for (const r of resolutions) {
+        open[r].get(guid)?.latency?.release();
+        open[r].delete(guid);
+      }
       for (const [key, l] of leftBehind) if (l.guid === guid) leftBehind.delete(key);
     },
     held() {
@@ -220,7 +226,7 @@ export function createOpenBuckets(maxLeftBehind: number): OpenBuckets {
       for (const r of resolutions) {
         for (const o of open[r].values()) {
           count += 1;
-          latencyBytes += o.latency?.counts.byteLength ?? 0;
+          latencyBytes += o.latency?.bytes ?? 0;
         }
       }
       let unwritten = leftBehind.size;
