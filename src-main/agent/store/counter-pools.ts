@@ -13,11 +13,19 @@ const counterArray = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array } as const;
 /** Bytes of one chunk: few chunks for many blocks, and little left unused in a pool that is barely used. */
 const chunkBytes = 8 * 1024;
 
-/** Blocks of `length` counters of `width` bytes each, named by a number. */
+/**
+ * Blocks of `length` counters of `width` bytes each, named by a number. A chunk whose blocks are
+ * all given back is dropped (unless it is the pool's last): histograms move up through the
+ * lengths as their latencies spread, so the short lengths' chunks would otherwise stay at their
+ * busiest for good.
+ */
 export class CounterPool {
-  private readonly chunks: Counters[] = [];
-  private readonly free: number[] = [];
-  private taken = 0;
+  private readonly chunks: (Counters | undefined)[] = [];
+  /** Blocks taken, by chunk. */
+  private readonly usedIn: number[] = [];
+  /** Blocks free in the chunks there are; the next taken is the last. */
+  private free: number[] = [];
+  private held = 0;
   private readonly perChunk: number;
   readonly width: CounterWidth;
   readonly length: number;
@@ -30,16 +38,17 @@ export class CounterPool {
 
   /** A zeroed block. */
   take(): number {
-    const block = this.free.pop() ?? this.taken++;
-    if (Math.floor(block / this.perChunk) === this.chunks.length)
-      this.chunks.push(new counterArray[this.width](this.perChunk * this.length));
+    if (this.free.length === 0) this.addChunk();
+    const block = this.free.pop() ?? 0;
+    const index = Math.floor(block / this.perChunk);
+    this.usedIn[index] = (this.usedIn[index] ?? 0) + 1;
     return block;
   }
 
   /** The chunk that holds the block's counters. */
   chunkOf(block: number): Counters {
     const chunk = this.chunks[Math.floor(block / this.perChunk)];
-    if (chunk === undefined) throw new Error(`counter block ${block} was never taken`);
+    if (chunk === undefined) throw new Error(`counter block ${block} is not taken`);
     return chunk;
   }
 
@@ -48,16 +57,40 @@ export class CounterPool {
     return (block % this.perChunk) * this.length;
   }
 
-  /** The block is no longer used: zeroed for the next taker. */
+  /** The block is no longer used: zeroed for the next taker, or dropped with its chunk. */
   give(block: number): void {
     const offset = this.offsetOf(block);
     this.chunkOf(block).fill(0, offset, offset + this.length);
     this.free.push(block);
+    const index = Math.floor(block / this.perChunk);
+    const used = (this.usedIn[index] ?? 1) - 1;
+    this.usedIn[index] = used;
+    if (used === 0 && this.held > 1) {
+      this.chunks[index] = undefined;
+      this.held--;
+      this.free = this.free.filter((b) => Math.floor(b / this.perChunk) !== index);
+    }
   }
 
   /** Blocks in use. */
   get used(): number {
-    return this.taken - this.free.length;
+    return this.usedIn.reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Chunks held. */
+  get chunksHeld(): number {
+    return this.held;
+  }
+
+  /** A chunk in the first place one was dropped from (or a new place), its blocks all free. */
+  private addChunk(): void {
+    let index = this.chunks.indexOf(undefined);
+    if (index < 0) index = this.chunks.length;
+    this.chunks[index] = new counterArray[this.width](this.perChunk * this.length);
+    this.usedIn[index] = 0;
+    this.held++;
+    // Lowest last, so it is taken first.
+    for (let i = this.perChunk - 1; i >= 0; i--) this.free.push(index * this.perChunk + i);
   }
 }
 

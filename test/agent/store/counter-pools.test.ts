@@ -40,6 +40,31 @@ describe('counter pools', () => {
     },
   );
 
+  it('drops a chunk once all its blocks are given back, keeping the last, and fills the place again', () => {
+    // 16 one-byte counters: 512 blocks a chunk.
+    const pool = new CounterPools().pool(1, 16);
+    const blocks = Array.from({ length: 1_536 }, () => pool.take());
+    expect(pool.chunksHeld).toBe(3);
+    // The middle chunk's blocks, then the first's: both dropped; their counters are gone.
+    for (const block of blocks.slice(512, 1_024)) pool.give(block);
+    expect(pool.chunksHeld).toBe(2);
+    expect(() => pool.chunkOf(blocks[600] ?? 0)).toThrow();
+    for (const block of blocks.slice(0, 512)) pool.give(block);
+    expect(pool.chunksHeld).toBe(1);
+    // The third chunk's blocks still hold what was written.
+    const kept = blocks[1_500] ?? 0;
+    pool.chunkOf(kept)[pool.offsetOf(kept)] = 9;
+    // Taking again uses a dropped place, zeroed, and never a block still taken.
+    const again = Array.from({ length: 600 }, () => pool.take());
+    expect(again.some((b) => b >= 1_024)).toBe(false);
+    for (const block of again) expect(pool.chunkOf(block)[pool.offsetOf(block)]).toBe(0);
+    expect(pool.chunkOf(kept)[pool.offsetOf(kept)]).toBe(9);
+    expect([pool.used, pool.chunksHeld]).toEqual([512 + 600, 3]);
+    // The last chunk is kept even when empty.
+    for (const block of [...again, ...blocks.slice(1_024)]) pool.give(block);
+    expect([pool.used, pool.chunksHeld]).toEqual([0, 1]);
+  });
+
   it('gives one pool for each length and width', () => {
     const pools = new CounterPools();
     expect(pools.pool(1, 16)).toBe(pools.pool(1, 16));
