@@ -40,14 +40,14 @@ export class CounterPool {
   take(): number {
     if (this.free.length === 0) this.addChunk();
     const block = this.free.pop() ?? 0;
-    const index = Math.floor(block / this.perChunk);
+    const index = this.chunkIndex(block);
     this.usedIn[index] = (this.usedIn[index] ?? 0) + 1;
     return block;
   }
 
   /** The chunk that holds the block's counters. */
   chunkOf(block: number): Counters {
-    const chunk = this.chunks[Math.floor(block / this.perChunk)];
+    const chunk = this.chunks[this.chunkIndex(block)];
     if (chunk === undefined) throw new Error(`counter block ${block} is not taken`);
     return chunk;
   }
@@ -62,13 +62,13 @@ export class CounterPool {
     const offset = this.offsetOf(block);
     this.chunkOf(block).fill(0, offset, offset + this.length);
     this.free.push(block);
-    const index = Math.floor(block / this.perChunk);
+    const index = this.chunkIndex(block);
     const used = (this.usedIn[index] ?? 1) - 1;
     this.usedIn[index] = used;
     if (used === 0 && this.held > 1) {
       this.chunks[index] = undefined;
       this.held--;
-      this.free = this.free.filter((b) => Math.floor(b / this.perChunk) !== index);
+      this.free = this.free.filter((b) => this.chunkIndex(b) !== index);
     }
   }
 
@@ -80,6 +80,10 @@ export class CounterPool {
   /** Chunks held. */
   get chunksHeld(): number {
     return this.held;
+  }
+
+  private chunkIndex(block: number): number {
+    return Math.floor(block / this.perChunk);
   }
 
   /** A chunk in the first place one was dropped from (or a new place), its blocks all free. */

@@ -149,6 +149,10 @@ export class LatencyHistogram {
   clear(): void {
     if (this.high >= this.low)
       this.chunk.fill(0, this.offset + this.low - this.base, this.offset + this.high - this.base + 1);
+    this.noSamples();
+  }
+
+  private noSamples(): void {
     this.count = 0;
     this.min = Number.POSITIVE_INFINITY;
     this.max = 0;
@@ -158,7 +162,8 @@ export class LatencyHistogram {
 
   /** Gives its counters back to the pool: the histogram is not used again. */
   release(): void {
-    this.clear();
+    // The pool zeroes the block it takes back.
+    this.noSamples();
     if (this.pool !== undefined) this.pool.give(this.block);
     this.pool = undefined;
     this.chunk = noCounters;
