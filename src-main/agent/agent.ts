@@ -117,13 +117,11 @@ export function createAgent(options: AgentOptions): Agent {
     lastOutage: () => policy.lastOutage,
   });
   const sink = createRecording({
-    db,
-    outbox,
-    stats,
+    store,
+    insight,
     clock,
     log,
     live,
-    history: insight.history,
     dataDir: options.dataDir,
     onBatchWaiting: () => {
       if (uploads.batchWaiting()) loops?.upload.trigger();

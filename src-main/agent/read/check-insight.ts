@@ -1,5 +1,5 @@
 // What the window explains about checks beyond their last state: rollups per minute and hour
-// (fed from the result commit through the history, written every 15 s), the event log of
+// (fed from each result commit once it has succeeded, written every 15 s), the event log of
 // state changes (which is also where the down/recovered transitions come from), each check's last
 // run explained, and "Run now" test runs, which are kept in the log as such and never reach the
 // outbox.
@@ -35,7 +35,8 @@ export type TestRunResult = { ok: true; run: RunExplanation } | { ok: false; ref
 
 export interface CheckInsightDeps {
   db: Database;
-  history: History;
+  /** Its journal is moved into its rings on the figures' timer (compactHistory). */
+  history: Pick<History, 'compactionDue' | 'compactStep'>;
   clock: Clock;
   checkSet: Pick<CheckSet, 'runnable'>;
   /** The agent's live state: its episodes (offline, key refused…) follow it. */
@@ -46,8 +47,12 @@ export interface CheckInsightDeps {
 }
 
 export interface CheckInsight {
-  /** The history the result sink writes through: every committed run also lands in the rollups. */
-  history: History;
+  /**
+   * Runs whose result commit succeeded (the result sink's onCommitted, once per commit): they
+   * land in the rollups. Nothing sees a run before its commit, so a commit that is rolled back
+   * (a full disk) and retried counts its runs once, and runs dropped unsaved never count.
+   */
+  committed(entries: readonly HistoryEntry[]): void;
   transitions: TransitionTracker;
   /** Tells every listener of a transition (the window, the tray, notifications). */
   announce: (transition: CheckTransition) => void;
@@ -110,12 +115,6 @@ export function createCheckInsight(
   const settings = { ...insightDefaults, ...tunables };
   const logger = deps.log ?? silentLogger;
   const rollups = createRollups(deps.db);
-  /**
-   * Runs already recorded in the rollups. A result commit that fails after the history insert
-   * (a full disk at COMMIT) is rolled back and retried by the result sink with the same entries:
-   * they must not count twice. A run counts once, when first offered to the store.
-   */
-  const recorded = new WeakSet<HistoryEntry>();
   let flushTimer: TimerHandle | undefined;
   let flushFailing = false;
   let compactFailing = false;
@@ -229,19 +228,9 @@ export function createCheckInsight(
   };
 
   return {
-    history: {
-      ...deps.history,
-      insert(entries) {
-        deps.history.insert(entries);
-        const runs: RollupRun[] = [];
-        for (const entry of entries) {
-          if (recorded.has(entry)) continue;
-          recorded.add(entry);
-          runs.push(rollupRun(entry));
-        }
-        rollups.record(runs);
-        flushLater();
-      },
+    committed(entries) {
+      rollups.record(entries.map(rollupRun));
+      flushLater();
     },
     transitions,
     announce: (transition) => {

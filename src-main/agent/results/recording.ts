@@ -1,21 +1,20 @@
 // Where finished runs go: the result sink commits them (outbox + history in one transaction),
-// and this module keeps what the rest of the agent sees in step — per-check figures, the dropped
+// and this module keeps what the rest of the agent sees in step — per-check figures and the
+// rollups (from a commit that succeeded, never before), the dropped
 // count, a full disk said once in the log, the window and `status --json`, and its recovery.
-import type { CheckStats } from '../store/check-stats.ts';
 import type { Clock } from '../base/clock.ts';
 import type { Logger } from '../base/log.ts';
 import type { LiveState } from '../live/state.ts';
-import type { Database } from '../store/database.ts';
-import type { History } from '../store/history.ts';
-import type { Outbox } from '../store/outbox.ts';
+import type { AgentStore } from '../store/agent-store.ts';
+import type { HistoryEntry } from '../store/history.ts';
 import { wireLimits } from '../wire/limits.ts';
 import { createResultSink, describeStoreProblem, type ResultSink } from './result-sink.ts';
 
 export interface RecordingDeps {
-  db: Database;
-  outbox: Outbox;
-  history: History;
-  stats: CheckStats;
+  /** Results go to the outbox and the history in one transaction; the per-check figures follow. */
+  store: Pick<AgentStore, 'db' | 'outbox' | 'history' | 'stats'>;
+  /** The rollups behind the window (read/check-insight.ts): fed from each commit, once it succeeded. */
+  insight: { committed(entries: readonly HistoryEntry[]): void };
   clock: Clock;
   log: Logger;
   live: LiveState;
@@ -27,15 +26,17 @@ export interface RecordingDeps {
 }
 
 export function createRecording(deps: RecordingDeps): ResultSink {
-  const { outbox, live, log } = deps;
+  const { live, log } = deps;
+  const { db, outbox, history, stats } = deps.store;
   return createResultSink({
-    db: deps.db,
+    db,
     outbox,
-    history: deps.history,
+    history,
     clock: deps.clock,
     maxBatch: wireLimits.resultsPerBatch,
     onCommitted: ({ dropped, history: entries }) => {
-      for (const entry of entries) deps.stats.record(entry);
+      for (const entry of entries) stats.record(entry);
+      deps.insight.committed(entries);
       if (dropped > 0) {
         log.warn({ dropped }, 'the outbox is full; the oldest results were dropped');
         live.update((s) => ({ ...s, droppedResults: outbox.dropped() }));

@@ -1,12 +1,15 @@
-// The rollups behind the window: recorded in memory from the result commit, written on the
-// housekeeping grid, before reads and at stop, on a real store file, with the clock driven by hand.
+// The rollups behind the window: recorded in memory from each result commit once it succeeded,
+// written on the housekeeping grid, before reads and at stop, on a real store file, with the clock
+// driven by hand.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentDefaults } from '../../../src-main/agent/defaults.ts';
 import { createCheckInsight, insightDefaults, type CheckInsight } from '../../../src-main/agent/read/check-insight.ts';
 import { createLiveState, initialState, type LiveState } from '../../../src-main/agent/live/state.ts';
-import { openDatabase, transaction, type Database } from '../../../src-main/agent/store/database.ts';
+import { createResultSink, sinkDefaults } from '../../../src-main/agent/results/result-sink.ts';
+import { openDatabase, type Database } from '../../../src-main/agent/store/database.ts';
 import { createHistory, type HistoryEntry } from '../../../src-main/agent/store/history.ts';
+import { createOutbox } from '../../../src-main/agent/store/outbox.ts';
 import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
 import { tempDir, type TempDir } from '../../support/temp-dir.ts';
 
@@ -58,17 +61,17 @@ describe('check insight: when the rollups reach the store', () => {
     // for all of them (issue 26).
     const grid = agentDefaults.loadSampleMs;
     expect(insightDefaults.rollupFlushMs).toBe(grid);
-    const { db, insight, rows } = await setUp();
+    const { insight, rows } = await setUp();
     await clock.advance(4_000);
-    transaction(db, () => insight.history.insert([entry('a', 0), entry('b', 0)]));
-    transaction(db, () => insight.history.insert([entry('a', 1, false)]));
+    insight.committed([entry('a', 0), entry('b', 0)]);
+    insight.committed([entry('a', 1, false)]);
     expect(rows()).toBe(0);
     await clock.advance(grid - 4_000 - 1);
     expect(rows()).toBe(0);
     await clock.advance(1);
     expect(rows()).toBe(3);
 
-    transaction(db, () => insight.history.insert([entry('a', 2), entry('b', 2)]));
+    insight.committed([entry('a', 2), entry('b', 2)]);
     // The window reads exact figures without waiting for the timer.
     expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 3, failures: 1, skipped: 0 });
     expect(rows()).toBe(4);
@@ -79,30 +82,51 @@ describe('check insight: when the rollups reach the store', () => {
   });
 
   it('a timed flush writes in slices, one after the other, until nothing is left', async () => {
-    const { db, insight, rows } = await setUp({ rollupFlushSlice: 2 });
-    transaction(db, () => insight.history.insert(['a', 'b', 'c', 'd', 'e'].map((guid) => entry(guid, 0))));
+    const { insight, rows } = await setUp({ rollupFlushSlice: 2 });
+    insight.committed(['a', 'b', 'c', 'd', 'e'].map((guid) => entry(guid, 0)));
     await clock.advance(insightDefaults.rollupFlushMs);
     expect(rows()).toBe(5);
     expect(clock.pending()).toBe(0);
   });
 
-  it('a result commit rolled back after the history insert and then retried counts its runs once', async () => {
+  it('runs reach the figures from a result commit that succeeded, once: not while it is refused, once when retried', async () => {
     const { db, insight } = await setUp();
-    const entries = [entry('a', 0), entry('a', 1, false)];
-    expect(() =>
-      transaction(db, () => {
-        insight.history.insert(entries);
-        throw new Error('database or disk is full');
-      }),
-    ).toThrow('disk is full');
-    // The result sink retries with the same entries.
-    transaction(db, () => insight.history.insert(entries));
+    const history = createHistory(db, 60);
+    let refuse = true;
+    const sink = createResultSink({
+      db,
+      outbox: createOutbox(db, { maxCount: 1_000, maxBytes: 1 << 20 }),
+      // The history insert goes through and the commit is then refused (as at a full disk's COMMIT):
+      // the transaction is rolled back with the runs already offered to the store.
+      history: {
+        ...history,
+        insert: (entries) => {
+          history.insert(entries);
+          if (refuse) throw new Error('database or disk is full');
+        },
+      },
+      clock,
+      maxBatch: 500,
+      onCommitted: ({ history: entries }) => insight.committed(entries),
+    });
+    sink.add({ history: entry('a', 0) });
+    sink.add({ history: entry('a', 1, false) });
+    sink.flush();
+    expect(sink.problem()).toBeDefined();
+    expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 0, failures: 0, skipped: 0 });
+    // The sink retries the same runs every second; the next commit succeeds.
+    await clock.advance(sinkDefaults.retryMs);
+    expect(sink.problem()).toBeDefined();
+    refuse = false;
+    await clock.advance(sinkDefaults.retryMs);
+    expect(sink.problem()).toBeUndefined();
     expect(insight.window('a', '1h').uptime['1h']).toEqual({ runs: 2, failures: 1, skipped: 0 });
+    sink.close();
   });
 
   it('while results cannot be saved the rollups wait in memory, and are written once results are', async () => {
-    const { db, insight, rows } = await setUp();
-    transaction(db, () => insight.history.insert([entry('a', 0)]));
+    const { insight, rows } = await setUp();
+    insight.committed([entry('a', 0)]);
     live.update((s) => ({ ...s, storeProblem: 'the disk is full' }));
     await clock.advance(30_000);
     expect(rows()).toBe(0);
