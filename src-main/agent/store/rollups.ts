@@ -22,7 +22,7 @@ import {
   bucketMs,
   combine,
   createOpenBuckets,
-  emptyRow,
+  noRow,
   resolutions,
   type Resolution,
   type RollupRun,
@@ -177,7 +177,7 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
           }
           const st = statements[u.resolution];
           // Read before this process's first write, so what a rolled-back write put there is never read.
-          u.base ??= (st.read.get(id, u.bucket) as Row | undefined) ?? emptyRow();
+          u.base ??= (st.read.get(id, u.bucket) as Row | undefined) ?? noRow;
           const row = combine(u.base, buckets.own(u));
           st.write.run(
             id,
