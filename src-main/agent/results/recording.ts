@@ -1,7 +1,7 @@
 // Where finished runs go: the result sink commits them (outbox + history in one transaction),
 // and this module keeps what the rest of the agent sees in step — per-check figures and the
-// rollups (from a commit that succeeded, never before), the dropped
-// count, a full disk said once in the log, the window and `status --json`, and its recovery.
+// rollups (from a commit that succeeded, never before), the dropped count, a full disk said once
+// in the log, the window and `status --json`, and its recovery.
 import type { Clock } from '../base/clock.ts';
 import type { Logger } from '../base/log.ts';
 import type { LiveState } from '../live/state.ts';
