@@ -9,6 +9,8 @@ export interface AgentStatus {
   runsExecuted: number;
   skippedOverlap: number;
   skippedBacklog: number;
+  /** Of the runs executed, those that waited for a free slot under the concurrency cap first. */
+  waitedForSlot: number;
   lagP99Ms: number | null;
   overloaded: boolean;
   unsent: number;
@@ -67,6 +69,7 @@ export function readStatus(cli: string, dataDir: string, env: NodeJS.ProcessEnv)
               runsExecuted: num(doc.runs_executed),
               skippedOverlap: num(doc.skipped_overlap),
               skippedBacklog: num(doc.skipped_backlog),
+              waitedForSlot: num(doc.runs_waited_for_slot),
               lagP99Ms: typeof doc.schedule_lag_p99_ms === 'number' ? doc.schedule_lag_p99_ms : null,
               overloaded: doc.overloaded === true,
               unsent: num(doc.unsent_results),
@@ -90,6 +93,8 @@ export interface ScheduleFigures {
   executed: number;
   missedOverlap: number;
   missedBacklog: number;
+  /** Of `executed`, the runs that started only after waiting for a free slot (their wait is lag). */
+  waitedForSlot: number;
   /** The later reading's lag p99 (the last minute up to its sample). */
   lagP99Ms: number | null;
   overloaded: boolean;
@@ -107,6 +112,7 @@ export function scheduleBetween(before: AgentStatus, after: AgentStatus): Schedu
     executed,
     missedOverlap,
     missedBacklog,
+    waitedForSlot: after.waitedForSlot - before.waitedForSlot,
     lagP99Ms: after.lagP99Ms,
     overloaded: after.overloaded,
   };

@@ -141,6 +141,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
       due: '—',
       executed: '—',
       'missed (overlap + backlog)': '—',
+      'waited for a slot': '—',
       'lag p99': '—',
       between: m.status.before.ok && after.ok ? s : 'see below',
       'status --json took': took,
@@ -151,6 +152,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
     due: count(s.due),
     executed: count(s.executed),
     'missed (overlap + backlog)': `${count(s.missedOverlap + s.missedBacklog)} (${count(s.missedOverlap)} + ${count(s.missedBacklog)})`,
+    'waited for a slot': count(s.waitedForSlot),
     'lag p99': s.lagP99Ms === null ? '—' : `${s.lagP99Ms} ms`,
     between: `${fixed(s.intervalS, 1)} s of samples${s.overloaded ? ', overloaded' : ''}`,
     'status --json took': took,
@@ -259,7 +261,7 @@ async function main(): Promise<void> {
   if (floor.failures > 0) console.log(`  the floor saw ${count(floor.failures)} failed requests`);
 
   printTable(
-    "schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; lag p99 = the minute before the last sample)",
+    "schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; lag p99 = the minute before the last sample)",
     agentRows.map(({ m, label }) => scheduleRow(m, label)),
   );
   for (const { m } of agentRows)

@@ -125,6 +125,7 @@ it('every problem kind is said in words', async () => {
       executed: 6,
       skippedOverlap: 3,
       skippedBacklog: 1,
+      startedAfterWait: 2,
       recentDue: 10,
       recentSkipped: 4,
       recentBacklog: 1,

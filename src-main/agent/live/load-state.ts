@@ -5,14 +5,6 @@ import type { Clock } from '../base/clock.ts';
 import type { Logger } from '../base/log.ts';
 import { describeOverload, type LoadReport } from '../schedule/load.ts';
 import type { LiveState } from './state.ts';
-/** Whether two reports differ in anything shown: equal ones are neither stored nor announced. */
-export const sameLoad = (a: LoadReport | undefined, b: LoadReport): boolean =>
-  a !== undefined &&
-  a.overloaded === b.overloaded &&
-  a.skippedOverlap === b.skippedOverlap &&
-  a.skippedBacklog === b.skippedBacklog &&
-  a.recentSkipped === b.recentSkipped &&
-  a.recentBacklog === b.recentBacklog;
 
 export interface LoadReporterDeps {
   clock: Clock;

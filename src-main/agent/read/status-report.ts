@@ -81,6 +81,12 @@ export interface StatusReport {
    */
   runs_executed: number;
   schedule_lag_p99_ms: number | null;
+  /**
+   * Beyond design.md's fields, from the same sample: of runs_executed, those that started only
+   * after waiting for a free slot under the concurrency cap. Their wait is part of the lag, so two
+   * readings tell a lag of runs held by the cap from one of the agent's own timer firing late.
+   */
+  runs_waited_for_slot: number;
   /** When the running agent took the sample these load figures come from; null when none is running. */
   load_sampled_at: string | null;
   /** Beyond design.md's fields: the private definitions file's state, problems by guid and field. */
@@ -145,6 +151,7 @@ export function statusReport(
     skipped_backlog: load?.skippedBacklog ?? 0,
     runs_executed: load?.executed ?? 0,
     schedule_lag_p99_ms: load?.lagP99Ms ?? null,
+    runs_waited_for_slot: load?.startedAfterWait ?? 0,
     load_sampled_at: load?.sampled_at ?? null,
     private_definitions: privateDefinitions,
     connection: live?.connection ?? null,

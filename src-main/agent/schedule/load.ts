@@ -12,6 +12,8 @@ export interface RunCounts {
   executed: number;
   skippedOverlap: number;
   skippedBacklog: number;
+  /** Runs that started only after waiting for a free slot (their wait is part of their lag). */
+  startedAfterWait: number;
   /** The scheduler's lag totals (schedule/lag.ts); absent: no lag figure. */
   lag?: LagCounts;
 }
@@ -23,6 +25,8 @@ export interface LoadReport {
   executed: number;
   skippedOverlap: number;
   skippedBacklog: number;
+  /** Of the runs executed, those that started only after waiting for a free slot (since probing started). */
+  startedAfterWait: number;
   /** Runs due and runs skipped within the recent window (both kinds of skip). */
   recentDue: number;
   recentSkipped: number;
@@ -59,6 +63,7 @@ export function loadVerdict(first: RunCounts, last: RunCounts): LoadReport {
     executed: last.executed,
     skippedOverlap: last.skippedOverlap,
     skippedBacklog: last.skippedBacklog,
+    startedAfterWait: last.startedAfterWait,
     recentDue,
     recentSkipped,
     recentBacklog,
@@ -80,6 +85,7 @@ export function createLoadWatch(options: LoadOptions): LoadWatch {
         executed: counts.executed,
         skippedOverlap: counts.skippedOverlap,
         skippedBacklog: counts.skippedBacklog,
+        startedAfterWait: counts.startedAfterWait,
         ...(lag === undefined ? {} : { lag }),
       };
       samples.push({ at, counts: copy });

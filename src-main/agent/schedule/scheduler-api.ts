@@ -27,6 +27,11 @@ export interface SchedulerStats {
   skippedOverlap: number;
   /** Runs not started because the concurrency cap kept them waiting past their next due time. */
   skippedBacklog: number;
+  /**
+   * Runs that started only once a slot under the concurrency cap came free: their wait is part of
+   * the schedule lag (the rest of it is the timer and the event loop firing late).
+   */
+  startedAfterWait: number;
   running: number;
   waiting: number;
   scheduled: number;

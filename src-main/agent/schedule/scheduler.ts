@@ -45,7 +45,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const entries = new Map<string, Entry>();
   const waiting: { entry: Entry; due: number }[] = [];
   const abort = new AbortController();
-  const stats = { executed: 0, skippedOverlap: 0, skippedBacklog: 0 };
+  const stats = { executed: 0, skippedOverlap: 0, skippedBacklog: 0, startedAfterWait: 0 };
   const lag = newLagCounts();
   let running = 0;
   let timer: TimerHandle | undefined;
@@ -170,7 +170,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       const next = waiting.shift();
       if (next === undefined) return;
       next.entry.waiting = false;
-      if (!next.entry.removed) start(next.entry, next.due);
+      if (next.entry.removed) continue;
+      stats.startedAfterWait++;
+      start(next.entry, next.due);
     }
   }
 

@@ -79,6 +79,7 @@ describe('live-state.json', () => {
         executed: 6,
         skippedOverlap: 3,
         skippedBacklog: 1,
+        startedAfterWait: 2,
         recentDue: 10,
         recentBacklog: 1,
         recentOverlap: 3,

@@ -20,6 +20,7 @@ interface StatusJson {
   skipped_backlog: number;
   runs_executed: number;
   schedule_lag_p99_ms: number | null;
+  runs_waited_for_slot: number;
   load_sampled_at: string | null;
 }
 
@@ -38,7 +39,9 @@ describe('overload', () => {
       async () => {
         const s = await statusJson<StatusJson>(dataDir);
         // The lag needs a run started within the window, after the first sample.
-        return s.overloaded && s.skipped_backlog > 0 && s.schedule_lag_p99_ms !== null ? s : undefined;
+        return s.overloaded && s.skipped_backlog > 0 && s.runs_waited_for_slot > 0 && s.schedule_lag_p99_ms !== null
+          ? s
+          : undefined;
       },
       15_000,
       'status --json to say overloaded, with the lag of the runs that started',
@@ -47,6 +50,8 @@ describe('overload', () => {
     // The figures that give missed runs over an interval, and the lag, reach the CLI.
     expect(report.runs_executed).toBeGreaterThan(0);
     expect(report.schedule_lag_p99_ms).toEqual(expect.any(Number));
+    // One slot for three checks: runs start only when the one before ends, and are counted so.
+    expect(report.runs_waited_for_slot).toBeLessThanOrEqual(report.runs_executed);
     expect(Number.isNaN(Date.parse(report.load_sampled_at ?? ''))).toBe(false);
     expect(agent.snapshot().problems.map((p) => p.kind)).toContain('overloaded');
     // Never a queue: at most one run waits behind the cap per check.
@@ -61,6 +66,7 @@ describe('overload', () => {
       skipped_backlog: 0,
       runs_executed: 0,
       schedule_lag_p99_ms: null,
+      runs_waited_for_slot: 0,
       load_sampled_at: null,
     });
   }, 30_000);
@@ -86,7 +92,7 @@ describe('overload', () => {
       10_000,
       'status --json to show the runs and their lag',
     );
-    expect(status).toMatchObject({ overloaded: false, skipped_backlog: 0 });
+    expect(status).toMatchObject({ overloaded: false, skipped_backlog: 0, runs_waited_for_slot: 0 });
     expect(status.schedule_lag_p99_ms).toBeGreaterThanOrEqual(0);
     expect(agent.snapshot().problems.map((p) => p.kind)).not.toContain('overloaded');
   }, 30_000);

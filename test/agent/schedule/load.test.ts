@@ -4,10 +4,11 @@ import { createLoadWatch, loadVerdict, type RunCounts } from '../../../src-main/
 import { newLagCounts, recordLag } from '../../../src-main/agent/schedule/lag.ts';
 
 const options = { windowMs: 60_000 };
-const counts = (executed: number, skippedOverlap = 0, skippedBacklog = 0): RunCounts => ({
+const counts = (executed: number, skippedOverlap = 0, skippedBacklog = 0, startedAfterWait = 0): RunCounts => ({
   executed,
   skippedOverlap,
   skippedBacklog,
+  startedAfterWait,
 });
 
 describe('loadVerdict', () => {
@@ -62,18 +63,19 @@ describe('createLoadWatch', () => {
     const watch = createLoadWatch(options);
     expect(watch.record(0, counts(0)).overloaded).toBe(false);
     // A burst: 200 of 1,000 due runs held behind the concurrency cap within the first 5 s.
-    expect(watch.record(5_000, counts(800, 0, 200)).overloaded).toBe(true);
+    // 300 of the 800 that started waited for a free slot first.
+    expect(watch.record(5_000, counts(800, 0, 200, 300)).overloaded).toBe(true);
     // Skips stop; still inside the window of the burst.
     let at = 5_000;
     let executed = 800;
     while (at < 60_000) {
       at += 5_000;
       executed += 1_000;
-      expect(watch.record(at, counts(executed, 0, 200)).overloaded).toBe(true);
+      expect(watch.record(at, counts(executed, 0, 200, 300)).overloaded).toBe(true);
     }
     // One sample later the burst's baseline has left the window.
-    const after = watch.record(at + 5_000, counts(executed + 1_000, 0, 200));
-    expect(after).toMatchObject({ overloaded: false, recentSkipped: 0, skippedBacklog: 200 });
+    const after = watch.record(at + 5_000, counts(executed + 1_000, 0, 200, 300));
+    expect(after).toMatchObject({ overloaded: false, recentSkipped: 0, skippedBacklog: 200, startedAfterWait: 300 });
   });
 });
 

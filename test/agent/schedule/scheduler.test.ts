@@ -118,6 +118,24 @@ describe('scheduler', () => {
     await stopAll(clock, scheduler);
   });
 
+  it('counts the runs that started only after waiting for a free slot: their wait is their lag', async () => {
+    const capped = setup(3000, { concurrency: 3 });
+    for (let i = 0; i < 20; i++) capped.scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
+    await capped.clock.advance(30_000);
+    const waited = capped.tickets.filter((t) => t.startedAt > t.dueAt);
+    expect(waited.length).toBeGreaterThan(0);
+    expect(capped.scheduler.stats()).toMatchObject({ executed: 20, startedAfterWait: waited.length });
+    await stopAll(capped.clock, capped.scheduler);
+
+    // The same checks with room for all: none waits (the fake timer fires on time, no lag).
+    const roomy = setup(3000, { concurrency: 100 });
+    for (let i = 0; i < 20; i++) roomy.scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
+    await roomy.clock.advance(30_000);
+    expect(roomy.scheduler.stats()).toMatchObject({ executed: 20, startedAfterWait: 0 });
+    expect(roomy.tickets.filter((t) => t.startedAt > t.dueAt)).toEqual([]);
+    await stopAll(roomy.clock, roomy.scheduler);
+  });
+
   it('applies a new interval without a restart', async () => {
     const { clock, scheduler, tickets } = setup(10);
     scheduler.upsert({ guid: 'a', intervalMs: 60_000 });
