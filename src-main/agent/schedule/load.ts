@@ -6,27 +6,31 @@
 // doing, not the agent's: counted apart, never called overload.
 // The same window gives the schedule lag p99: how late runs start, before any is skipped.
 import { lagPercentile, newLagCounts, type LagCounts } from './lag.ts';
+import type { SchedulerStats } from './scheduler-api.ts';
 
-/** The scheduler's running totals since it started. */
-export interface RunCounts {
-  executed: number;
-  skippedOverlap: number;
-  skippedBacklog: number;
-  /** Runs that started only after waiting for a free slot (their wait is part of their lag). */
-  startedAfterWait: number;
+/**
+ * The scheduler's running totals since it started (each one's meaning: SchedulerStats); runs due
+ * = executed + skippedOverlap + skippedBacklog.
+ */
+export type RunTotals = Pick<SchedulerStats, 'executed' | 'skippedOverlap' | 'skippedBacklog' | 'startedAfterWait'>;
+
+/** The totals alone, copied out of anything that carries them (a sample keeps its own). */
+const totalsOf = (c: RunTotals): RunTotals => ({
+  executed: c.executed,
+  skippedOverlap: c.skippedOverlap,
+  skippedBacklog: c.skippedBacklog,
+  startedAfterWait: c.startedAfterWait,
+});
+
+export interface RunCounts extends RunTotals {
   /** The scheduler's lag totals (schedule/lag.ts); absent: no lag figure. */
   lag?: LagCounts;
 }
 
-export interface LoadReport {
+/** The totals since probing started, and the verdict over the recent window. */
+export interface LoadReport extends RunTotals {
   /** Runs were skipped in the recent window beyond the tolerated share, or held by the cap. */
   overloaded: boolean;
-  /** Totals since probing started: runs due = executed + skippedOverlap + skippedBacklog. */
-  executed: number;
-  skippedOverlap: number;
-  skippedBacklog: number;
-  /** Of the runs executed, those that started only after waiting for a free slot (since probing started). */
-  startedAfterWait: number;
   /** Runs due and runs skipped within the recent window (both kinds of skip). */
   recentDue: number;
   recentSkipped: number;
@@ -59,11 +63,8 @@ export function loadVerdict(first: RunCounts, last: RunCounts): LoadReport {
   const recentDue = last.executed - first.executed + recentSkipped;
   const recentBacklog = last.skippedBacklog - first.skippedBacklog;
   return {
+    ...totalsOf(last),
     overloaded: recentBacklog > 0,
-    executed: last.executed,
-    skippedOverlap: last.skippedOverlap,
-    skippedBacklog: last.skippedBacklog,
-    startedAfterWait: last.startedAfterWait,
     recentDue,
     recentSkipped,
     recentBacklog,
@@ -81,13 +82,7 @@ export function createLoadWatch(options: LoadOptions): LoadWatch {
     record(at, counts) {
       const lag = counts.lag === undefined ? undefined : (spare.pop() ?? newLagCounts());
       if (lag !== undefined && counts.lag !== undefined) lag.set(counts.lag);
-      const copy = {
-        executed: counts.executed,
-        skippedOverlap: counts.skippedOverlap,
-        skippedBacklog: counts.skippedBacklog,
-        startedAfterWait: counts.startedAfterWait,
-        ...(lag === undefined ? {} : { lag }),
-      };
+      const copy: RunCounts = { ...totalsOf(counts), ...(lag === undefined ? {} : { lag }) };
       samples.push({ at, counts: copy });
       const start = at - options.windowMs;
       let base = 0;

@@ -35,6 +35,14 @@ async function stopAll(clock: FakeClock, scheduler: { stop(graceMs: number): Pro
   await stopping;
 }
 
+/** Twenty checks at 60 s whose runs last 3 s, under the given cap, 30 s in: all first runs done. */
+async function twentyChecks(concurrency: number) {
+  const run = setup(3000, { concurrency });
+  for (let i = 0; i < 20; i++) run.scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
+  await run.clock.advance(30_000);
+  return run;
+}
+
 async function advanceInSteps(clock: FakeClock, total: number, step: number): Promise<void> {
   for (let t = 0; t < total; t += step) await clock.advance(step);
 }
@@ -110,27 +118,21 @@ describe('scheduler', () => {
   });
 
   it('never runs more than the concurrency cap at once', async () => {
-    const { clock, scheduler, maxConcurrent } = setup(3000, { concurrency: 3 });
-    for (let i = 0; i < 20; i++) scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
-    await clock.advance(30_000);
+    const { clock, scheduler, maxConcurrent } = await twentyChecks(3);
     expect(maxConcurrent()).toBe(3);
     expect(scheduler.stats().executed).toBe(20);
     await stopAll(clock, scheduler);
   });
 
   it('counts the runs that started only after waiting for a free slot: their wait is their lag', async () => {
-    const capped = setup(3000, { concurrency: 3 });
-    for (let i = 0; i < 20; i++) capped.scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
-    await capped.clock.advance(30_000);
+    const capped = await twentyChecks(3);
     const waited = capped.tickets.filter((t) => t.startedAt > t.dueAt);
     expect(waited.length).toBeGreaterThan(0);
     expect(capped.scheduler.stats()).toMatchObject({ executed: 20, startedAfterWait: waited.length });
     await stopAll(capped.clock, capped.scheduler);
 
     // The same checks with room for all: none waits (the fake timer fires on time, no lag).
-    const roomy = setup(3000, { concurrency: 100 });
-    for (let i = 0; i < 20; i++) roomy.scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
-    await roomy.clock.advance(30_000);
+    const roomy = await twentyChecks(100);
     expect(roomy.scheduler.stats()).toMatchObject({ executed: 20, startedAfterWait: 0 });
     expect(roomy.tickets.filter((t) => t.startedAt > t.dueAt)).toEqual([]);
     await stopAll(roomy.clock, roomy.scheduler);
