@@ -1,7 +1,8 @@
 // BENCH_SOAK_MIN=30 npm run bench:agent — one agent (N checks at 1 s, the inside view loaded) for
 // that many minutes: RSS, V8 heap and the OS's split printed every minute, then the slope of RSS
-// and of the V8 heap used (MB per 10 min, least squares) from minute 2 on, so "flat over 30
-// minutes" is a printed figure, not an impression.
+// and of the V8 heap used (MB per 10 min, least squares) from minute 2 on, and issue 26's goal
+// judged from minute 10 on (goals.ts), so "flat over 30 minutes" is a printed figure, not an
+// impression.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
@@ -9,6 +10,7 @@ import { readStatus, scheduleBetween, type StatusReading } from './agent-status.
 import { insideMemory, osMemory } from './memory.ts';
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
+import { goalValues, verdict } from './goals.ts';
 import { fixed, printTable } from '../support.ts';
 
 const mib = 1024 * 1024;
@@ -29,6 +31,19 @@ interface Sample {
   min: number;
   rssMb: number;
   heapUsedMb: number;
+}
+
+/** Issue 26's "flat over 30 minutes at 1,000 checks", judged on the samples from goalValues.flatFromMin on. */
+export function flatVerdict(checks: number, minutes: number, samples: readonly Sample[]): string {
+  const { flatChecks, flatMinutes, flatFromMin, flatMbPer10Min } = goalValues;
+  const goal = `goal: RSS flat over ${flatMinutes} min at ${flatChecks.toLocaleString('en-US')} checks (slope from minute ${flatFromMin} <= ${flatMbPer10Min} MB per 10 min)`;
+  const judged = samples.filter((s) => s.min >= flatFromMin);
+  const first = judged[0];
+  const last = judged.at(-1);
+  if (checks !== flatChecks || minutes < flatMinutes || first === undefined || last === undefined || judged.length < 2)
+    return `${goal}: ${verdict(undefined)} (this soak: ${checks.toLocaleString('en-US')} checks, ${minutes} min)`;
+  const per10 = slope(judged.map((s) => ({ x: s.min, y: s.rssMb }))) * 10;
+  return `${goal}: ${fixed(per10, 2)} MB per 10 min, RSS ${fixed(first.rssMb, 1)} MB at minute ${fixed(first.min, 0)} and ${fixed(last.rssMb, 1)} MB at minute ${fixed(last.min, 0)}: ${verdict(per10 <= flatMbPer10Min)}`;
 }
 
 export async function soak(
@@ -91,6 +106,7 @@ export async function soak(
     console.log(
       `  slope from minute ${fixed(from, 1)} on (${steady.length} samples, least squares): RSS ${per10((s) => s.rssMb)}, V8 heap used ${per10((s) => s.heapUsedMb)}`,
     );
+    console.log(`  ${flatVerdict(checks, minutes, samples)}`);
     const end = await readStatus(cli, agent.dataDir, agent.env);
     if (statusAtSettle === undefined || !statusAtSettle.ok || !end.ok)
       console.log(
