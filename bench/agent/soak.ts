@@ -33,6 +33,10 @@ interface Sample {
   heapUsedMb: number;
 }
 
+/** How fast one figure of the samples grows, in MB per 10 min (least squares over their minutes). */
+const mbPer10Min = (samples: readonly Sample[], pick: (s: Sample) => number): number =>
+  slope(samples.map((s) => ({ x: s.min, y: pick(s) }))) * 10;
+
 /** Issue 26's "flat over 30 minutes at 1,000 checks", judged on the samples from goalValues.flatFromMin on. */
 export function flatVerdict(checks: number, minutes: number, samples: readonly Sample[]): string {
   const { flatChecks, flatMinutes, flatFromMin, flatMbPer10Min } = goalValues;
@@ -42,7 +46,7 @@ export function flatVerdict(checks: number, minutes: number, samples: readonly S
   const last = judged.at(-1);
   if (checks !== flatChecks || minutes < flatMinutes || first === undefined || last === undefined || judged.length < 2)
     return `${goal}: ${verdict(undefined)} (this soak: ${checks.toLocaleString('en-US')} checks, ${minutes} min)`;
-  const per10 = slope(judged.map((s) => ({ x: s.min, y: s.rssMb }))) * 10;
+  const per10 = mbPer10Min(judged, (s) => s.rssMb);
   return `${goal}: ${fixed(per10, 2)} MB per 10 min, RSS ${fixed(first.rssMb, 1)} MB at minute ${fixed(first.min, 0)} and ${fixed(last.rssMb, 1)} MB at minute ${fixed(last.min, 0)}: ${verdict(per10 <= flatMbPer10Min)}`;
 }
 
@@ -101,8 +105,7 @@ export async function soak(
       rows,
     );
     const steady = samples.filter((s) => s.min >= from);
-    const per10 = (pick: (s: Sample) => number): string =>
-      `${fixed(slope(steady.map((s) => ({ x: s.min, y: pick(s) }))) * 10, 2)} MB per 10 min`;
+    const per10 = (pick: (s: Sample) => number): string => `${fixed(mbPer10Min(steady, pick), 2)} MB per 10 min`;
     console.log(
       `  slope from minute ${fixed(from, 1)} on (${steady.length} samples, least squares): RSS ${per10((s) => s.rssMb)}, V8 heap used ${per10((s) => s.heapUsedMb)}`,
     );
