@@ -17,7 +17,7 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
-import { measureResting, resting, wakeupMs, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
+import { measureResting, proberMsPerProbe, resting, wakeupMs, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
@@ -321,10 +321,22 @@ async function main(): Promise<void> {
           'probes in the window': '—',
           RSS: '—',
         },
+        {
+          system: `bare Node prober, a GET every ${count(rest.prober.periodMs)} ms on a fresh connection, same flags, same target (the floor)`,
+          'CPU per second': `${fixed(rest.prober.cpuMsPerS, 2)} ms/s`,
+          'wakeups per second': `${fixed(rest.prober.wakeupsPerS, 2)}/s`,
+          'of which voluntary': `${fixed(rest.prober.voluntaryPerS, 2)}/s`,
+          threads: '—',
+          'probes in the window': count(rest.prober.probes),
+          RSS: '—',
+        },
       ],
     );
     console.log(
       `  a wake-up alone costs ${fixed(wakeupMs(ref), 3)} ms of CPU on this machine: the agent's ${fixed(rest.wakeupsPerS, 2)} wake-ups a second at that price are ${fixed(wakeupsCostMsPerS(rest), 2)} of its ${fixed(rest.cpuMsPerS, 2)} ms/s`,
+    );
+    console.log(
+      `  the same probes a minute from a bare prober cost ${fixed(rest.prober.cpuMsPerS, 2)} ms/s here (${fixed(proberMsPerProbe(rest), 2)} ms a probe): the agent at rest is ${fixed(rest.cpuMsPerS / rest.prober.cpuMsPerS, 2)}x that, with its commits, calls to the server and housekeeping`,
     );
   }
 

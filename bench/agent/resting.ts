@@ -6,6 +6,10 @@
 // context switches of all its threads (proc-stats.ts says why).
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
+// And a bare Node prober (rest-prober.js) sends the same number of probes a minute to the same
+// target, nothing else: the resting row's floor, as the raw prober is the floor under load.
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
@@ -34,6 +38,8 @@ export interface RestingMeasured extends Quiet {
   probes: number;
   /** The bare timer (wake-reference.js) over the same window. */
   reference: Quiet & { periodMs: number };
+  /** The bare prober (rest-prober.js) over the same window: the same probes a minute, nothing else. */
+  prober: Quiet & { periodMs: number; probes: number };
 }
 
 interface Reading {
@@ -65,6 +71,17 @@ export const wakeupMs = (reference: Quiet): number => reference.cpuMsPerS / refe
 /** What the agent's wake-ups alone come to at that price, in ms of CPU a second. */
 export const wakeupsCostMsPerS = (rest: RestingMeasured): number => rest.wakeupsPerS * wakeupMs(rest.reference);
 
+/** Requests the bare prober has sent so far (it answers over IPC). */
+async function sentBy(prober: ChildProcess): Promise<number> {
+  const answer = once(prober, 'message') as Promise<[{ sent: number }]>;
+  prober.send('sent');
+  return (await answer)[0].sent;
+}
+
+/** What one probe of the bare prober costs, in ms of CPU: an isolated exchange's price here. */
+export const proberMsPerProbe = (rest: RestingMeasured): number =>
+  (rest.prober.cpuMsPerS * rest.windowS) / Math.max(1, rest.prober.probes);
+
 export function measureResting(
   cli: string,
   target: Target,
@@ -82,19 +99,29 @@ export function measureResting(
       // With the command's own V8 flags and environment, read from its first line.
       const launch = commandLaunch(cli);
       const script = new URL('./wake-reference.js', import.meta.url).pathname;
+      const env = { ...process.env, ...launch.env };
       const reference = startChild(process.execPath, [...launch.nodeArgs, script, String(resting.referencePeriodMs)], {
         stdio: 'ignore',
-        env: { ...process.env, ...launch.env },
+        env,
+      });
+      const proberPeriodMs = (resting.intervalS * 1000) / resting.checks;
+      const proberScript = new URL('./rest-prober.js', import.meta.url).pathname;
+      const prober = startChild(process.execPath, [...launch.nodeArgs, proberScript, target.url, String(proberPeriodMs)], {
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        env,
       });
       try {
         await sleep(warmupS * 1000);
         const died = agent.gone();
         if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
-        const begin = { agent: read(agent.pid), reference: read(reference.pid ?? 0) };
+        // Asked outside the window: the question wakes the prober.
+        const sentBefore = await sentBy(prober);
+        const begin = { agent: read(agent.pid), reference: read(reference.pid ?? 0), prober: read(prober.pid ?? 0) };
         const servedBefore = await target.served();
         await sleep(windowS * 1000);
-        const end = { agent: read(agent.pid), reference: read(reference.pid ?? 0) };
-        const servedAfter = await target.served();
+        const end = { agent: read(agent.pid), reference: read(reference.pid ?? 0), prober: read(prober.pid ?? 0) };
+        const [servedAfter, sentAfter] = [await target.served(), await sentBy(prober)];
+        const proberProbes = sentAfter - sentBefore;
         return {
           checks: resting.checks,
           intervalS: resting.intervalS,
@@ -102,11 +129,13 @@ export function measureResting(
           ...between(begin.agent, end.agent),
           threads: end.agent.proc.threads,
           rssMb: end.agent.proc.rssMb,
-          probes: servedAfter - servedBefore,
+          // The target counts the bare prober's requests with the agent's.
+          probes: servedAfter - servedBefore - proberProbes,
           reference: { periodMs: resting.referencePeriodMs, ...between(begin.reference, end.reference) },
+          prober: { periodMs: proberPeriodMs, probes: proberProbes, ...between(begin.prober, end.prober) },
         };
       } finally {
-        await stopChild(reference);
+        await Promise.all([stopChild(reference), stopChild(prober)]);
       }
     },
     resting.intervalS,
