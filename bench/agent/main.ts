@@ -17,7 +17,14 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
-import { measureResting, proberMsPerProbe, resting, wakeupMs, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
+import {
+  measureResting,
+  proberMsPerProbe,
+  resting,
+  wakeupMs,
+  wakeupsCostMsPerS,
+  type RestingMeasured,
+} from './resting.ts';
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';

@@ -106,10 +106,14 @@ export function measureResting(
       });
       const proberPeriodMs = (resting.intervalS * 1000) / resting.checks;
       const proberScript = new URL('./rest-prober.js', import.meta.url).pathname;
-      const prober = startChild(process.execPath, [...launch.nodeArgs, proberScript, target.url, String(proberPeriodMs)], {
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-        env,
-      });
+      const prober = startChild(
+        process.execPath,
+        [...launch.nodeArgs, proberScript, target.url, String(proberPeriodMs)],
+        {
+          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+          env,
+        },
+      );
       try {
         await sleep(warmupS * 1000);
         const died = agent.gone();
