@@ -17,6 +17,13 @@ export function startChild(command: string, args: readonly string[], options: Sp
   return child;
 }
 
+/** Asks a child started with an IPC channel one question and returns its next message. */
+export async function ask<T>(child: ChildProcess, question: string): Promise<T> {
+  const answer = once(child, 'message') as Promise<[T]>;
+  child.send(question);
+  return (await answer)[0];
+}
+
 export function removeOnExit(folder: string): string {
   folders.add(folder);
   return folder;

@@ -9,11 +9,10 @@
 // And a bare Node prober (rest-prober.js) sends the same number of probes a minute to the same
 // target, nothing else: the resting row's floor, as the raw prober is the floor under load.
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
-import { startChild, stopChild } from './children.ts';
+import { ask, startChild, stopChild } from './children.ts';
 import { contextSwitches, sampleProcess, threadsCpuMs, type ProcSample } from './proc-stats.ts';
 import { commandLaunch } from './stack.ts';
 import type { Target } from './target.ts';
@@ -72,11 +71,7 @@ export const wakeupMs = (reference: Quiet): number => reference.cpuMsPerS / refe
 export const wakeupsCostMsPerS = (rest: RestingMeasured): number => rest.wakeupsPerS * wakeupMs(rest.reference);
 
 /** Requests the bare prober has sent so far (it answers over IPC). */
-async function sentBy(prober: ChildProcess): Promise<number> {
-  const answer = once(prober, 'message') as Promise<[{ sent: number }]>;
-  prober.send('sent');
-  return (await answer)[0].sent;
-}
+const sentBy = async (prober: ChildProcess): Promise<number> => (await ask<{ sent: number }>(prober, 'sent')).sent;
 
 /** What one probe of the bare prober costs, in ms of CPU: an isolated exchange's price here. */
 export const proberMsPerProbe = (rest: RestingMeasured): number =>
@@ -96,24 +91,16 @@ export function measureResting(
     folder,
     false,
     async (agent) => {
-      // With the command's own V8 flags and environment, read from its first line.
+      // Both references run with the command's own V8 flags and environment, read from its first line.
       const launch = commandLaunch(cli);
-      const script = new URL('./wake-reference.js', import.meta.url).pathname;
-      const env = { ...process.env, ...launch.env };
-      const reference = startChild(process.execPath, [...launch.nodeArgs, script, String(resting.referencePeriodMs)], {
-        stdio: 'ignore',
-        env,
-      });
+      const startReference = (name: string, args: readonly string[], ipc: boolean): ChildProcess =>
+        startChild(process.execPath, [...launch.nodeArgs, new URL(name, import.meta.url).pathname, ...args], {
+          stdio: ipc ? ['ignore', 'ignore', 'inherit', 'ipc'] : 'ignore',
+          env: { ...process.env, ...launch.env },
+        });
+      const reference = startReference('./wake-reference.js', [String(resting.referencePeriodMs)], false);
       const proberPeriodMs = (resting.intervalS * 1000) / resting.checks;
-      const proberScript = new URL('./rest-prober.js', import.meta.url).pathname;
-      const prober = startChild(
-        process.execPath,
-        [...launch.nodeArgs, proberScript, target.url, String(proberPeriodMs)],
-        {
-          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-          env,
-        },
-      );
+      const prober = startReference('./rest-prober.js', [target.url, String(proberPeriodMs)], true);
       try {
         await sleep(warmupS * 1000);
         const died = agent.gone();
@@ -124,8 +111,8 @@ export function measureResting(
         const servedBefore = await target.served();
         await sleep(windowS * 1000);
         const end = { agent: read(agent.pid), reference: read(reference.pid ?? 0), prober: read(prober.pid ?? 0) };
-        const [servedAfter, sentAfter] = [await target.served(), await sentBy(prober)];
-        const proberProbes = sentAfter - sentBefore;
+        const servedAfter = await target.served();
+        const proberProbes = (await sentBy(prober)) - sentBefore;
         return {
           checks: resting.checks,
           intervalS: resting.intervalS,

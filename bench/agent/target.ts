@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startChild } from './children.ts';
+import { ask, startChild } from './children.ts';
 
 export interface Target {
   /** What serves, for the printout. */
@@ -92,10 +92,6 @@ async function startNodeTarget(): Promise<Target> {
     description: 'a Node http server (bench/target-process.ts; nginx is not installed at /usr/sbin/nginx)',
     url: `http://127.0.0.1:${ready.port}/`,
     pid: child.pid ?? 0,
-    served: async () => {
-      const answer = once(child, 'message') as Promise<[{ served: number }]>;
-      child.send('served');
-      return (await answer)[0].served;
-    },
+    served: async () => (await ask<{ served: number }>(child, 'served')).served,
   };
 }
