@@ -40,6 +40,14 @@ export const agentDefaults = {
    */
   concurrency: 256,
   /**
+   * The cap while the probe thread is the bottleneck (runs/run-cap.ts): 64 runs at once keep its
+   * loop busy on a 2-core machine, and more only wait inside it. At 6,000 checks at 1 s (two
+   * interleaved rounds of bench:flags, a fixed cap): 64 ran 5,231-5,375 runs a second at
+   * 0.193-0.199 ms CPU a run in 158-161 MB, against 4,266-5,315, 0.212-0.262 ms and 170-172 MB
+   * with 256; 32 left the thread idle between runs (4,198-4,621 a second).
+   */
+  busyConcurrency: 64,
+  /**
    * Overload is judged over the last minute: long enough that one slow burst does not flap the
    * state, short enough that the warning clears soon after the cause is gone.
    */

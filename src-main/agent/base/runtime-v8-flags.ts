@@ -26,19 +26,19 @@ export function applyRuntimeV8Flags(): void {
 }
 
 /**
- * The probe thread's semi-spaces (issue 26): 8 MB, where the process has 2 (the command's first
+ * The probe thread's semi-spaces (issue 26): 4 MB, where the process has 2 (the command's first
  * line, for the main thread's memory at 20 and 1,000 checks; the thread runs only from
  * probeThreadFromRunsPerSec). The thread allocates ~30 KB a run (Node's HTTP client, streams,
- * promises), so with 2 MB it scavenged ~50 times a second: a run in flight for ~100 ms (256 at
- * once at saturation, or in the convoy a stall starts: docs/architecture.md, "Near its own
- * capacity") outlived two scavenges and was promoted, and the thread then ran 2-7 full GCs a
- * second. npm run bench:agent, two interleaved rounds of each build, at 6,000 checks:
- * 2,852-3,422 -> 4,103-4,113 runs a second, 0.35-0.42 -> 0.28-0.29 ms CPU a run, RSS 173-174 ->
- * 186-188 MB. The thread's own GC counters (6,000 checks): full GCs 6.7 -> 0.8 a second; 4 MB
- * kept 6.2 of them, 6 MB ran 3,707 against 4,028 runs a second at the same RSS, 16 MB 4,112 but
- * ~17 MB more.
+ * promises), and what its young generation must hold is the runs in flight. With the scheduler's
+ * full cap of 256 always in flight at saturation (~100 ms each), 2 MB and 4 MB let them outlive two
+ * scavenges and be promoted: 2-7 full GCs a second in the thread, and 8 MB was needed (6,000
+ * checks: 2,852-3,422 -> 4,103-4,113 runs a second, 0.35-0.42 -> 0.28-0.29 ms CPU a run). Since
+ * the cap follows the thread's load (runs/run-cap.ts: 64 while it is busy), 4 MB holds them:
+ * five interleaved rounds of bench:flags at 6,000 checks, against 8 MB with a fixed cap of 256,
+ * 3,768-5,316 (mean 4,733) against 4,112-5,445 (4,718) runs a second, 0.229 against 0.239 ms CPU
+ * a run, RSS 160.5-163.0 against 170.5-173.4 MB. The cap alone with 8 MB saved ~3 MB.
  */
-export const probeThreadSemiSpaceMb = 8;
+export const probeThreadSemiSpaceMb = 4;
 
 const semiSpaceFlag = /--max[-_]semi[-_]space[-_]size=(\d+)/g;
 

@@ -42,6 +42,8 @@ export interface ProbeThread {
   probe: Probe;
   /** Runs handed over and not back yet. */
   inFlight(): number;
+  /** The share of the time since the previous call (or the start) the thread's event loop was busy. */
+  busyShare(): number;
   /** Ends the thread; a run still in it comes back cancelled. */
   close(): Promise<void>;
 }
@@ -92,6 +94,7 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
   let outgoing: ToThread = { runs: [], stop: [] };
   let flushQueued = false;
   let state: 'open' | 'closing' | 'lost' = 'open';
+  let loopTotals = worker.performance.eventLoopUtilization();
 
   // The scheduler starts the runs due together in one loop: they cross in one message.
   function flush(): void {
@@ -165,6 +168,13 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
       });
     },
     inFlight: () => pending.size,
+    busyShare() {
+      const totals = worker.performance.eventLoopUtilization();
+      const { utilization } = worker.performance.eventLoopUtilization(totals, loopTotals);
+      loopTotals = totals;
+      // No time measured yet (the thread not online): nothing says it is busy.
+      return Number.isFinite(utilization) ? utilization : 0;
+    },
     async close() {
       if (state !== 'open') return;
       state = 'closing';

@@ -21,6 +21,8 @@ export interface ProbePlacement {
   probe: Probe;
   /** Whether a probe thread is running now. */
   threaded(): boolean;
+  /** The probe thread's busy share since the previous call (run-cap.ts); undefined: no thread. */
+  threadBusyShare(): number | undefined;
   /** Ends the thread (after the scheduler stopped: nothing is in flight). */
   close(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export function createProbePlacement(deps: ProbePlacementDeps): ProbePlacement {
       return runProbe(def, ctx);
     },
     threaded: () => thread !== undefined,
+    threadBusyShare: () => thread?.busyShare(),
     async close() {
       const closing = thread;
       thread = undefined;

@@ -7,6 +7,7 @@ import { untilNextTick, type Clock, type TimerHandle } from '../base/clock.ts';
 import type { AgentTunables } from '../defaults.ts';
 import type { Logger } from '../base/log.ts';
 import { createProbePlacement, type ProbePlacement } from './probe-placement.ts';
+import { createRunCap } from './run-cap.ts';
 import type { ProbeOutcome } from '../probes/types.ts';
 import { shownError } from '../results/privacy.ts';
 import type { ResultSink } from '../results/result-sink.ts';
@@ -23,6 +24,7 @@ export interface ProbingDeps {
   tunables: Pick<
     AgentTunables,
     | 'concurrency'
+    | 'busyConcurrency'
     | 'startupSpreadMs'
     | 'stopGraceMs'
     | 'clockJumpThresholdMs'
@@ -101,6 +103,11 @@ export function createProbing(deps: ProbingDeps): Probing {
       scheduler = createScheduler({
         clock: deps.clock,
         concurrency: deps.tunables.concurrency,
+        cap: createRunCap({
+          bounds: { most: deps.tunables.concurrency, least: deps.tunables.busyConcurrency },
+          now: () => deps.clock.monotonic(),
+          busyShare: () => placement?.threadBusyShare(),
+        }),
         startupSpreadMs: deps.tunables.startupSpreadMs,
         clockJumpThresholdMs: deps.tunables.clockJumpThresholdMs,
         batchMs: deps.tunables.runBatchMs,

@@ -41,6 +41,11 @@ export interface SchedulerOptions {
   clock: Clock;
   /** At most this many runs at once. */
   concurrency: number;
+  /**
+   * The cap right now, read before runs start; at most `concurrency` counts. Absent: always
+   * `concurrency`. The agent's follows the probe thread's load (runs/run-cap.ts).
+   */
+  cap?: () => number;
   /** New checks first run within this window (spread by guid), not over their whole interval. */
   startupSpreadMs: number;
   /** A clock jump or timer lateness beyond this rebases the grid on now (agent defaults). */

@@ -58,6 +58,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let batching = false;
   // Summed again only after a check was added, moved or removed: read for every run.
   let demand: number | undefined = 0;
+  const { cap } = options;
+  const slots =
+    cap === undefined ? (): number => options.concurrency : (): number => Math.min(options.concurrency, cap());
 
   function schedule(entry: Entry, due: number, first = false): void {
     entry.token = ++tokens;
@@ -126,6 +129,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     }
     // Runs due a few ms from now start with the ones due now (early, never late): see runBatchMs.
     const horizon = now() + batchMs;
+    const limit = slots();
     batching = true;
     for (let top = heap.peek(); top !== undefined && top.due <= horizon; top = heap.peek()) {
       heap.pop();
@@ -137,7 +141,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       schedule(entry, top.first ? gridAfterFirstRun(due, periodMs, phase) : nextGridPoint(due, periodMs, phase));
       if (entry.inFlight) stats.skippedOverlap++;
       else if (entry.waiting) stats.skippedBacklog++;
-      else if (running < options.concurrency) start(entry, due);
+      else if (running < limit) start(entry, due);
       else {
         entry.waiting = true;
         waiting.push({ entry, due });
@@ -166,7 +170,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   }
 
   function startWaiting(): void {
-    while (running < options.concurrency && !paused && !stopped) {
+    if (waiting.length === 0) return;
+    const limit = slots();
+    while (running < limit && !paused && !stopped) {
       const next = waiting.shift();
       if (next === undefined) return;
       next.entry.waiting = false;

@@ -10,7 +10,7 @@ import { definition } from '../probes/definition.ts';
 
 let http: HttpTarget;
 beforeAll(async () => {
-  http = await startHttpTarget({ '/': { body: 'up' } });
+  http = await startHttpTarget({ '/': { body: 'up' }, '/late': { body: 'late', delayMs: 300 } });
 });
 afterAll(async () => {
   await http.close();
@@ -41,6 +41,7 @@ function place(options: { threshold: number; threadEntry?: URL }) {
 }
 
 const up = () => definition({ url: `${http.url}/` });
+const late = () => definition({ url: `${http.url}/late` });
 
 describe('probe placement', () => {
   it('probes in the main thread below the threshold, in the thread from it, and back once the demand falls', async () => {
@@ -89,5 +90,30 @@ describe('probe placement', () => {
     expect(errors.map((l) => l.msg)).toEqual([
       expect.stringMatching(/probe thread stopped unexpectedly; its runs were started again/),
     ]);
+  });
+
+  it("reports the probe thread's busy share: none without a thread, more while runs keep it working than while they wait on a slow target", async () => {
+    const { placement: p, setDemand } = place({ threshold: 100 });
+    setDemand(99);
+    await p.probe(up(), {});
+    expect(p.threadBusyShare()).toBeUndefined();
+
+    setDemand(100);
+    await p.probe(up(), {});
+    p.threadBusyShare(); // from here
+    for (let batch = 0; batch < 8; batch++) {
+      const outcomes = await Promise.all(Array.from({ length: 64 }, () => p.probe(up(), {})));
+      expect(outcomes.every((o) => o.success)).toBe(true);
+    }
+    const working = p.threadBusyShare();
+
+    const waiting = await Promise.all(Array.from({ length: 8 }, () => p.probe(late(), {})));
+    expect(waiting.every((o) => o.success)).toBe(true);
+    const idle = p.threadBusyShare();
+
+    expect(working).toBeGreaterThan(0);
+    expect(working).toBeLessThanOrEqual(1);
+    expect(idle).toBeGreaterThanOrEqual(0);
+    expect(idle).toBeLessThan(working ?? 0);
   });
 });

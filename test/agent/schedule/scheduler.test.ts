@@ -124,6 +124,28 @@ describe('scheduler', () => {
     await stopAll(clock, scheduler);
   });
 
+  it('reads a cap that changes: runs beyond it wait, and start once it rises again', async () => {
+    let cap = 3;
+    let reads = 0;
+    const run = setup(3000, {
+      concurrency: 10,
+      cap: () => {
+        reads++;
+        return cap;
+      },
+    });
+    for (let i = 0; i < 20; i++) run.scheduler.upsert({ guid: `c${i}`, intervalMs: 60_000 });
+    await run.clock.advance(8000);
+    expect(run.maxConcurrent()).toBe(3);
+    expect(reads).toBeGreaterThan(0);
+    // Above the scheduler's own concurrency, its own counts.
+    cap = 50;
+    await run.clock.advance(30_000);
+    expect(run.maxConcurrent()).toBe(10);
+    expect(new Set(run.tickets.map((t) => t.guid)).size).toBe(20);
+    await stopAll(run.clock, run.scheduler);
+  });
+
   it('counts the runs that started only after waiting for a free slot: their wait is their lag', async () => {
     const capped = await twentyChecks(3);
     const waited = capped.tickets.filter((t) => t.startedAt > t.dueAt);
