@@ -34,9 +34,11 @@ export function applyRuntimeV8Flags(): void {
  * scavenges and be promoted: 2-7 full GCs a second in the thread, and 8 MB was needed (6,000
  * checks: 2,852-3,422 -> 4,103-4,113 runs a second, 0.35-0.42 -> 0.28-0.29 ms CPU a run). Since
  * the cap follows the thread's load (runs/run-cap.ts: 64 while it is busy), 4 MB holds them:
- * five interleaved rounds of bench:flags at 6,000 checks, against 8 MB with a fixed cap of 256,
- * 3,768-5,316 (mean 4,733) against 4,112-5,445 (4,718) runs a second, 0.229 against 0.239 ms CPU
- * a run, RSS 160.5-163.0 against 170.5-173.4 MB. The cap alone with 8 MB saved ~3 MB.
+ * eight interleaved rounds of bench:flags at 6,000 checks, against 8 MB with a fixed cap of 256,
+ * 3,768-5,316 (mean 4,735) against 4,112-5,445 (4,782) runs a second, 0.228 against 0.237 ms CPU
+ * a run, RSS 160.5-166.4 (mean 162.9) against 170.5-173.4 (171.5) MB. The cap alone with 8 MB
+ * saved ~3 MB; with the cap, 2 MB saved ~4 MB more but ran 4,556-4,961 runs a second against
+ * 4,872-5,023 (two rounds), and 3 MB 4,350-4,380.
  */
 export const probeThreadSemiSpaceMb = 4;
 

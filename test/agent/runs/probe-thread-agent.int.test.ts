@@ -53,4 +53,35 @@ describe('agent with a probe thread', () => {
     expect(stored.ofDown[0]?.error).toMatch(/503/);
     expect(messages).toContainEqual(expect.stringMatching(/probed in a thread of their own/));
   });
+
+  it('keeps the full cap while runs wait on slow targets (the thread idle): a fast check never waits behind them', async () => {
+    target = await startHttpTarget({ '/': { body: 'fine' }, '/slow': { body: 'late', delayMs: 2500 } });
+    // Five slow checks and a fast one fill the six slots exactly; were the cap lowered to the
+    // busy cap of 1, every run would wait for the one in flight.
+    harness = await enrolledAgent({
+      tunables: { probeThreadFromRunsPerSec: 0, concurrency: 6, busyConcurrency: 1 },
+    });
+    const { server, orgId, agent, monitorId } = harness;
+    for (let i = 0; i < 5; i++) {
+      const slow = server.admin.createCheck({ name: `slow ${i}`, url: `${target.url}/slow`, interval_sec: 1, orgId });
+      server.admin.assign(slow.guid, monitorId);
+    }
+    const fast = server.admin.createCheck({ name: 'fast', url: `${target.url}/`, interval_sec: 1, orgId });
+    server.admin.assign(fast.guid, monitorId);
+    await agent.syncNow();
+
+    // Past the start-up spread and two slow runs of each slow check: the cap was judged many times.
+    await eventually(
+      () => {
+        const slowRuns = target?.requests.filter((r) => r.path === '/slow').length ?? 0;
+        return slowRuns >= 10 && (agent.snapshot().scheduler?.executed ?? 0) >= 20 ? true : undefined;
+      },
+      30_000,
+      'ten slow runs and twenty runs in all',
+    );
+    const stats = agent.snapshot().scheduler;
+    // The slow checks overlap their own next runs (their targets' doing), but no run waited for a slot.
+    expect(stats?.skippedOverlap).toBeGreaterThan(0);
+    expect(stats).toMatchObject({ startedAfterWait: 0, skippedBacklog: 0 });
+  }, 40_000);
 });
