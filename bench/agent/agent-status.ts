@@ -11,6 +11,8 @@ export interface AgentStatus {
   skippedBacklog: number;
   /** Of the runs executed, those that waited for a free slot under the concurrency cap first. */
   waitedForSlot: number;
+  /** The cap on runs at once at the agent's last load sample (256, or 64 while its probe thread is busy). */
+  runCap: number | null;
   lagP99Ms: number | null;
   overloaded: boolean;
   unsent: number;
@@ -70,6 +72,7 @@ export function readStatus(cli: string, dataDir: string, env: NodeJS.ProcessEnv)
               skippedOverlap: num(doc.skipped_overlap),
               skippedBacklog: num(doc.skipped_backlog),
               waitedForSlot: num(doc.runs_waited_for_slot),
+              runCap: typeof doc.run_cap === 'number' ? doc.run_cap : null,
               lagP99Ms: typeof doc.schedule_lag_p99_ms === 'number' ? doc.schedule_lag_p99_ms : null,
               overloaded: doc.overloaded === true,
               unsent: num(doc.unsent_results),
@@ -95,6 +98,8 @@ export interface ScheduleFigures {
   missedBacklog: number;
   /** Of `executed`, the runs that started only after waiting for a free slot (their wait is lag). */
   waitedForSlot: number;
+  /** The later reading's cap on runs at once. */
+  runCap: number | null;
   /** The later reading's lag p99 (the last minute up to its sample). */
   lagP99Ms: number | null;
   overloaded: boolean;
@@ -113,6 +118,7 @@ export function scheduleBetween(before: AgentStatus, after: AgentStatus): Schedu
     missedOverlap,
     missedBacklog,
     waitedForSlot: after.waitedForSlot - before.waitedForSlot,
+    runCap: after.runCap,
     lagP99Ms: after.lagP99Ms,
     overloaded: after.overloaded,
   };

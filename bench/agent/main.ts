@@ -149,6 +149,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
       executed: '—',
       'missed (overlap + backlog)': '—',
       'waited for a slot': '—',
+      'cap at the end': '—',
       'lag p99': '—',
       between: m.status.before.ok && after.ok ? s : 'see below',
       'status --json took': took,
@@ -160,6 +161,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
     executed: count(s.executed),
     'missed (overlap + backlog)': `${count(s.missedOverlap + s.missedBacklog)} (${count(s.missedOverlap)} + ${count(s.missedBacklog)})`,
     'waited for a slot': count(s.waitedForSlot),
+    'cap at the end': s.runCap === null ? '—' : count(s.runCap),
     'lag p99': s.lagP99Ms === null ? '—' : `${s.lagP99Ms} ms`,
     between: `${fixed(s.intervalS, 1)} s of samples${s.overloaded ? ', overloaded' : ''}`,
     'status --json took': took,
@@ -268,7 +270,7 @@ async function main(): Promise<void> {
   if (floor.failures > 0) console.log(`  the floor saw ${count(floor.failures)} failed requests`);
 
   printTable(
-    "schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; lag p99 = the minute before the last sample)",
+    "schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; cap at the end = the cap on runs at once at the last sample, 256 or down to 64 while the probe thread is busy; lag p99 = the minute before the last sample)",
     agentRows.map(({ m, label }) => scheduleRow(m, label)),
   );
   for (const { m } of agentRows)

@@ -131,6 +131,7 @@ it('every problem kind is said in words', async () => {
       recentBacklog: 1,
       recentOverlap: 3,
       lagP99Ms: 40,
+      runCap: 256,
     },
     localFault: { fault: 'descriptors' as const, since: '2026-11-21T09:59:00.000Z', runs: 7 },
   };

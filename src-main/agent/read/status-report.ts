@@ -87,6 +87,11 @@ export interface StatusReport {
    * readings tell a lag of runs held by the cap from one of the agent's own timer firing late.
    */
   runs_waited_for_slot: number;
+  /**
+   * Beyond design.md's fields, from the same sample: the cap on runs at once, 256 or, while the
+   * probe thread is the bottleneck, down to 64 (runs/run-cap.ts); null when no agent is running.
+   */
+  run_cap: number | null;
   /** When the running agent took the sample these load figures come from; null when none is running. */
   load_sampled_at: string | null;
   /** Beyond design.md's fields: the private definitions file's state, problems by guid and field. */
@@ -152,6 +157,7 @@ export function statusReport(
     runs_executed: load?.executed ?? 0,
     schedule_lag_p99_ms: load?.lagP99Ms ?? null,
     runs_waited_for_slot: load?.startedAfterWait ?? 0,
+    run_cap: load?.runCap ?? null,
     load_sampled_at: load?.sampled_at ?? null,
     private_definitions: privateDefinitions,
     connection: live?.connection ?? null,

@@ -25,6 +25,8 @@ const totalsOf = (c: RunTotals): RunTotals => ({
 export interface RunCounts extends RunTotals {
   /** The scheduler's lag totals (schedule/lag.ts); absent: no lag figure. */
   lag?: LagCounts;
+  /** The cap on runs at once when the sample was taken (SchedulerStats.cap); absent: not known. */
+  cap?: number;
 }
 
 /** The totals since probing started, and the verdict over the recent window. */
@@ -40,6 +42,11 @@ export interface LoadReport extends RunTotals {
   recentOverlap: number;
   /** The 99th percentile of the schedule lag of runs started within the window, ms; null: none started. */
   lagP99Ms: number | null;
+  /**
+   * The cap on runs at once at the newest sample: the full concurrency, or lower while the probe
+   * thread is the bottleneck (runs/run-cap.ts); null: not known.
+   */
+  runCap: number | null;
 }
 
 export interface LoadOptions {
@@ -70,6 +77,7 @@ export function loadVerdict(first: RunCounts, last: RunCounts): LoadReport {
     recentBacklog,
     recentOverlap: recentSkipped - recentBacklog,
     lagP99Ms: last.lag === undefined ? null : lagPercentile(last.lag, first.lag, 99),
+    runCap: last.cap ?? null,
   };
 }
 
@@ -82,7 +90,11 @@ export function createLoadWatch(options: LoadOptions): LoadWatch {
     record(at, counts) {
       const lag = counts.lag === undefined ? undefined : (spare.pop() ?? newLagCounts());
       if (lag !== undefined && counts.lag !== undefined) lag.set(counts.lag);
-      const copy: RunCounts = { ...totalsOf(counts), ...(lag === undefined ? {} : { lag }) };
+      const copy: RunCounts = {
+        ...totalsOf(counts),
+        ...(lag === undefined ? {} : { lag }),
+        ...(counts.cap === undefined ? {} : { cap: counts.cap }),
+      };
       samples.push({ at, counts: copy });
       const start = at - options.windowMs;
       let base = 0;

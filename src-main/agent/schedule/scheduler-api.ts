@@ -33,6 +33,8 @@ export interface SchedulerStats {
    */
   startedAfterWait: number;
   running: number;
+  /** The cap on runs at once as last read before starting runs (SchedulerOptions.cap), or the concurrency. */
+  cap: number;
   waiting: number;
   scheduled: number;
 }

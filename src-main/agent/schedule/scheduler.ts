@@ -59,8 +59,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   // Summed again only after a check was added, moved or removed: read for every run.
   let demand: number | undefined = 0;
   const { cap } = options;
+  let lastCap = options.concurrency;
   const slots =
-    cap === undefined ? (): number => options.concurrency : (): number => Math.min(options.concurrency, cap());
+    cap === undefined
+      ? (): number => options.concurrency
+      : (): number => (lastCap = Math.min(options.concurrency, cap()));
 
   function schedule(entry: Entry, due: number, first = false): void {
     entry.token = ++tokens;
@@ -249,7 +252,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       return paused;
     },
     clockJumped: rebase,
-    stats: () => ({ ...stats, running, waiting: waiting.length, scheduled: entries.size }),
+    stats: () => ({ ...stats, running, cap: lastCap, waiting: waiting.length, scheduled: entries.size }),
     lag: () => lag,
     runsPerSecond() {
       if (demand === undefined) {

@@ -85,6 +85,7 @@ describe('live-state.json', () => {
         recentOverlap: 3,
         recentSkipped: 4,
         lagP99Ms: 40,
+        runCap: 64,
       },
       loadSampledAt: '2026-11-21T10:00:00.000Z',
       connection: {

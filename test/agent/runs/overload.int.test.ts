@@ -21,6 +21,7 @@ interface StatusJson {
   runs_executed: number;
   schedule_lag_p99_ms: number | null;
   runs_waited_for_slot: number;
+  run_cap: number | null;
   load_sampled_at: string | null;
 }
 
@@ -52,6 +53,8 @@ describe('overload', () => {
     expect(report.schedule_lag_p99_ms).toEqual(expect.any(Number));
     // One slot for three checks: runs start only when the one before ends, and are counted so.
     expect(report.runs_waited_for_slot).toBeLessThanOrEqual(report.runs_executed);
+    // Probed in the main thread, the cap is the configured one.
+    expect(report.run_cap).toBe(1);
     expect(Number.isNaN(Date.parse(report.load_sampled_at ?? ''))).toBe(false);
     expect(agent.snapshot().problems.map((p) => p.kind)).toContain('overloaded');
     // Never a queue: at most one run waits behind the cap per check.
@@ -67,6 +70,7 @@ describe('overload', () => {
       runs_executed: 0,
       schedule_lag_p99_ms: null,
       runs_waited_for_slot: 0,
+      run_cap: null,
       load_sampled_at: null,
     });
   }, 30_000);

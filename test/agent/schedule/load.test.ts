@@ -104,4 +104,11 @@ describe('createLoadWatch lag', () => {
   it('has no lag figure without lag counts', () => {
     expect(createLoadWatch(options).record(0, counts(3)).lagP99Ms).toBe(null);
   });
+
+  it('reports the cap on runs at once of the newest sample, and none when the sample carries none', () => {
+    const watch = createLoadWatch(options);
+    expect(watch.record(0, { ...counts(0), cap: 256 }).runCap).toBe(256);
+    expect(watch.record(5_000, { ...counts(1_000), cap: 64 }).runCap).toBe(64);
+    expect(createLoadWatch(options).record(0, counts(3)).runCap).toBe(null);
+  });
 });
