@@ -121,7 +121,12 @@ export async function withAgent<T>(
       ],
       { env: base, encoding: 'utf8', timeout: 30_000 },
     );
-    if (enroll.status !== 0) throw new Error(`enroll failed (exit ${enroll.status}): ${enroll.stderr.trim()}`);
+    if (enroll.status !== 0) {
+      // A timeout or a failed start leaves no exit code and may leave no output: say which.
+      const why =
+        enroll.error?.message ?? (enroll.signal === null ? (enroll.stderr ?? '').trim() : `stopped by ${enroll.signal}`);
+      throw new Error(`enroll failed (exit ${String(enroll.status)}): ${why}`);
+    }
 
     // As users start it unless the inside view or a profile is asked for; status --json runs
     // without either.
