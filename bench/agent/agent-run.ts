@@ -124,7 +124,7 @@ export async function withAgent<T>(
     if (enroll.status !== 0) {
       // A timeout or a failed start leaves no exit code and may leave no output: say which.
       const why =
-        enroll.error?.message ?? (enroll.signal === null ? (enroll.stderr ?? '').trim() : `stopped by ${enroll.signal}`);
+        enroll.error?.message ?? (enroll.signal === null ? enroll.stderr.trim() : `stopped by ${enroll.signal}`);
       throw new Error(`enroll failed (exit ${String(enroll.status)}): ${why}`);
     }
 
