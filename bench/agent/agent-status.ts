@@ -11,7 +11,7 @@ export interface AgentStatus {
   skippedBacklog: number;
   /** Of the runs executed, those that waited for a free slot under the concurrency cap first. */
   waitedForSlot: number;
-  /** The cap on runs at once at the agent's last load sample (256, or 64 while its probe thread is busy). */
+  /** The cap on runs at once at the agent's last load sample (agentDefaults.concurrency, or down to busyConcurrency while its probe thread is busy). */
   runCap: number | null;
   lagP99Ms: number | null;
   overloaded: boolean;

@@ -29,6 +29,7 @@ import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
 import { fixed, printTable } from '../support.ts';
+import { agentDefaults } from '../../src-main/agent/defaults.ts';
 
 function positive(name: string, fallback: string): number[] {
   const values = (process.env[name] ?? fallback).split(',').map(Number);
@@ -270,7 +271,7 @@ async function main(): Promise<void> {
   if (floor.failures > 0) console.log(`  the floor saw ${count(floor.failures)} failed requests`);
 
   printTable(
-    "schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; cap at the end = the cap on runs at once at the last sample, 256 or down to 64 while the probe thread is busy; lag p99 = the minute before the last sample)",
+    `schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; cap at the end = the cap on runs at once at the last sample, ${agentDefaults.concurrency} or down to ${agentDefaults.busyConcurrency} while the probe thread is busy; lag p99 = the minute before the last sample)`,
     agentRows.map(({ m, label }) => scheduleRow(m, label)),
   );
   for (const { m } of agentRows)

@@ -88,8 +88,9 @@ export interface StatusReport {
    */
   runs_waited_for_slot: number;
   /**
-   * Beyond design.md's fields, from the same sample: the cap on runs at once, 256 or, while the
-   * probe thread is the bottleneck, down to 64 (runs/run-cap.ts); null when no agent is running.
+   * Beyond design.md's fields, from the same sample: the cap on runs at once,
+   * agentDefaults.concurrency or, while the probe thread is the bottleneck, down to busyConcurrency
+   * (runs/run-cap.ts); null when no agent is running.
    */
   run_cap: number | null;
   /** When the running agent took the sample these load figures come from; null when none is running. */
