@@ -22,9 +22,10 @@ const beatLetters = ['', 'u', 'd', 's'];
  * per check each cost ~0.2 KB of V8 objects and ~0.15 KB of native bookkeeping besides their
  * bytes, ~1 KB a check for the three rings (issue 26: memory added per check). The rows are packed
  * as tight as what they hold: a verdict is one bit (pass or fail; the counters say how much of the
- * ring is filled), a beat two (up, down or skipped), a latency four bytes (whole milliseconds, as
- * the wire carries them). With 300 verdicts, 30 latencies and 50 beats that is 171 bytes a check
- * instead of 590, and 1.4 MB instead of 4.8 MB in the pools at 6,000 checks (heap snapshots).
+ * ring is filled), a beat two (up, down or skipped), a latency two bytes (whole milliseconds, as
+ * the wire carries them: a run lasts at most its timeout, 60 s at most, so 65,535 ms holds any).
+ * With 300 verdicts, 30 latencies and 50 beats that is 111 bytes a check instead of 590, and
+ * 0.9 MB instead of 4.8 MB in the pools at 6,000 checks (8,192 rows; heap snapshots).
  */
 interface Ring {
   slot: number;
@@ -40,6 +41,12 @@ interface Ring {
 
 /** Rows the pools start with; they double when full (a copy per doubling, never per run). */
 const initialRows = 64;
+
+/**
+ * The most a latency slot holds: two bytes. Above any run's latency (a run ends at its timeout,
+ * wireLimits.maxTimeoutSec); a longer one, should a clock ever give it, reads as this.
+ */
+export const latencyCeilingMs = 0xffff;
 
 /** Bits of a beat: 1 up, 2 down, 3 skipped (0 never written: the beat count says how many are). */
 const beatBits = 2;
@@ -60,8 +67,8 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
   let capacity = initialRows;
   /** One bit a run, set for a pass; skipped runs are not counted. */
   let verdicts = new Uint8Array(capacity * verdictRowBytes);
-  /** The latest latencies, whole ms. */
-  let latency = new Uint32Array(capacity * sparkPoints);
+  /** The latest latencies, whole ms (up to latencyCeilingMs). */
+  let latency = new Uint16Array(capacity * sparkPoints);
   /** beatBits a run; skipped runs count here, unlike in the verdicts. */
   let beats = new Uint8Array(capacity * beatRowBytes);
 
@@ -72,7 +79,7 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
       capacity *= 2;
       const grown = {
         v: new Uint8Array(capacity * verdictRowBytes),
-        l: new Uint32Array(capacity * sparkPoints),
+        l: new Uint16Array(capacity * sparkPoints),
         b: new Uint8Array(capacity * beatRowBytes),
       };
       grown.v.set(verdicts);
@@ -131,7 +138,7 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
         if (entry.success) ring.passes++;
         ring.counted++;
         ring.next = (ring.next + 1) % slots;
-        latency[ring.slot * sparkPoints + ring.latencyNext] = entry.latency_ms;
+        latency[ring.slot * sparkPoints + ring.latencyNext] = Math.min(latencyCeilingMs, entry.latency_ms);
         ring.latencyNext = (ring.latencyNext + 1) % sparkPoints;
         ring.latencyCount = Math.min(sparkPoints, ring.latencyCount + 1);
       }

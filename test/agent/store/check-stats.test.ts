@@ -3,8 +3,9 @@
 // and its row taken by another, and a pool that grows must never mix one check's runs into
 // another's figures. Pure: no store, entries built by hand.
 import { describe, expect, it } from 'vitest';
-import { beatCount, createCheckStats } from '../../../src-main/agent/store/check-stats.ts';
+import { beatCount, createCheckStats, latencyCeilingMs } from '../../../src-main/agent/store/check-stats.ts';
 import type { HistoryEntry } from '../../../src-main/agent/store/history.ts';
+import { wireLimits } from '../../../src-main/agent/wire/limits.ts';
 
 const entry = (guid: string, i: number, success = true, skipped = false): HistoryEntry => ({
   check_guid: guid,
@@ -30,6 +31,22 @@ describe('check stats', () => {
     const odd = stats.figures('c199');
     expect(odd.uptimePct).toBe(70);
     expect(odd.beats).toBe('duuduuduuduu');
+  });
+
+  it('a latency slot holds the longest run exactly (two bytes a point); a longer figure reads as the ceiling', () => {
+    // A run ends at its timeout: the longest the server may set is below what a slot holds.
+    const longest = wireLimits.maxTimeoutSec * 1000;
+    expect(longest).toBeLessThan(latencyCeilingMs);
+    const stats = createCheckStats(10, 5);
+    for (const latency_ms of [longest, longest + 1, latencyCeilingMs, latencyCeilingMs + 1, 1_000_000])
+      stats.record({ ...entry('slow', 0), latency_ms });
+    expect(stats.figures('slow').latency).toEqual([
+      longest,
+      longest + 1,
+      latencyCeilingMs,
+      latencyCeilingMs,
+      latencyCeilingMs,
+    ]);
   });
 
   it('a forgotten check leaves nothing behind for the check that takes its row', () => {
