@@ -23,7 +23,7 @@ const beatLetters = ['', 'u', 'd', 's'];
  * bytes, ~1 KB a check for the three rings (issue 26: memory added per check). The rows are packed
  * as tight as what they hold: a verdict is one bit (pass or fail; the counters say how much of the
  * ring is filled), a beat two (up, down or skipped), a latency two bytes (whole milliseconds, as
- * the wire carries them: a run lasts at most its timeout, 60 s at most, so 65,535 ms holds any).
+ * the wire carries them; see latencyCeilingMs).
  * With 300 verdicts, 30 latencies and 50 beats that is 111 bytes a check instead of 590, and
  * 0.9 MB instead of 4.8 MB in the pools at 6,000 checks (8,192 rows; heap snapshots).
  */
@@ -42,11 +42,14 @@ interface Ring {
 /** Rows the pools start with; they double when full (a copy per doubling, never per run). */
 const initialRows = 64;
 
+/** A latency point: two bytes. */
+const LatencyPoints = Uint16Array;
+
 /**
- * The most a latency slot holds: two bytes. Above any run's latency (a run ends at its timeout,
+ * The most a latency point holds. Above any run's latency (a run ends at its timeout,
  * wireLimits.maxTimeoutSec); a longer one, should a clock ever give it, reads as this.
  */
-export const latencyCeilingMs = 0xffff;
+export const latencyCeilingMs = 2 ** (8 * LatencyPoints.BYTES_PER_ELEMENT) - 1;
 
 /** Bits of a beat: 1 up, 2 down, 3 skipped (0 never written: the beat count says how many are). */
 const beatBits = 2;
@@ -68,7 +71,7 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
   /** One bit a run, set for a pass; skipped runs are not counted. */
   let verdicts = new Uint8Array(capacity * verdictRowBytes);
   /** The latest latencies, whole ms (up to latencyCeilingMs). */
-  let latency = new Uint16Array(capacity * sparkPoints);
+  let latency = new LatencyPoints(capacity * sparkPoints);
   /** beatBits a run; skipped runs count here, unlike in the verdicts. */
   let beats = new Uint8Array(capacity * beatRowBytes);
 
@@ -79,7 +82,7 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
       capacity *= 2;
       const grown = {
         v: new Uint8Array(capacity * verdictRowBytes),
-        l: new Uint16Array(capacity * sparkPoints),
+        l: new LatencyPoints(capacity * sparkPoints),
         b: new Uint8Array(capacity * beatRowBytes),
       };
       grown.v.set(verdicts);
