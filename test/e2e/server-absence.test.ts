@@ -123,6 +123,8 @@ describe.skipIf(skip !== undefined)('the server refusing connections for 40 s', 
 
     await openView(page, 'Outages');
     const row = page.getByRole('row', { name: /Server unreachable/ });
+    // The row first: before the view has its data there is no row, and so no "ongoing" either.
+    await row.waitFor({ timeout: 20_000 });
     await row.getByText('ongoing').waitFor({ state: 'detached', timeout: 20_000 });
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toMatch(/it refused connections|closed before it answered/);
