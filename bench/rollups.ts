@@ -26,13 +26,13 @@ const hour = now / 3_600_000;
 // rows have the shape record() writes, and record() itself is timed below.
 const fillStart = performance.now();
 transaction(db, () => {
-  const key = db.prepare('INSERT INTO rollup_keys (id, guid) VALUES (?, ?)');
+  const key = db.prepare('INSERT INTO check_keys (id, guid) VALUES (?, ?)');
   for (let i = 1; i <= checks; i++) key.run(i, `check-${i}`);
   db.exec(`
     WITH RECURSIVE m(b) AS (SELECT ${minute - 1440} UNION ALL SELECT b + 1 FROM m WHERE b < ${minute - 1})
-    INSERT INTO rollups_minute SELECT k.id, m.b, 1, (m.b % 97 = 0), 0, 12, 12, 12, 12, 1 FROM rollup_keys k, m;
+    INSERT INTO rollups_minute SELECT k.id, m.b, 1, (m.b % 97 = 0), 0, 12, 12, 12, 12, 1 FROM check_keys k, m;
     WITH RECURSIVE h(b) AS (SELECT ${hour - 192} UNION ALL SELECT b + 1 FROM h WHERE b < ${hour - 1})
-    INSERT INTO rollups_hour SELECT k.id, h.b, 60, (h.b % 5), 0, 9, 12, 20, 80, 60 FROM rollup_keys k, h;`);
+    INSERT INTO rollups_hour SELECT k.id, h.b, 60, (h.b % 5), 0, 9, 12, 20, 80, 60 FROM check_keys k, h;`);
 });
 const fillMs = performance.now() - fillStart;
 

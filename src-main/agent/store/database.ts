@@ -123,8 +123,12 @@ export function transaction<T>(db: Database, fn: () => T): T {
   try {
     const value = fn();
     db.exec('COMMIT');
+    undoers.delete(db);
     return value;
   } catch (error) {
+    const undo = undoers.get(db) ?? [];
+    undoers.delete(db);
+    for (const forget of undo) forget();
     if (stillOpen(db)) {
       try {
         db.exec('ROLLBACK');
@@ -135,6 +139,21 @@ export function transaction<T>(db: Database, fn: () => T): T {
     if (isDiskFull(error)) onDiskFull(db);
     throw error;
   }
+}
+
+/** What to forget of the open transaction's writes if it does not commit (onRollback). */
+const undoers = new WeakMap<Database, (() => void)[]>();
+
+/**
+ * Registers what to forget if the transaction under way does not commit: a cache of rows that
+ * transaction created (check-keys.ts) must not outlive them, whichever caller owns the transaction.
+ * Outside a transaction the row is already committed, and nothing is registered.
+ */
+export function onRollback(db: Database, undo: () => void): void {
+  if (!db.isTransaction) return;
+  const list = undoers.get(db);
+  if (list === undefined) undoers.set(db, [undo]);
+  else list.push(undo);
 }
 
 /** Asked again after fn ran: fn or SQLite may have ended the transaction. */

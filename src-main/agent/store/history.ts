@@ -2,6 +2,8 @@
 // through a journal: a run's entry is appended to history_log in the commit of its result, and
 // the journal is moved into the rings every few thousand runs, grouped by check, in steps the
 // caller spreads over turns of the event loop (read/check-insight.ts, with the rollups' flush).
+// Rows hold the check's key (check-keys.ts) and the run's time in ms; entries carry guid and ISO.
+import { checkKeys } from './check-keys.ts';
 import { schemaVersion, transaction, type Database } from './database.ts';
 
 export interface HistoryEntry {
@@ -14,13 +16,25 @@ export interface HistoryEntry {
   error: string;
 }
 
-type HistoryRow = Omit<HistoryEntry, 'success' | 'skipped'> & { success: number; skipped: number };
+/** A row as stored: SQLite keeps booleans as 0/1, and the run's time as ms since the epoch. */
+interface HistoryRow {
+  seq: number;
+  ran_at: number;
+  success: number;
+  skipped: number;
+  http_status: number;
+  latency_ms: number;
+  error: string;
+}
 
-/** SQLite keeps booleans as 0/1. */
-export const fromHistoryRow = (r: HistoryRow): HistoryEntry => ({
-  ...r,
+const fromHistoryRow = (guid: string, r: Omit<HistoryRow, 'ran_at'> & { ran_at: number | string }): HistoryEntry => ({
+  check_guid: guid,
+  ran_at: typeof r.ran_at === 'string' ? r.ran_at : new Date(r.ran_at).toISOString(),
   success: r.success === 1,
   skipped: r.skipped === 1,
+  http_status: r.http_status,
+  latency_ms: r.latency_ms,
+  error: r.error,
 });
 
 export interface History {
@@ -60,9 +74,6 @@ export const historyCompaction = {
   stepChecks: 64,
 };
 
-/** A row as read with its sequence number, which orders a check's entries. */
-type SeqRow = HistoryRow & { seq: number };
-
 /**
  * A move under way: the journal up to `upTo`, its row ids read into groups per check, then
  * deleted. Only the ids are held (the rows are copied by SQLite itself): a move spans dozens of
@@ -72,32 +83,33 @@ type SeqRow = HistoryRow & { seq: number };
 interface Move {
   upTo: number;
   readTo: number;
-  /** Each check's journal row ids left to write, in id (= run) order. */
-  groups: Map<string, number[]>;
+  /** Each check's journal row ids left to write, in id (= run) order, by check key. */
+  groups: Map<number, number[]>;
   phase: 'read' | 'write' | 'delete';
 }
 
-const columns = 'check_guid, ran_at, success, skipped, http_status, latency_ms, error';
+/** Every column of a row but the check's key. */
+const columns = 'seq, ran_at, success, skipped, http_status, latency_ms, error';
 
 export function createHistory(db: Database, slotsPerCheck: number, sizes = historyCompaction): History {
+  const keys = checkKeys(db);
   // Next sequence number per check, read once from the ring and journal, then kept in memory.
   const nextSeq = new Map<string, number>();
-  const maxSeqInRing = db.prepare('SELECT MAX(seq) AS seq FROM history WHERE check_guid = ?');
+  const maxSeqInRing = db.prepare('SELECT MAX(seq) AS seq FROM history WHERE check_id = ?');
   const maxSeqWithJournal = db.prepare(
-    'SELECT MAX(seq) AS seq FROM (SELECT seq FROM history WHERE check_guid = ? UNION ALL SELECT seq FROM history_log WHERE check_guid = ?)',
+    'SELECT MAX(seq) AS seq FROM (SELECT seq FROM history WHERE check_id = ? UNION ALL SELECT seq FROM history_log WHERE check_id = ?)',
   );
   const append = db.prepare(`
-    INSERT INTO history_log (check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    INSERT INTO history_log (check_id, ${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const moveRow = db.prepare(`
-    INSERT OR REPLACE INTO history (check_guid, slot, seq, ran_at, success, skipped, http_status, latency_ms, error)
-    SELECT check_guid, seq % ?, seq, ran_at, success, skipped, http_status, latency_ms, error FROM history_log WHERE id = ?`);
+    INSERT OR REPLACE INTO history (check_id, slot, ${columns})
+    SELECT check_id, seq % ?, ${columns} FROM history_log WHERE id = ?`);
   // UNION, not UNION ALL: while a move is under way an entry can be in both, identical.
   const recent = db.prepare(`
-    SELECT ${columns}, seq FROM history WHERE check_guid = ?
-    UNION SELECT ${columns}, seq FROM history_log WHERE check_guid = ?
+    SELECT ${columns} FROM history WHERE check_id = ?
+    UNION SELECT ${columns} FROM history_log WHERE check_id = ?
     ORDER BY seq DESC LIMIT ?`);
-  const readLog = db.prepare('SELECT id, check_guid FROM history_log WHERE id > ? AND id <= ? ORDER BY id LIMIT ?');
+  const readLog = db.prepare('SELECT id, check_id FROM history_log WHERE id > ? AND id <= ? ORDER BY id LIMIT ?');
   // The oldest rows first, by count: ids only grow while runs keep coming, so steps over the id
   // range from 0 would be mostly empty after a day of runs.
   const deleteLog = db.prepare(
@@ -113,10 +125,10 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
    */
   let foreignRows = logRows > 0;
 
-  const seqFor = (guid: string): number => {
+  const seqFor = (guid: string, key: number): number => {
     let seq = nextSeq.get(guid);
     if (seq === undefined) {
-      const newest = foreignRows ? maxSeqWithJournal.get(guid, guid) : maxSeqInRing.get(guid);
+      const newest = foreignRows ? maxSeqWithJournal.get(key, key) : maxSeqInRing.get(key);
       seq = ((newest as { seq: number | null }).seq ?? -1) + 1;
     }
     nextSeq.set(guid, seq + 1);
@@ -137,10 +149,10 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
     }
     const m = move;
     if (m.phase === 'read') {
-      const rows = readLog.all(m.readTo, m.upTo, sizes.stepRows) as unknown as { id: number; check_guid: string }[];
+      const rows = readLog.all(m.readTo, m.upTo, sizes.stepRows) as unknown as { id: number; check_id: number }[];
       for (const row of rows) {
-        const ids = m.groups.get(row.check_guid);
-        if (ids === undefined) m.groups.set(row.check_guid, [row.id]);
+        const ids = m.groups.get(row.check_id);
+        if (ids === undefined) m.groups.set(row.check_id, [row.id]);
         else ids.push(row.id);
       }
       m.readTo = rows.at(-1)?.id ?? m.upTo;
@@ -148,7 +160,7 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
       return true;
     }
     if (m.phase === 'write') {
-      const slice: [string, number[]][] = [];
+      const slice: [number, number[]][] = [];
       for (const group of m.groups) {
         if (slice.length === sizes.stepChecks) break;
         slice.push(group);
@@ -158,7 +170,7 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
         for (const [, ids] of slice) for (const rowId of ids) moveRow.run(slotsPerCheck, rowId);
       });
       // Only once written: a refused write (a full disk) is tried again, never skipped.
-      for (const [guid] of slice) m.groups.delete(guid);
+      for (const [key] of slice) m.groups.delete(key);
       if (m.groups.size === 0) m.phase = 'delete';
       return true;
     }
@@ -173,10 +185,11 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
   return {
     insert(entries) {
       for (const e of entries) {
+        const key = keys.keyOf(e.check_guid);
         append.run(
-          e.check_guid,
-          seqFor(e.check_guid),
-          e.ran_at,
+          key,
+          seqFor(e.check_guid, key),
+          Date.parse(e.ran_at),
           e.success ? 1 : 0,
           e.skipped ? 1 : 0,
           e.http_status,
@@ -187,16 +200,20 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
       logRows += entries.length;
     },
     recent(guid, limit) {
-      return (recent.all(guid, guid, limit) as unknown as SeqRow[]).map(({ seq: _seq, ...row }) => fromHistoryRow(row));
+      const key = keys.knownKey(guid);
+      if (key === undefined) return [];
+      return (recent.all(key, key, limit) as unknown as HistoryRow[]).map((row) => fromHistoryRow(guid, row));
     },
     forget(guid) {
+      nextSeq.delete(guid);
+      const key = keys.knownKey(guid);
+      if (key === undefined) return;
       transaction(db, () => {
-        db.prepare('DELETE FROM history WHERE check_guid = ?').run(guid);
-        const { changes } = db.prepare('DELETE FROM history_log WHERE check_guid = ?').run(guid);
+        db.prepare('DELETE FROM history WHERE check_id = ?').run(key);
+        const { changes } = db.prepare('DELETE FROM history_log WHERE check_id = ?').run(key);
         logRows = Math.max(0, logRows - Number(changes));
       });
-      move?.groups.delete(guid);
-      nextSeq.delete(guid);
+      move?.groups.delete(key);
     },
     compactionDue: () => move !== undefined || logRows >= dueAt(),
     compactStep,
@@ -214,15 +231,17 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
  */
 export function* allHistory(db: Database): Generator<HistoryEntry> {
   const rows = db
-    .prepare(`SELECT seq, ${columns} FROM history ORDER BY check_guid, slot`)
-    .iterate() as Iterable<SeqRow>;
-  let check: SeqRow[] = [];
+    .prepare(
+      `SELECT k.guid AS guid, ${columns} FROM history JOIN check_keys k ON k.id = history.check_id ORDER BY check_id, slot`,
+    )
+    .iterate() as Iterable<StoredRow>;
+  let check: StoredRow[] = [];
   const inRunOrder = function* (): Generator<HistoryEntry> {
     check.sort((a, b) => a.seq - b.seq);
-    for (const { seq: _seq, ...row } of check) yield fromHistoryRow(row);
+    for (const row of check) yield fromHistoryRow(row.guid, row);
   };
   for (const row of rows) {
-    if (check.length > 0 && check[0]?.check_guid !== row.check_guid) {
+    if (check.length > 0 && check[0]?.guid !== row.guid) {
       yield* inRunOrder();
       check = [];
     }
@@ -231,17 +250,29 @@ export function* allHistory(db: Database): Generator<HistoryEntry> {
   yield* inRunOrder();
 }
 
-/** The schema that added the journal (migrations.ts): an older store, read by `status`, has none. */
+/**
+ * The schemas that added the journal and that keyed the history by check key (migrations.ts):
+ * `status` reads the store of a running agent, which may be an older version.
+ */
 const journalSchema = 6;
+const keyedSchema = 7;
+
+/** A row with its check's guid; an older store's time is its ISO text. */
+type StoredRow = Omit<HistoryRow, 'ran_at'> & { guid: string; ran_at: number | string };
 
 /** Each row of `table` that is its check's newest (the ring's key finds them without a sort). */
-const newestIn = (db: Database, table: 'history' | 'history_log'): SeqRow[] =>
-  db
+function newestIn(db: Database, table: 'history' | 'history_log', keyed: boolean): StoredRow[] {
+  const key = keyed ? 'check_id' : 'check_guid';
+  const guid = keyed
+    ? `k.guid AS guid FROM ${table} JOIN check_keys k ON k.id = ${table}.check_id`
+    : `check_guid AS guid FROM ${table}`;
+  return db
     .prepare(
-      `SELECT seq, ${columns} FROM ${table}
-       JOIN (SELECT check_guid, MAX(seq) AS seq FROM ${table} GROUP BY check_guid) USING (check_guid, seq)`,
+      `SELECT ${columns}, ${guid}
+       JOIN (SELECT ${key}, MAX(seq) AS seq FROM ${table} GROUP BY ${key}) USING (${key}, seq)`,
     )
-    .all() as unknown as SeqRow[];
+    .all() as unknown as StoredRow[];
+}
 
 /**
  * Each check's newest entry, from its ring and the journal, each read on its own: one query over
@@ -249,11 +280,13 @@ const newestIn = (db: Database, table: 'history' | 'history_log'): SeqRow[] =>
  * rings.
  */
 export function newestEntries(db: Database): HistoryEntry[] {
-  const journal = schemaVersion(db) < journalSchema ? [] : newestIn(db, 'history_log');
-  const newest = new Map<string, SeqRow>();
-  for (const row of [...newestIn(db, 'history'), ...journal]) {
-    const kept = newest.get(row.check_guid);
-    if (kept === undefined || row.seq > kept.seq) newest.set(row.check_guid, row);
+  const schema = schemaVersion(db);
+  const keyed = schema >= keyedSchema;
+  const journal = schema < journalSchema ? [] : newestIn(db, 'history_log', keyed);
+  const newest = new Map<string, StoredRow>();
+  for (const row of [...newestIn(db, 'history', keyed), ...journal]) {
+    const kept = newest.get(row.guid);
+    if (kept === undefined || row.seq > kept.seq) newest.set(row.guid, row);
   }
-  return [...newest.values()].map(({ seq: _seq, ...row }) => fromHistoryRow(row));
+  return [...newest.values()].map((row) => fromHistoryRow(row.guid, row));
 }

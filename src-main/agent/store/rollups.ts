@@ -17,6 +17,7 @@
 //
 // Precision: counts, min and max are exact; median and p95 are exact up to 127 ms and within
 // 1.6 % above (latency-histogram.ts); how stretches of one bucket combine: rollup-buckets.ts.
+import { checkKeys } from './check-keys.ts';
 import { transaction, type Database } from './database.ts';
 import {
   bucketMs,
@@ -125,10 +126,7 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
   const settings = { ...rollupDefaults, ...options };
   const retention: Record<Resolution, number> = { minute: settings.minuteRetentionMs, hour: settings.hourRetentionMs };
   const buckets = createOpenBuckets(settings.maxUnwritten);
-  const ids = new Map<string, number>();
-
-  const findId = db.prepare('SELECT id FROM rollup_keys WHERE guid = ?');
-  const addId = db.prepare('INSERT INTO rollup_keys (guid) VALUES (?)');
+  const keys = checkKeys(db);
   const figures = 'runs, failures, skipped, lat_min, lat_median, lat_p95, lat_max, lat_count';
   const sql = (r: Resolution) => ({
     read: db.prepare(`SELECT ${figures} FROM ${tableOf[r]} WHERE check_id = ? AND bucket = ?`),
@@ -141,18 +139,12 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
     sum: db.prepare(`SELECT COALESCE(SUM(runs), 0) AS runs, COALESCE(SUM(failures), 0) AS failures, COALESCE(SUM(skipped), 0) AS skipped
       FROM ${tableOf[r]} WHERE check_id = ? AND bucket >= ? AND bucket < ?`),
     sumAll: db.prepare(`SELECT k.guid AS guid, SUM(runs) AS runs, SUM(failures) AS failures, SUM(skipped) AS skipped
-      FROM ${tableOf[r]} r JOIN rollup_keys k ON k.id = r.check_id WHERE bucket >= ? AND bucket < ? GROUP BY r.check_id`),
+      FROM ${tableOf[r]} r JOIN check_keys k ON k.id = r.check_id WHERE bucket >= ? AND bucket < ? GROUP BY r.check_id`),
     prune: db.prepare(`DELETE FROM ${tableOf[r]} WHERE check_id = ? AND bucket < ?`),
     forget: db.prepare(`DELETE FROM ${tableOf[r]} WHERE check_id = ?`),
   });
   const statements = { minute: sql('minute'), hour: sql('hour') };
 
-  const knownId = (guid: string): number | undefined => {
-    let id = ids.get(guid);
-    if (id === undefined) id = (findId.get(guid) as { id: number } | undefined)?.id;
-    if (id !== undefined) ids.set(guid, id);
-    return id;
-  };
   const range = (r: Resolution, fromMs: number, toMs: number): [number, number] => [
     Math.ceil(fromMs / bucketMs[r]),
     Math.ceil(toMs / bucketMs[r]),
@@ -160,21 +152,15 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
 
   /**
    * Writes the buckets whole, then runs `inside` in the same transaction (a read there sees them
-   * even if the commit then fails). They count as written only once committed; the ids a failed
-   * transaction created are forgotten, since its rollback took them back.
+   * even if the commit then fails). They count as written only once committed (the check keys a
+   * failed transaction made are forgotten with it: check-keys.ts).
    */
   function write(unwritten: readonly Unwritten[], inside?: () => void): FlushOutcome {
     if (unwritten.length === 0 && inside === undefined) return { ok: true, written: 0, left: 0 };
-    const created: string[] = [];
     try {
       transaction(db, () => {
         for (const u of unwritten) {
-          let id = knownId(u.guid);
-          if (id === undefined) {
-            id = Number(addId.run(u.guid).lastInsertRowid);
-            ids.set(u.guid, id);
-            created.push(u.guid);
-          }
+          const id = keys.keyOf(u.guid);
           const st = statements[u.resolution];
           // Read before this process's first write, so what a rolled-back write put there is never read.
           u.base ??= (st.read.get(id, u.bucket) as Row | undefined) ?? noRow;
@@ -195,7 +181,6 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
         inside?.();
       });
     } catch (error) {
-      for (const guid of created) ids.delete(guid);
       return { ok: false, error };
     }
     buckets.written(unwritten);
@@ -221,7 +206,7 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
     },
     series(guid, resolution, fromMs, toMs) {
       return exact(buckets.unwritten(guid), () => {
-        const id = knownId(guid);
+        const id = keys.knownKey(guid);
         if (id === undefined) return [];
         const rows = statements[resolution].range.all(id, ...range(resolution, fromMs, toMs)) as unknown as (Row & {
           bucket: number;
@@ -231,7 +216,7 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
     },
     counts(guid, resolution, fromMs, toMs) {
       return exact(buckets.unwritten(guid), () => {
-        const id = knownId(guid);
+        const id = keys.knownKey(guid);
         if (id === undefined) return { runs: 0, failures: 0, skipped: 0 };
         return {
           ...(statements[resolution].sum.get(id, ...range(resolution, fromMs, toMs)) as unknown as WindowCounts),
@@ -249,10 +234,10 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
     prune(nowMs) {
       const drop = (): number => {
         let removed = 0;
-        const keys = db.prepare('SELECT id FROM rollup_keys').all() as { id: number }[];
+        const all = db.prepare('SELECT id FROM check_keys').all() as { id: number }[];
         for (const r of resolutions) {
           const before = Math.floor((nowMs - retention[r]) / bucketMs[r]);
-          for (const { id } of keys) removed += Number(statements[r].prune.run(id, before).changes);
+          for (const { id } of all) removed += Number(statements[r].prune.run(id, before).changes);
         }
         return removed;
       };
@@ -263,11 +248,10 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
     },
     forget(guid) {
       buckets.forget(guid);
-      const id = knownId(guid);
+      const id = keys.knownKey(guid);
       if (id === undefined) return;
+      // The key stays (check-keys.ts): the history may not have dropped its rows yet.
       for (const r of resolutions) statements[r].forget.run(id);
-      db.prepare('DELETE FROM rollup_keys WHERE id = ?').run(id);
-      ids.delete(guid);
     },
     held: () => buckets.held(),
   };

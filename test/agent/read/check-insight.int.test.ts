@@ -137,10 +137,12 @@ describe('check insight: the agent stopping', () => {
     try {
       const { runs } = db
         .prepare(
-          'SELECT COALESCE(SUM(r.runs), 0) AS runs FROM rollups_minute r JOIN rollup_keys k ON k.id = r.check_id WHERE k.guid = ?',
+          'SELECT COALESCE(SUM(r.runs), 0) AS runs FROM rollups_minute r JOIN check_keys k ON k.id = r.check_id WHERE k.guid = ?',
         )
         .get(check.guid) as { runs: number };
-      const { n } = db.prepare('SELECT COUNT(*) AS n FROM history WHERE check_guid = ?').get(check.guid) as {
+      const { n } = db
+        .prepare('SELECT COUNT(*) AS n FROM history JOIN check_keys k ON k.id = check_id WHERE k.guid = ?')
+        .get(check.guid) as {
         n: number;
       };
       expect(n).toBeGreaterThanOrEqual(2);

@@ -30,7 +30,13 @@ describe('history ring', () => {
     expect(history.recent('a', 100).map((e) => e.latency_ms)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
     history.compactAll();
     expect(history.recent('a', 100).map((e) => e.latency_ms)).toEqual([11, 10, 9, 8, 7]);
-    expect((db.prepare("SELECT COUNT(*) AS n FROM history WHERE check_guid = 'a'").get() as { n: number }).n).toBe(5);
+    expect(
+      (
+        db
+          .prepare("SELECT COUNT(*) AS n FROM history JOIN check_keys k ON k.id = check_id WHERE k.guid = 'a'")
+          .get() as { n: number }
+      ).n,
+    ).toBe(5);
     // A reopened ring continues where it was.
     const again = createHistory(db, 5);
     again.insert([entry('a', 12)]);
@@ -132,9 +138,9 @@ describe('history journal (issue 26: every run rewrote a page of its own check)'
     const db = openDatabase(':memory:');
     const history = createHistory(db, 5, { ...historyCompaction, stepRows: 100, stepChecks: 50 });
     // Runs keep coming during every move, so the journal is never empty and its ids only grow.
-    db.prepare(
-      "INSERT INTO history_log (id, check_guid, seq, ran_at, success, skipped, http_status, latency_ms, error) VALUES (86400000, 'x', 0, '2026-11-21T10:00:00.000Z', 1, 0, 200, 1, '')",
-    ).run();
+    db.exec(`INSERT INTO check_keys (id, guid) VALUES (1000, 'x');
+      INSERT INTO history_log (id, check_id, seq, ran_at, success, skipped, http_status, latency_ms, error)
+      VALUES (86400000, 1000, 0, 1795255200000, 1, 0, 200, 1, '')`);
     transaction(db, () => history.insert(guids.slice(0, 100).map((g) => entry(g, 0))));
     let steps = 1;
     while (history.compactStep()) steps++;
