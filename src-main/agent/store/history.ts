@@ -189,7 +189,9 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
         append.run(
           key,
           seqFor(e.check_guid, key),
-          Date.parse(e.ran_at),
+          // A time that does not parse (none does: result-builder writes toISOString) is kept as
+          // the epoch rather than failing the commit that also stores the run's result.
+          Date.parse(e.ran_at) || 0,
           e.success ? 1 : 0,
           e.skipped ? 1 : 0,
           e.http_status,

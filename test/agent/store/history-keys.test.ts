@@ -118,4 +118,12 @@ describe('history rows keyed by check key, with times in ms', () => {
     expect(history.recent('b', 5).map((e) => e.latency_ms)).toEqual([11]);
     db.close();
   });
+
+  it('an entry whose time does not parse is kept at the epoch: the commit with its result never fails for it', () => {
+    const db = openDatabase(tempFile());
+    const history = createHistory(db, 5);
+    expect(() => transaction(db, () => history.insert([{ ...entry('a', 1), ran_at: 'not a time' }]))).not.toThrow();
+    expect(history.recent('a', 1).map((e) => e.ran_at)).toEqual(['1970-01-01T00:00:00.000Z']);
+    db.close();
+  });
 });
