@@ -102,18 +102,22 @@ describe.skipIf(!canMountTmpfs)(`a full disk under uptime-agent (${canMountTmpfs
         'full again',
       );
       // The agent cuts its journal back after a failed write, which gives some space back:
-      // taken again, so that the stop really finds the disk full.
+      // taken again, so that the stop finds the disk full.
       disk.fill();
       const second = await run.stop();
       refused.cancel();
       expect(second.code, second.stderr).toBe(0);
-      const lost = /"msg":"(\d+) results could not be saved before stopping \(the disk holding [^"]* is full/.exec(
-        second.stderr,
-      );
-      expect(lost).not.toBeNull();
-      expect(Number(lost?.[1])).toBeGreaterThanOrEqual(again.unsaved_results);
+      const counted = /"msg":"(\d+) results could not be saved\b[^"]*"/.exec(second.stderr);
+      if (counted !== null) expect(counted[0]).toMatch(/before stopping \(the disk holding [^"]* is full/);
+      const lost = Number(counted?.[1] ?? 0);
+      // Each result waiting at the stop is saved by its last commit or counted in the log as not
+      // saved: none goes unseen. Which one is timing: a commit that fits in journal pages the
+      // store already holds succeeds on a full disk (one fresh-clone CI run of two, issue 26 stop 45).
+      const after = await status(disk.dir);
+      const savedAtStop = after.unsent_results - again.unsent_results;
+      expect(savedAtStop + lost).toBeGreaterThanOrEqual(again.unsaved_results);
       console.log(
-        `full disk figures: first run ${delivered} delivered of ${ran} target hits (runs in flight at the stop have no result); stop while full: ${lost?.[1] ?? '?'} unsaved (counted)`,
+        `full disk figures: first run ${delivered} delivered of ${ran} target hits (runs in flight at the stop have no result); stop while full: ${again.unsaved_results} waiting, ${savedAtStop} saved by the stop, ${lost} counted as not saved`,
       );
     } finally {
       disk.unmount();
