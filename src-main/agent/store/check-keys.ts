@@ -12,6 +12,9 @@ export interface CheckKeys {
 
 const perStore = new WeakMap<Database, CheckKeys>();
 
+/** SQL: the rows of `table` (keyed by check_id) with their check's guid, as `k.guid`. */
+export const withGuids = (table: string): string => `${table} JOIN check_keys k ON k.id = ${table}.check_id`;
+
 /**
  * The store's check keys. A key is never deleted nor reused: forgetting a check deletes its rows
  * wherever they are, in any order, and a key made again for another check can never meet rows

@@ -3,7 +3,7 @@
 // the journal is moved into the rings every few thousand runs, grouped by check, in steps the
 // caller spreads over turns of the event loop (read/check-insight.ts, with the rollups' flush).
 // Rows hold the check's key (check-keys.ts) and the run's time in ms; entries carry guid and ISO.
-import { checkKeys } from './check-keys.ts';
+import { checkKeys, withGuids } from './check-keys.ts';
 import { schemaVersion, transaction, type Database } from './database.ts';
 
 export interface HistoryEntry {
@@ -233,9 +233,7 @@ export function createHistory(db: Database, slotsPerCheck: number, sizes = histo
  */
 export function* allHistory(db: Database): Generator<HistoryEntry> {
   const rows = db
-    .prepare(
-      `SELECT k.guid AS guid, ${columns} FROM history JOIN check_keys k ON k.id = history.check_id ORDER BY check_id, slot`,
-    )
+    .prepare(`SELECT k.guid AS guid, ${columns} FROM ${withGuids('history')} ORDER BY check_id, slot`)
     .iterate() as Iterable<StoredRow>;
   let check: StoredRow[] = [];
   const inRunOrder = function* (): Generator<HistoryEntry> {
@@ -264,13 +262,10 @@ type StoredRow = Omit<HistoryRow, 'ran_at'> & { guid: string; ran_at: number | s
 
 /** Each row of `table` that is its check's newest (the ring's key finds them without a sort). */
 function newestIn(db: Database, table: 'history' | 'history_log', keyed: boolean): StoredRow[] {
-  const key = keyed ? 'check_id' : 'check_guid';
-  const guid = keyed
-    ? `k.guid AS guid FROM ${table} JOIN check_keys k ON k.id = ${table}.check_id`
-    : `check_guid AS guid FROM ${table}`;
+  const [key, guid, rows] = keyed ? ['check_id', 'k.guid', withGuids(table)] : ['check_guid', 'check_guid', table];
   return db
     .prepare(
-      `SELECT ${columns}, ${guid}
+      `SELECT ${columns}, ${guid} AS guid FROM ${rows}
        JOIN (SELECT ${key}, MAX(seq) AS seq FROM ${table} GROUP BY ${key}) USING (${key}, seq)`,
     )
     .all() as unknown as StoredRow[];

@@ -17,7 +17,7 @@
 //
 // Precision: counts, min and max are exact; median and p95 are exact up to 127 ms and within
 // 1.6 % above (latency-histogram.ts); how stretches of one bucket combine: rollup-buckets.ts.
-import { checkKeys } from './check-keys.ts';
+import { checkKeys, withGuids } from './check-keys.ts';
 import { transaction, type Database } from './database.ts';
 import {
   bucketMs,
@@ -139,7 +139,7 @@ export function createRollups(db: Database, options: Partial<typeof rollupDefaul
     sum: db.prepare(`SELECT COALESCE(SUM(runs), 0) AS runs, COALESCE(SUM(failures), 0) AS failures, COALESCE(SUM(skipped), 0) AS skipped
       FROM ${tableOf[r]} WHERE check_id = ? AND bucket >= ? AND bucket < ?`),
     sumAll: db.prepare(`SELECT k.guid AS guid, SUM(runs) AS runs, SUM(failures) AS failures, SUM(skipped) AS skipped
-      FROM ${tableOf[r]} r JOIN check_keys k ON k.id = r.check_id WHERE bucket >= ? AND bucket < ? GROUP BY r.check_id`),
+      FROM ${withGuids(tableOf[r])} WHERE bucket >= ? AND bucket < ? GROUP BY check_id`),
     prune: db.prepare(`DELETE FROM ${tableOf[r]} WHERE check_id = ? AND bucket < ?`),
     forget: db.prepare(`DELETE FROM ${tableOf[r]} WHERE check_id = ?`),
   });
