@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { makePrivate, prepareDataDir } from '../base/data-dir.ts';
+import { createJournalFlush, type JournalFlush } from './journal-flush.ts';
 import { migrations } from './migrations.ts';
 
 export type Database = DatabaseSync;
@@ -32,9 +33,18 @@ export function openDatabase(file: string): Database {
     db.close();
     throw error;
   }
-  if (file !== ':memory:') for (const suffix of ['-wal', '-shm']) makePrivate(`${file}${suffix}`);
+  if (file !== ':memory:') {
+    for (const suffix of ['-wal', '-shm']) makePrivate(`${file}${suffix}`);
+    journalFlushes.set(db, createJournalFlush(`${file}-wal`));
+  }
   return db;
 }
+
+/** Each file store's background journal flush (journal-flush.ts), told of every commit. */
+const journalFlushes = new WeakMap<Database, JournalFlush>();
+
+/** The store's background journal flush; undefined for a store in memory (tests, benches). */
+export const journalFlushOf = (db: Database): JournalFlush | undefined => journalFlushes.get(db);
 
 /**
  * After a checkpoint the journal (WAL) is cut back to this size instead of keeping its largest
@@ -48,7 +58,8 @@ const journalSizeLimit = 512 * 1024;
  * the commit that crosses the mark and waits for two fsyncs: at 2,000-2,500 runs a second that was
  * a commit of 20-50 ms every ~2.5 s, most of the main thread's long tasks. Four times the pages
  * make a quarter of the stalls; a page rewritten meanwhile (the outbox's newest, the rings') is
- * copied once, not four times.
+ * copied once, not four times. The first fsync, the journal's, finds it mostly written already
+ * (journal-flush.ts).
  */
 const checkpointPages = 4_000;
 
@@ -124,6 +135,7 @@ export function transaction<T>(db: Database, fn: () => T): T {
     const value = fn();
     db.exec('COMMIT');
     undoers.delete(db);
+    journalFlushes.get(db)?.committed();
     return value;
   } catch (error) {
     const undo = undoers.get(db) ?? [];
