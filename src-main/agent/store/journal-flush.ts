@@ -35,14 +35,19 @@ export interface JournalFlush {
 }
 
 export function createJournalFlush(journalFile: string, everyBytes = journalFlushDefaults.everyBytes): JournalFlush {
-  /** The journal's size when the last flush began: what is on disk by the time it ends. */
+  /** The journal's size when the last flush began: on disk once it ends (or tried, and dropped). */
   let flushedSize = 0;
   let inFlight = false;
   let started = 0;
   let finished = 0;
   let waiters: (() => void)[] = [];
 
-  function done(fd: number | undefined): void {
+  /**
+   * Ends a flush, written or not: a failed one is not tried again before the journal has grown by
+   * another `everyBytes`, so a disk that keeps failing costs a try per MiB, not one per commit.
+   */
+  function done(fd: number | undefined, size: number): void {
+    flushedSize = Math.max(flushedSize, size);
     const settle = (): void => {
       inFlight = false;
       finished++;
@@ -71,14 +76,8 @@ export function createJournalFlush(journalFile: string, everyBytes = journalFlus
       started++;
       // A read-only descriptor: fdatasync writes the file's pages whoever wrote them.
       open(journalFile, 'r', (openError, fd) => {
-        if (openError !== null) {
-          done(undefined);
-          return;
-        }
-        fdatasync(fd, (syncError) => {
-          if (syncError === null) flushedSize = Math.max(flushedSize, size);
-          done(fd);
-        });
+        if (openError !== null) done(undefined, size);
+        else fdatasync(fd, () => done(fd, size));
       });
     },
     counts: () => ({ started, finished }),

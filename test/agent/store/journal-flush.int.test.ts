@@ -70,7 +70,7 @@ describe('the journal written to disk in the background', () => {
     expect(flush.counts()).toEqual({ started: 2, finished: 2 });
   });
 
-  it('a journal that is gone is no error: nothing starts, and a flush under way ends', async () => {
+  it('a journal that is gone is no error: nothing starts, a flush under way ends, and one that failed is not tried again at once', async () => {
     const journal = tempFile('agent.db-wal');
     const flush = createJournalFlush(journal, 1024);
     flush.committed();
@@ -84,5 +84,15 @@ describe('the journal written to disk in the background', () => {
     expect(flush.counts()).toEqual({ started: 1, finished: 1 });
     flush.committed();
     expect(flush.counts().started).toBe(1);
+
+    // The same size again: the failed flush counts as tried, so the next commit does not retry it
+    // (a disk that keeps failing would otherwise cost a try on every commit).
+    writeFileSync(journal, kib(8));
+    flush.committed();
+    expect(flush.counts().started).toBe(1);
+    appendFileSync(journal, kib(2));
+    flush.committed();
+    await flush.idle();
+    expect(flush.counts()).toEqual({ started: 2, finished: 2 });
   });
 });
