@@ -43,3 +43,6 @@ export function printTable(title: string, rows: Record<string, string | number>[
 }
 
 export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** A share (0.23) as a whole percent ("23 %"). */
+export const percent = (share: number): string => `${fixed(share * 100, 0)} %`;

@@ -11,7 +11,7 @@ import { readStatus, scheduleBetween, type ScheduleFigures, type StatusReading }
 import { startChild, stopChild } from './children.ts';
 import { insideMemory, osMemory, type InsideMemory, type OsMemory } from './memory.ts';
 import { nextMessage, type Measured } from './measure.ts';
-import { sampleProcess } from './proc-stats.ts';
+import { idleShare, sampleMachine, sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 
 export interface AgentMeasured extends Measured {
@@ -26,6 +26,8 @@ export interface AgentMeasured extends Measured {
   /** Due, executed and missed runs between the two readings, or why there are none. */
   schedule: ScheduleFigures | string;
   memory: { os: OsMemory | string; inside: InsideMemory | undefined };
+  /** The share of the whole machine's CPU left idle during the window (proc-stats.ts idleShare). */
+  machineIdle: number;
 }
 
 export interface RunningAgent {
@@ -187,11 +189,13 @@ export function measureAgent(
     if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
     const statusBefore = await readStatus(cli, agent.dataDir, agent.env);
     const before = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
+    const machineBefore = sampleMachine();
     let rssMb = before.proc.rssMb;
     for (let second = 0; second < windowS; second++) {
       await sleep(1000);
       rssMb = sampleProcess(agent.pid).rssMb;
     }
+    const machineIdle = idleShare(machineBefore, sampleMachine());
     const after = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
     const memory = {
       os: osMemory(agent.pid),
@@ -215,6 +219,7 @@ export function measureAgent(
           ? statusAfter.why
           : scheduleBetween(statusBefore.value, statusAfter.value),
       memory,
+      machineIdle,
     };
   });
 }

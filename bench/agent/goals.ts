@@ -6,7 +6,7 @@
 import type { AgentMeasured } from './agent-run.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
 import { wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
-import { fixed } from '../support.ts';
+import { fixed, percent } from '../support.ts';
 
 export const goalValues = {
   /** RSS the checks add over an agent with baseChecks, at 1,000 and at 6,000 checks. */
@@ -111,7 +111,9 @@ export function goalRows(
     ),
     goal(
       `schedule lag p99 <= ${goalValues.lagP99Ms} ms at 80 % of saturation${of80}`,
-      lag === undefined || lag === null ? undefined : `${lag} ms`,
+      lag === undefined || lag === null || at80 === undefined
+        ? undefined
+        : `${lag} ms (the machine ${percent(at80.machineIdle)} idle in that window)`,
       lag !== undefined && lag !== null && lag <= goalValues.lagP99Ms,
     ),
     goal(`0 missed runs at 80 % of saturation${of80}`, missed === undefined ? undefined : String(missed), missed === 0),

@@ -28,7 +28,7 @@ import {
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
-import { fixed, printTable } from '../support.ts';
+import { fixed, percent, printTable } from '../support.ts';
 import { agentDefaults } from '../../src-main/agent/defaults.ts';
 
 function positive(name: string, fallback: string): number[] {
@@ -152,6 +152,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
       'waited for a slot': '—',
       'cap at the end': '—',
       'lag p99': '—',
+      'machine idle': percent(m.machineIdle),
       between: m.status.before.ok && after.ok ? s : 'see below',
       'status --json took': took,
       unsent: '—',
@@ -164,6 +165,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
     'waited for a slot': count(s.waitedForSlot),
     'cap at the end': s.runCap === null ? '—' : count(s.runCap),
     'lag p99': s.lagP99Ms === null ? '—' : `${s.lagP99Ms} ms`,
+    'machine idle': percent(m.machineIdle),
     between: `${fixed(s.intervalS, 1)} s of samples${s.overloaded ? ', overloaded' : ''}`,
     'status --json took': took,
     unsent: after.ok ? count(after.value.unsent) : '—',
@@ -271,7 +273,7 @@ async function main(): Promise<void> {
   if (floor.failures > 0) console.log(`  the floor saw ${count(floor.failures)} failed requests`);
 
   printTable(
-    `schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; cap at the end = the cap on runs at once at the last sample, ${agentDefaults.concurrency} or down to ${agentDefaults.busyConcurrency} while the probe thread is busy; lag p99 = the minute before the last sample)`,
+    `schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; cap at the end = the cap on runs at once at the last sample, ${agentDefaults.concurrency} or down to ${agentDefaults.busyConcurrency} while the probe thread is busy; lag p99 = the minute before the last sample; machine idle = the whole machine's CPU left idle during the window, /proc/stat: the agent shares it with the target and the server, and the same load runs on time with it half idle and late with it a fifth idle)`,
     agentRows.map(({ m, label }) => scheduleRow(m, label)),
   );
   for (const { m } of agentRows)

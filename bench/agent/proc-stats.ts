@@ -86,3 +86,27 @@ export function threadsCpuMs(pid: number): number {
   for (const schedstat of threadFiles(pid, 'schedstat')) ns += Number(schedstat.split(' ')[0]);
   return ns / 1e6;
 }
+
+/** The whole machine's CPU time so far (/proc/stat, first line, in clock ticks): idle and all. */
+export interface MachineCpu {
+  idle: number;
+  total: number;
+}
+
+/** Parses /proc/stat's first line; idle counts iowait too (a CPU waiting on a disk runs nothing). */
+export function parseMachineCpu(stat: string): MachineCpu {
+  const ticks = (stat.split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((sum, n) => sum + (Number.isFinite(n) ? n : 0), 0);
+  return { idle: (ticks[3] ?? 0) + (ticks[4] ?? 0), total };
+}
+
+export const sampleMachine = (): MachineCpu => parseMachineCpu(readFileSync('/proc/stat', 'utf8'));
+
+/**
+ * The share of the machine's CPU that was idle between two samples, every core together. The
+ * agent shares the machine with the target and the server, and a VM's cores give more or less
+ * from one hour to the next: the same load has run late with the machine a fifth idle and on time
+ * with it half idle (docs/architecture.md, the late runs at 80 %).
+ */
+export const idleShare = (before: MachineCpu, after: MachineCpu): number =>
+  after.total > before.total ? (after.idle - before.idle) / (after.total - before.total) : Number.NaN;
