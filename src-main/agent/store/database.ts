@@ -9,6 +9,9 @@ import { migrations } from './migrations.ts';
 
 export type Database = DatabaseSync;
 
+/** SQLite's journal (WAL) file beside a store file: the store's name with -wal, in WAL mode. */
+export const journalFileOf = (file: string): string => `${file}-wal`;
+
 /**
  * WAL with synchronous=NORMAL: a committed transaction survives a crash or SIGKILL of the
  * process (only an OS crash can lose the last commits), and readers such as `status --json`
@@ -35,7 +38,7 @@ export function openDatabase(file: string): Database {
   }
   if (file !== ':memory:') {
     for (const suffix of ['-wal', '-shm']) makePrivate(`${file}${suffix}`);
-    journalFlushes.set(db, createJournalFlush(`${file}-wal`));
+    journalFlushes.set(db, createJournalFlush(journalFileOf(file)));
   }
   return db;
 }
@@ -94,7 +97,7 @@ function onDiskFull(db: Database): void {
  * the store is then opened as immutable, which creates nothing.
  */
 export function openDatabaseReadOnly(file: string): Database {
-  if (existsSync(`${file}-wal`)) return new DatabaseSync(file, { readOnly: true, timeout: 5000 });
+  if (existsSync(journalFileOf(file))) return new DatabaseSync(file, { readOnly: true, timeout: 5000 });
   const url = pathToFileURL(file);
   url.searchParams.set('immutable', '1');
   return new DatabaseSync(url, { readOnly: true });

@@ -7,7 +7,15 @@
 import { closeSync, existsSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { DataDirError } from '../base/data-dir.ts';
-import { openDatabase, openDatabaseReadOnly, sqliteCode, sqliteCodes, transaction, type Database } from './database.ts';
+import {
+  journalFileOf,
+  openDatabase,
+  openDatabaseReadOnly,
+  sqliteCode,
+  sqliteCodes,
+  transaction,
+  type Database,
+} from './database.ts';
 import { migrations } from './migrations.ts';
 import type { MetaKey } from './meta.ts';
 import { setMeta } from './meta.ts';
@@ -91,7 +99,7 @@ export function openStore(file: string, now: Date): OpenedStore {
     for (const [key, value] of salvage.meta) setMeta(db, key, value);
   });
   // Results that lived only in a journal that is not one are gone, and nobody can count them.
-  const journalLost = existsSync(`${aside}-wal`) && journalProblem(aside) !== undefined;
+  const journalLost = existsSync(journalFileOf(aside)) && journalProblem(aside) !== undefined;
   return {
     db,
     setAside: {
@@ -114,7 +122,7 @@ const walHeaderBytes = 32;
  * store. Both are found before SQLite opens the file.
  */
 function journalProblem(file: string): string | undefined {
-  const wal = `${file}-wal`;
+  const wal = journalFileOf(file);
   if (!existsSync(wal) || statSync(wal).size === 0) return undefined;
   if (existsSync(file) && statSync(file).size === 0) return 'the store file is empty beside its journal';
   const header = Buffer.alloc(walHeaderBytes);
