@@ -7,12 +7,14 @@
 // like the built command: a .ts file would make Node load its type-stripping compiler
 // (WebAssembly, ~10 MB resident here) into the very figure this measures.
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { Agent, request as apiRequest } from 'undici';
 import { probeOnce } from './stack-probe.js';
+
+// Node's own modules as the agent loads them (eslint.config.js says why).
+const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+const { Worker } = process.getBuiltinModule('node:worker_threads');
 
 const [url = '', folder = '', thread = ''] = process.argv.slice(2);
 const uses = 50;

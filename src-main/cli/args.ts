@@ -1,8 +1,9 @@
 // Command-line parsing: node:util parseArgs for the shape, zod for the values, one clear
 // sentence for anything wrong (exit 2, nothing sent).
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { inputLimits } from '../agent/base/input-limits.ts';
+const { parseArgs } = process.getBuiltinModule('node:util');
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -85,7 +85,8 @@ function stopRequested(): Promise<string> {
 }
 
 const isEntry =
-  process.argv[1] !== undefined && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1]);
+  process.argv[1] !== undefined &&
+  import.meta.filename === process.getBuiltinModule('node:fs').realpathSync(process.argv[1]);
 if (isEntry) {
   const code = await main(process.argv.slice(2), processIo, stopRequested);
   process.exitCode = code;

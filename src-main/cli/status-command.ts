@@ -1,6 +1,5 @@
 // `uptime-agent status [--json]`: what the store says, also while `run` is going. It only reads:
 // the store is opened read-only, nothing is migrated or created (not even the data folder).
-import { existsSync, statSync } from 'node:fs';
 import { resolveDataDir, storeFile } from '../agent/base/data-dir.ts';
 import { legacyIdentity } from '../agent/identity/enrollment.ts';
 import { lockHolder, processAlive } from '../agent/identity/instance-lock.ts';
@@ -16,6 +15,7 @@ import { readSettingsRead } from './dashboard/settings-file.ts';
 import { exitCodes } from './exit-codes.ts';
 import { localStateMessage } from './local-state.ts';
 import type { CliIo } from './io.ts';
+const { existsSync, statSync } = process.getBuiltinModule('node:fs');
 
 export async function statusCommand(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(argv, { json: { type: 'boolean' } });

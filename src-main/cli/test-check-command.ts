@@ -3,7 +3,6 @@
 // (egress policy, proxy, CA bundles) as the running agent would, unless a flag overrides them.
 // Nothing is stored or uploaded; --guid reads the store read-only and never migrates it.
 // Exit 0 every check passed, 1 one failed, 2 bad definition or command line, 8 unusable store.
-import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { resolveDataDir, storeFile } from '../agent/base/data-dir.ts';
 import { readLocalFile } from '../agent/base/local-file.ts';
@@ -22,6 +21,7 @@ import { exitCodes } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
 import { localStateMessage } from './local-state.ts';
 import { readTestChecks, type TestChecks } from './test-check-input.ts';
+const { existsSync } = process.getBuiltinModule('node:fs');
 
 const flagsSchema = z.object({
   guid: z.string().min(1, 'must not be empty').optional(),

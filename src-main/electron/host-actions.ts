@@ -1,12 +1,12 @@
 // What only the desktop can do for the IPC handlers: a file dialog, the file manager, the system
 // browser, and facts about this installation.
-import { hostname } from 'node:os';
 import type { OpenDialogOptions, OpenDialogReturnValue } from 'electron';
 import type { AppInfo } from '../ipc/contract.ts';
 import type { HostActions } from '../ipc/handlers.ts';
 import { safeExternalUrl } from './external-url.ts';
 import { IpcRefusal } from '../ipc/ipc-error.ts';
 import type { KeyStorage } from './key-vault.ts';
+const { hostname } = process.getBuiltinModule('node:os');
 
 export interface HostDeps {
   /** Electron's dialog.showOpenDialog, parented to the window when there is one. */

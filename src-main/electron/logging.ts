@@ -2,11 +2,11 @@
 // the OS logs folder, plus stderr in development. Rotation is done here, synchronously, rather
 // than by a transport: pino transports run in a worker thread loaded from a file path, which
 // does not work from inside app.asar.
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino, type DestinationStream } from 'pino';
 import { createLogger, logLevel, type Logger } from '../agent/base/log.ts';
 import { shellDefaults } from './shell-defaults.ts';
+const { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } = process.getBuiltinModule('node:fs');
 
 export interface RotatingFileOptions {
   dir: string;

@@ -1,10 +1,10 @@
 // Launch at login. macOS and Windows have an API for it (app.setLoginItemSettings); Linux
 // desktops read XDG autostart entries, so there the entry file is written or removed. The OS
 // holds the truth (the user may change it in the system's startup settings); the app reads it.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../agent/base/log.ts';
 import { configFolder } from '../agent/base/data-dir.ts';
+const { mkdir, readFile, rm, writeFile } = process.getBuiltinModule('node:fs/promises');
 
 /** Passed when started at login, so the app starts in the tray without opening its window. */
 export const hiddenFlag = '--hidden';

@@ -3,7 +3,6 @@
 // objects and hands them to the setupX modules, which take them as parameters. The agent does
 // the work; this file only wires it, in order: settings, key vault, agent, window, IPC, tray,
 // notifications. Tests never import it (they drive the modules with a fake Electron).
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
   app,
@@ -53,6 +52,7 @@ import { startFailureText } from './start-failure.ts';
 import { setupTray, type TrayController } from './tray.ts';
 import { panelShade, trayIconFile } from './tray-state.ts';
 import { setupWindow, type WindowController } from './window.ts';
+const { homedir } = process.getBuiltinModule('node:os');
 
 // Must happen before `ready`: app:// gets an origin and counts as secure.
 protocol.registerSchemesAsPrivileged([appSchemePrivileges]);

@@ -2,7 +2,6 @@
 // the settings the UI edits, the window's bounds, and the API key's ciphertext. electron-store
 // imports electron, so only the entry creates it; everything here works on a small key-value
 // interface, which the tests back with a plain object or the `conf` package it is built on.
-import { renameSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import { settingsSchema, type Settings, type SettingsPatch } from '../ipc/contract.ts';
@@ -14,6 +13,7 @@ import {
   unreadableSettings,
   type SettingsProblem,
 } from '../ipc/settings-read.ts';
+const { renameSync } = process.getBuiltinModule('node:fs');
 
 const closedWhenUnreadable: Partial<Settings> = { egressPolicy: unreadableSettings('').settings.egressPolicy };
 import type { SecretSlot } from './key-vault.ts';

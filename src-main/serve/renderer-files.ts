@@ -1,8 +1,8 @@
 // Serving the built renderer, shared by the desktop window's app:// protocol handler and the
 // loopback web dashboard: one Content-Security-Policy, one set of headers, one rule for which
 // files may be read (only those inside the renderer folder, only with GET or HEAD).
-import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+const { readFile } = process.getBuiltinModule('node:fs/promises');
 
 /**
  * No inline script, no eval, nothing loaded from anywhere but the app itself. React sets styles

@@ -3,9 +3,10 @@
 // headless command and the tray app on one machine share one agent identity.
 // Everything in it is the user's alone: the store holds check header values, basic-auth
 // passwords and unredacted private-check errors, so the folder is 0700 and every file 0600.
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+const { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, statSync } =
+  process.getBuiltinModule('node:fs');
+const { homedir } = process.getBuiltinModule('node:os');
 
 export const appFolderName = 'Uptime Agent';
 

@@ -6,10 +6,11 @@
 // asks the same question as a fallback. A burst of events (one save is several) settles first,
 // and the caller's `changed` decides whether anything changed, so one change is reported once
 // however many events and polls see it.
-import { realpathSync, watch, type FSWatcher } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { clockFrom, untilNextTick, type Clock, type TimerHandle } from './clock.ts';
 import type { Logger } from './log.ts';
+const { realpathSync, watch } = process.getBuiltinModule('node:fs');
 
 export interface FileWatchOptions {
   file: string;

@@ -3,8 +3,9 @@
 // names a FIFO, a device (/dev/zero), a directory or a socket is refused before any read: the
 // file is opened non-blocking (a FIFO with no writer would block open() and read() for ever,
 // and SIGTERM with it) and checked with fstat on the very descriptor that would be read.
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+const { closeSync, constants, fstatSync, openSync, readSync } = process.getBuiltinModule('node:fs');
+const { open } = process.getBuiltinModule('node:fs/promises');
 
 /** Why a local file was not read; `missing` is the ordinary "not there yet". */
 export type LocalFileProblem = 'missing' | 'not-a-file' | 'too-large' | 'unreadable';

@@ -7,8 +7,8 @@
 // - "example.com", ".example.com" and "*.example.com" all exempt example.com and its subdomains;
 // - "host:port" (IPv6 as "[::1]:8080") exempts that port only;
 // - an IP address is matched whole, never as a suffix ("0.0.1" does not exempt 10.0.0.1).
-import { isIP } from 'node:net';
 import { bareHost } from './url-parts.ts';
+const { isIP } = process.getBuiltinModule('node:net');
 
 interface Entry {
   host: string;

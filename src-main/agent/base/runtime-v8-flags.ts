@@ -4,8 +4,9 @@
 // (heap sizes, compile threads, the memory reducer) are on the command's first line
 // (src-main/cli/main.ts) and in the desktop app's launch flags, kept equal by
 // test/electron/v8-flags.test.ts.
-import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
+
+const { setFlagsFromString } = process.getBuiltinModule('node:v8');
 
 /**
  * --no-allocation-site-pretenuring (issue 26). V8 learns for each allocation site whether its

@@ -1,5 +1,5 @@
+const { createRequire } = process.getBuiltinModule('node:module');
 // The agent's version, as sent in MonitorStatus and the User-Agent header.
-import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 

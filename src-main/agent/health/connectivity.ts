@@ -4,12 +4,12 @@
 // carried the packet and the host replied, so a stopped server (or any closed port) proves the
 // network works. Only timeouts, unreachable networks and lookups with no answer mean offline.
 // A probe that could not even be made (this machine out of descriptors or memory) says nothing.
-import { connect } from 'node:net';
 import { localFaultOf } from '../base/local-fault.ts';
 import { bareHost, portOf } from '../base/url-parts.ts';
 import type { Endpoint } from '../wire/endpoint.ts';
 
 export type { Endpoint } from '../wire/endpoint.ts';
+const { connect } = process.getBuiltinModule('node:net');
 
 export interface ConnectivityOptions {
   targets: () => readonly Endpoint[];

@@ -1,8 +1,6 @@
 // Enrollment and reclaim: turns an enrollment token into this agent's monitor id and API key,
 // saved together with the vault (key-vault.ts). The store learns of a new identity when the
 // agent loads it (adoptIdentity), so that enrolling never needs the store.
-import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { inputLimits } from '../base/input-limits.ts';
@@ -24,6 +22,8 @@ import type { Database } from '../store/database.ts';
 import { transaction } from '../store/database.ts';
 import { clearChecks } from '../store/checks.ts';
 import { deleteMeta, getMeta, setMeta } from '../store/meta.ts';
+const { randomBytes } = process.getBuiltinModule('node:crypto');
+const { rm, writeFile } = process.getBuiltinModule('node:fs/promises');
 
 export interface EnrollInput extends MonitorPlace {
   server: string;

@@ -2,9 +2,9 @@
 // file; the running agent must pick the new key and identity up within seconds, not keep sending
 // the old key until a restart. The watching itself is base/file-watch.ts (shared with the private
 // definitions file); what is the key file's own is what counts as a change.
-import { statSync } from 'node:fs';
 import type { Clock } from '../base/clock.ts';
 import { watchFile, type FileWatch } from '../base/file-watch.ts';
+const { statSync } = process.getBuiltinModule('node:fs');
 
 export type IdentityWatch = FileWatch;
 

@@ -1,10 +1,10 @@
 // One running agent per data folder: two would run every check twice and race on the outbox.
 // The lock names its holder by pid and, on Linux, by the process's start time: after a crash and
 // a reboot the same pid may belong to an unrelated process, which must not block the agent.
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readLocalFileSync } from '../base/local-file.ts';
 import { join } from 'node:path';
 import { DataDirError, makeDataDir, privateFileMode } from '../base/data-dir.ts';
+const { linkSync, readFileSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 export type LockOutcome =
   | { ok: true; release: () => void; /** A stale lock that was taken over, for the log. */ tookOver?: { pid: number } }

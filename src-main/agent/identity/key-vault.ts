@@ -2,11 +2,11 @@
 // keyring (src-main/electron); headless, they are one file only the user can read. The identity
 // (monitor id, server, enrollment details) lives with the key, outside the store: a lost or
 // corrupt store never forces a re-enrollment, and key and identity change in one atomic step.
-import { chmod, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { readLocalFile } from '../base/local-file.ts';
 import { prepareDataDir } from '../base/data-dir.ts';
+const { chmod, open, rename, rm, stat } = process.getBuiltinModule('node:fs/promises');
 
 /** Where the monitor is, as the server's Monitors page shows it. */
 export interface MonitorPlace {

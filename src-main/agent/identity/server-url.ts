@@ -1,6 +1,6 @@
 // Validates the server address a user typed, before any request is sent.
-import { isIP } from 'node:net';
 import { bareHost } from '../base/url-parts.ts';
+const { isIP } = process.getBuiltinModule('node:net');
 
 export type ServerUrlOutcome =
   | { ok: true; url: string }

@@ -8,13 +8,14 @@
 // descriptor to spare (a local fault) the temporary file cannot be written; the document is then
 // rewritten in place inside the old file, through the descriptor the writer kept open, whose
 // size is always a whole number of padding blocks, so that needs no new space on the disk.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import { privateFileMode } from '../base/data-dir.ts';
 import type { LocalFault } from '../base/local-fault.ts';
 import type { LoadReport } from '../schedule/load.ts';
 import type { ConnectionStateName } from './state.ts';
+const { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync, fstatSync } =
+  process.getBuiltinModule('node:fs');
 
 export const liveStateFile = (dataDir: string): string => join(dataDir, 'live-state.json');
 

@@ -2,8 +2,10 @@
 // streaming decompressors, pulled one chunk at a time so the caller's byte cap bounds the
 // decoded size too (a compression bomb is never inflated past what the scanner reads), and the
 // charset taken from Content-Type (a BOM wins, as in the WHATWG encoding standard).
-import { Readable, pipeline, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw, createZstdDecompress } from 'node:zlib';
+import type { Transform } from 'node:stream';
+const { Readable, pipeline } = process.getBuiltinModule('node:stream');
+const { createBrotliDecompress, createGunzip, createInflate, createInflateRaw, createZstdDecompress } =
+  process.getBuiltinModule('node:zlib');
 
 /** Content codings the probe can undo, by their Content-Encoding token. */
 const decoders: Record<string, (first: Buffer) => Transform> = {

@@ -2,10 +2,10 @@
 // Sockets connect with rejectUnauthorized off and are verified here instead, so a rejected
 // certificate can still be described ("expired on 2026-11-24"), which Node's own rejection
 // (socket destroyed before the certificate can be read) does not allow.
-import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { certificateNames } from './distinguished-name.ts';
 import type { CertificateInfo } from './types.ts';
+const { X509Certificate } = process.getBuiltinModule('node:crypto');
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -23,7 +23,7 @@ export function peerCertificate(socket: TLSSocket, wallClock: () => Date): Certi
 }
 
 /** Subject and issuer as the fleet writes them; Node's own form if the DER cannot be walked. */
-function namesOf(x509: X509Certificate): { subject: string; issuer: string } {
+function namesOf(x509: InstanceType<typeof X509Certificate>): { subject: string; issuer: string } {
   try {
     return certificateNames(x509.raw);
   } catch {

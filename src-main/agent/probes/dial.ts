@@ -1,16 +1,18 @@
 // The one way a probe opens a connection to its target: directly or through the user's proxy,
 // under the egress policy, with each phase recorded in the trace. Every probe (and every
 // redirect hop) dials here, so the policy and the proxy cannot be bypassed by a scheme.
-import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
-import { connect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { EgressBlockedError, egressRefusal, nameRefusal, refusedKind } from './egress.ts';
 import { bypassesProxy } from '../base/no-proxy.ts';
 import { openTunnel, shownProxy } from './proxy-tunnel.ts';
 import { waitFor } from './socket-wait.ts';
 import type { ResolvedAddress, Resolver, Run } from './types.ts';
 import { traceConnect, type ConnectionTrace } from './trace.ts';
+const { lookup: dnsLookup } = process.getBuiltinModule('node:dns/promises');
+const { connect, isIP } = process.getBuiltinModule('node:net');
+const { connect: tlsConnect } = process.getBuiltinModule('node:tls');
 
 export const systemResolver: Resolver = async (hostname) => {
   const found = await dnsLookup(hostname, { all: true, order: 'verbatim' });

@@ -8,7 +8,7 @@
 // which the agent uses for its own API calls, destroys every `Connection: close` socket with a
 // new InformationalError whose stack trace Node formats: measured at ~18 % of the agent's CPU at
 // 1,000 runs a second (issue 14), for an error nobody reads.
-import { request, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { bareHost, defaultPortOf, portOf } from '../base/url-parts.ts';
 import { connectTraced } from './connection.ts';
@@ -16,6 +16,7 @@ import type { ConnectionTrace } from './trace.ts';
 import { probeDefaults } from './defaults.ts';
 import { hasHeader, type RequestPlan } from './http-request.ts';
 import type { Run } from './run.ts';
+const { request } = process.getBuiltinModule('node:http');
 
 export interface Hop {
   status: number;

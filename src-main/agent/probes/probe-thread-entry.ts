@@ -1,8 +1,8 @@
 // The probe thread's script (probe-thread.ts): runs the probes it is sent, sends the outcomes back.
-import { parentPort } from 'node:worker_threads';
 import { runProbe } from './index.ts';
 import type { FromThread, ThreadNetwork, ThreadRun, ToThread } from './probe-thread.ts';
 import type { ProbeOutcome } from './types.ts';
+const { parentPort } = process.getBuiltinModule('node:worker_threads');
 
 const port = parentPort;
 if (port === null) throw new Error('probe-thread-entry.ts is a worker script: start it with createProbeThread');

@@ -4,14 +4,14 @@
 // rest. Below that one thread is cheaper, so probe-placement.ts uses this only from
 // probeThreadFromRunsPerSec (defaults.ts; figures in docs/architecture.md, issue 14).
 import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { probeThreadSemiSpaceMb, startThreadWithSemiSpace } from '../base/runtime-v8-flags.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { cancelledError } from './errors.ts';
 import { runProbe } from './index.ts';
 import { follow } from './run.ts';
 import type { Probe, ProbeContext, ProbeOutcome } from './types.ts';
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+const { Worker } = process.getBuiltinModule('node:worker_threads');
 
 /** The network settings a run in the thread uses: plain data, sent again only when they change. */
 export type ThreadNetwork = Pick<ProbeContext, 'ca' | 'proxy' | 'egressPolicy'>;

@@ -3,13 +3,15 @@
 // check works the same way as an https one, and the probe still does its own TLS handshake
 // and sees the target's certificate and timings.
 import { once } from 'node:events';
-import { request, type IncomingMessage } from 'node:http';
-import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { bareHost, portOf } from '../base/url-parts.ts';
 import { redactUrl } from './redact.ts';
 import type { Run, Stoppable } from './types.ts';
 import { waitFor } from './socket-wait.ts';
+const { request } = process.getBuiltinModule('node:http');
+const { connect: netConnect, isIP } = process.getBuiltinModule('node:net');
+const { connect: tlsConnect } = process.getBuiltinModule('node:tls');
 
 /** Largest CONNECT answer header block read; real proxies send a few hundred bytes. */
 const maxHeaderSize = 16 * 1024;

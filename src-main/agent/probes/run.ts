@@ -1,5 +1,4 @@
 // What every probe run shares: the deadline, the clocks, and how a failure becomes a reason.
-import { rootCertificates } from 'node:tls';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { answeredAt, timingsOf, type ConnectionTrace } from './trace.ts';
 import { localFaultOf } from '../base/local-fault.ts';
@@ -8,6 +7,7 @@ import { cancelledError, describeError, errorAnswered, errorRule, timedOut } fro
 import type { DecidingRule, ProbeContext, ProbeOutcome, Run, SampleKind } from './types.ts';
 
 export type { Run, Stoppable } from './types.ts';
+const { rootCertificates } = process.getBuiltinModule('node:tls');
 
 /** timeout_sec as the wire defines it: 0/absent/negative = default, capped at the maximum. */
 export function effectiveTimeoutSec(timeoutSec: number | undefined): number {

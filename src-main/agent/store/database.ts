@@ -1,13 +1,13 @@
 // Opens the agent's SQLite store (node:sqlite, no native addon) and brings its schema up to date.
-import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { DatabaseSync } from 'node:sqlite';
 import { makePrivate, prepareDataDir } from '../base/data-dir.ts';
 import { createJournalFlush, type JournalFlush } from './journal-flush.ts';
 import { migrations } from './migrations.ts';
+const { closeSync, existsSync, openSync } = process.getBuiltinModule('node:fs');
+const { pathToFileURL } = process.getBuiltinModule('node:url');
+const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
 
-export type Database = DatabaseSync;
+export type Database = InstanceType<typeof DatabaseSync>;
 
 /** SQLite's journal (WAL) file beside a store file: the store's name with -wal, in WAL mode. */
 export const journalFileOf = (file: string): string => `${file}-wal`;

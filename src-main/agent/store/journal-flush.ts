@@ -1,3 +1,4 @@
+const { close, fdatasync, open, statSync } = process.getBuiltinModule('node:fs');
 // Writes the store's journal (the WAL file) to disk in the background while it grows, so that a
 // checkpoint finds it already written (issue 26). A checkpoint runs inside the commit that crosses
 // its mark (database.ts checkpointPages) and first fsyncs the journal: everything appended since
@@ -13,7 +14,6 @@
 // this only does some of the same writing earlier, off the main thread. A flush that fails (the
 // journal removed by a clean close, an I/O error) is dropped: SQLite's own fsync comes anyway and
 // is the one that reports.
-import { close, fdatasync, open, statSync } from 'node:fs';
 
 export const journalFlushDefaults = {
   /**

@@ -4,8 +4,6 @@
 // timestamp, kept for the user), the unsent results it still holds are copied into a fresh
 // store, and the agent goes on, saying how many it could not recover when that can be told.
 // The identity lives with the key (key-vault.ts), so nothing forces a re-enrollment.
-import { closeSync, existsSync, openSync, readSync, renameSync, statSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
 import { DataDirError } from '../base/data-dir.ts';
 import {
   journalFileOf,
@@ -19,6 +17,8 @@ import {
 import { migrations } from './migrations.ts';
 import type { MetaKey } from './meta.ts';
 import { setMeta } from './meta.ts';
+const { closeSync, existsSync, openSync, readSync, renameSync, statSync } = process.getBuiltinModule('node:fs');
+const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
 
 export interface SetAside {
   /** Where the damaged store now is. */

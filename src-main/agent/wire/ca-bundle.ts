@@ -1,9 +1,9 @@
+const { X509Certificate } = process.getBuiltinModule('node:crypto');
+const { readFileSync } = process.getBuiltinModule('node:fs');
+const { getCACertificates } = process.getBuiltinModule('node:tls');
 // Extra certificate authorities (issue 12 §2): a PEM bundle file, several certificates, trusted
 // in addition to the system roots. Read once when a client is made; a bad file is one clear
 // sentence naming the file and the setting, never a stack trace.
-import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { getCACertificates } from 'node:tls';
 
 export type CaBundleOutcome = { ok: true; pems: string[] } | { ok: false; message: string };
 

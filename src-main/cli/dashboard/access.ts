@@ -3,9 +3,9 @@
 // from the printed URL (compared in constant time), browsers' cross-site requests are refused by
 // their Origin, and a Host other than our own address is refused (DNS rebinding: a foreign name
 // resolving to 127.0.0.1 would otherwise make the page same-origin with us).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export { tokenHeader } from '../../ipc/web-protocol.ts';
+const { createHash, randomBytes, timingSafeEqual } = process.getBuiltinModule('node:crypto');
 
 /** 32 random bytes, URL-safe: unguessable, and fine in a query string. */
 export const newAccessToken = (): string => randomBytes(32).toString('base64url');

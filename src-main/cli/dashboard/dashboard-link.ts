@@ -2,9 +2,9 @@
 // it holds the access token). `uptime-agent dashboard-url` prints it, and a restarted
 // `run --dashboard` takes the same port (when free) and the same token from it, so a tab left
 // open reconnects by itself instead of waiting on "Reconnecting…" forever.
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tokenQueryParam } from '../../ipc/web-protocol.ts';
+const { chmodSync, readFileSync, renameSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 export const dashboardUrlFile = (dataDir: string): string => join(dataDir, 'dashboard-url');
 

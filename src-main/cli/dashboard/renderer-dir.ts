@@ -1,8 +1,8 @@
 // Where the built renderer is: dist/renderer under the package root. The root is found by
 // walking up to our package.json, so the same code works from src-main (type stripping) and
 // from dist/main (compiled), which sit at different depths.
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 const packageName = 'uptime-agent';
 

@@ -1,7 +1,7 @@
 // The loopback web dashboard: the built renderer plus the IPC contract over HTTP. Every request
 // passes the access rules in access.ts; the API answers exactly what the Electron IPC answers,
 // because both run the same handlers (src-main/ipc/handlers.ts) and event hub.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Agent } from '../../agent/agent.ts';
 import type { Logger } from '../../agent/base/log.ts';
@@ -12,6 +12,7 @@ import { hostAllowed, newAccessToken, originAllowed, tokenHeader, tokenMatches }
 import { eventsPath, ipcPath, tokenQueryParam } from '../../ipc/web-protocol.ts';
 import { openEventStream } from './event-stream.ts';
 import { commonHeaders, serveStatic } from './static-files.ts';
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface DashboardOptions {
   agent: Agent;

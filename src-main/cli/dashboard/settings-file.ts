@@ -1,7 +1,6 @@
 // Settings of a headless host (the web dashboard): the same shape as the desktop shell's, kept
 // in `settings.json` in the data folder. Read once, validated with the contract's schema, and
 // written whole on every change (temporary file + rename, so a crash never leaves half a file).
-import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localFileProblemText, readLocalFileSync } from '../../agent/base/local-file.ts';
 import { makeDataDir } from '../../agent/base/data-dir.ts';
@@ -14,6 +13,7 @@ import {
   unreadableSettings,
   type SettingsRead,
 } from '../../ipc/settings-read.ts';
+const { renameSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 export const settingsFile = (dataDir: string): string => join(dataDir, 'settings.json');
 

@@ -1,11 +1,11 @@
 // What the host can do when the window is a browser tab: no file dialog (the page sends a path),
 // no file manager (the logs go to the terminal), and no opening of links (the page opens them).
 import { IpcRefusal } from '../../ipc/ipc-error.ts';
-import { hostname } from 'node:os';
 import type { Logger } from '../../agent/base/log.ts';
 import { agentVersion } from '../../agent/base/version.ts';
 import type { AppInfo, CommandLineSettings } from '../../ipc/contract.ts';
 import type { HostActions } from '../../ipc/handlers.ts';
+const { hostname } = process.getBuiltinModule('node:os');
 
 export function webHostActions(dataDir: string, log: Logger, commandLine?: CommandLineSettings): HostActions {
   const info: AppInfo = {

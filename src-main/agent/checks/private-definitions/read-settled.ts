@@ -2,9 +2,9 @@
 // applying such a torn read could run half a definition. So the file is stat-ed before and after
 // the read, and when anything moved in between we wait and read again, a bounded number of times.
 import type { BigIntStats } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { setTimeout as delay } from 'node:timers/promises';
 import { readLocalFile } from '../../base/local-file.ts';
+const { stat } = process.getBuiltinModule('node:fs/promises');
+const { setTimeout: delay } = process.getBuiltinModule('node:timers/promises');
 
 export type ReadOutcome =
   | { kind: 'text'; text: string }
