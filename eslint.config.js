@@ -5,9 +5,14 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
 
-// Node's built-in modules, with and without the node: prefix.
-const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-const importedBuiltins = new Set(['path', 'node:path', 'events', 'node:events']);
+// Node's built-in modules that src-main loads with process.getBuiltinModule (see its rule below),
+// with and without the node: prefix, as one pattern for import declarations and import() alike.
+const importedBuiltins = new Set(['path', 'events']);
+// Modules only reachable with the prefix (node:sqlite) are listed with it, the others without.
+const loadedBuiltins = builtinModules
+  .filter((name) => !importedBuiltins.has(name))
+  .map((name) => (name.startsWith('node:') ? name : `(node:)?${name}`).replace(/[/.]/g, '\\$&'));
+const builtinPattern = `/^(${loadedBuiltins.join('|')})$/`;
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-artifacts/**', '.cache/**'] },
@@ -46,8 +51,8 @@ export default tseslint.config(
     // import. An import makes Node build the module's ESM facade, which reads every export, lazy ones
     // included: node:http's WebSocket loads Node's own bundled undici, node:crypto's webcrypto its
     // Web Crypto, node:fs its promises and readline. None of that is used here, yet it stayed
-    // resident: 3.5 MB of the command at 20 checks and ~2 MB more in the probe thread, which loads
-    // it all again (issue 26; test/agent/builtin-loading.int.test.ts). Type imports load nothing.
+    // resident, in the command and again in the probe thread (figures: docs/architecture.md, the
+    // memory paragraph; test/agent/builtin-loading.int.test.ts). Type imports load nothing.
     // node:path and node:events stay imports: their facades read nothing lazy, and their types
     // declare their functions as methods, which unbound-method would not let us take apart.
     files: ['src-main/**'],
@@ -55,15 +60,12 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: `ImportDeclaration[importKind!='type'][source.value=/^(${[...builtins]
-            .filter((name) => !importedBuiltins.has(name))
-            .map((name) => name.replace(/[/.]/g, '\\$&'))
-            .join('|')})$/]`,
+          selector: `ImportDeclaration[importKind!='type'][source.value=${builtinPattern}]`,
           message:
-            "Load Node's built-in modules with process.getBuiltinModule('node:…') (a type import is fine): an import evaluates every export of the module, lazy ones included (eslint.config.js says what that costs).",
+            "Load Node's built-in modules with process.getBuiltinModule('node:…') (a type import is fine): an import evaluates every export of the module, lazy ones included (eslint.config.js says why).",
         },
         {
-          selector: 'ImportExpression[source.value=/^node:/]',
+          selector: `ImportExpression[source.value=${builtinPattern}]`,
           message: "Load Node's built-in modules with process.getBuiltinModule('node:…'), not import().",
         },
       ],
