@@ -170,6 +170,7 @@ export function createAgent(options: AgentOptions): Agent {
     keyProtection: options.vault.protection,
     now,
     schedulerStats: () => probing.stats(),
+    lastResult: (guid, privateCheck) => insight.lastResult(guid, privateCheck),
     downSince: (guid) => insight.transitions.downSince(guid),
     flapping: (guid) => insight.transitions.flapping(guid),
     egressPolicy: () => network.probe().egressPolicy,

@@ -273,15 +273,16 @@ export async function buildScenario(name: ScenarioName): Promise<Scenario> {
     checks,
     figures: (guid) =>
       guid === openGuid
-        ? { last: shopRun, uptimePct: 93.5, latency: [12, 0, 14, 0], beats: flapping ? 'uuduudduud' : 'uuuuuuuddd' }
+        ? { uptimePct: 93.5, latency: [12, 0, 14, 0], beats: flapping ? 'uuduudduud' : 'uuuuuuuddd' }
         : guid === 'api-guid'
-          ? {
-              last: { ...shopRun, check_guid: guid, success: true, http_status: 200, latency_ms: 41, error: '' },
-              uptimePct: 100,
-              latency: [40, 41],
-              beats: 'uuuu',
-            }
+          ? { uptimePct: 100, latency: [40, 41], beats: 'uuuu' }
           : { latency: [] },
+    lastResult: (guid) =>
+      guid === openGuid
+        ? shopRun
+        : guid === 'api-guid'
+          ? { ...shopRun, check_guid: guid, success: true, http_status: 200, latency_ms: 41, error: '' }
+          : undefined,
     downSince: (guid) => (guid === openGuid ? iso(nowMs - 12 * 60_000) : undefined),
     flapping: (guid) => (flapping && guid === openGuid ? { since: iso(nowMs - 9 * 60_000), changes: 6 } : undefined),
     outbox: {

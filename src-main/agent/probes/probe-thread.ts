@@ -78,7 +78,7 @@ const cancelled = (): ProbeOutcome => ({
 
 /**
  * An outcome crosses as a copy, with its own copy of the rule and kind names. The last run of
- * every check is kept (read/run-explanation.ts), so those copies were two strings a check that
+ * every check is kept (read/last-runs.ts), so those copies were two strings a check that
  * say what one string says (~0.4 MB at 6,000 checks): the names are taken from one table. The
  * table holds the names the probes give, a handful (DecidingRule, SampleKind).
  */

@@ -11,11 +11,12 @@ import { silentLogger, type Logger } from '../base/log.ts';
 import { housekeepingGridMs } from '../defaults.ts';
 import { runProbe } from '../probes/index.ts';
 import { shownError } from '../results/privacy.ts';
+import { createLastRuns } from './last-runs.ts';
 import { explainRun, type RunExplanation } from './run-explanation.ts';
 import type { AgentState, LiveState } from '../live/state.ts';
 import type { Database } from '../store/database.ts';
 import { createEventLog, type AgentEvent } from '../store/events.ts';
-import type { History, HistoryEntry } from '../store/history.ts';
+import { newestEntries, type History, type HistoryEntry } from '../store/history.ts';
 import { createRollups, type FlushOutcome, type RollupRun } from '../store/rollups.ts';
 import {
   createTransitionTracker,
@@ -58,6 +59,8 @@ export interface CheckInsight {
   announce: (transition: CheckTransition) => void;
   onTransition: (listener: (transition: CheckTransition) => void) => () => void;
   window(guid: string, range: WindowRange): CheckWindow;
+  /** The check's last result as its row shows it (read/last-runs.ts). */
+  lastResult(guid: string, privateCheck: boolean): HistoryEntry | undefined;
   events(options: { guid?: string; limit: number; beforeId?: number }): AgentEvent[];
   /** Runs a check once now; the explanation, or why it cannot run. Nothing is uploaded. */
   testRun(guid: string): Promise<TestRunResult>;
@@ -120,7 +123,8 @@ export function createCheckInsight(
   let compactFailing = false;
   let closed = false;
   const log = createEventLog(deps.db);
-  const lastRuns = new Map<string, RunExplanation>();
+  const lastRuns = createLastRuns();
+  lastRuns.seed(newestEntries(deps.db));
   const now = (): Date => new Date(deps.clock.now());
   const tracker = createTransitionTracker(log, now);
   let prunedAt = deps.clock.now();
@@ -215,14 +219,12 @@ export function createCheckInsight(
   const transitions: TransitionTracker = {
     ...tracker,
     observe(run, outcome, at) {
-      if (!run.skipped) {
-        const secrets = deps.checkSet.runnable().runnable.get(run.guid)?.privateSecrets;
-        lastRuns.set(run.guid, explainRun(outcome, at, run.error, false, secrets));
-      }
+      const secrets = run.skipped ? undefined : deps.checkSet.runnable().runnable.get(run.guid)?.privateSecrets;
+      lastRuns.ran(run.guid, outcome, at.getTime(), run.skipped, run.error, secrets);
       return tracker.observe(run, outcome, at);
     },
     forget(guid) {
-      lastRuns.delete(guid);
+      lastRuns.forget(guid);
       tracker.forget(guid);
     },
   };
@@ -241,7 +243,8 @@ export function createCheckInsight(
       return () => listeners.delete(listener);
     },
     window: (guid, range) =>
-      checkWindow({ rollups, events: log, lastRun: (g) => lastRuns.get(g) }, guid, range, deps.clock.now()),
+      checkWindow({ rollups, events: log, lastRun: (g) => lastRuns.explained(g) }, guid, range, deps.clock.now()),
+    lastResult: (guid, privateCheck) => lastRuns.row(guid, privateCheck),
     events: (options) => log.list(options),
     async testRun(guid) {
       const check = deps.checkSet.runnable().runnable.get(guid);

@@ -31,6 +31,8 @@ export interface ReadModelDeps {
   schedulerStats: () => SchedulerStats | undefined;
   keyProtection: KeyVault['protection'];
   now: () => Date;
+  /** A check's last result as its row shows it (read/last-runs.ts). */
+  lastResult: (guid: string, privateCheck: boolean) => HistoryEntry | undefined;
   /** When a down check's current episode began (the event log's). */
   downSince: (guid: string) => string | undefined;
   /** While a check flaps: since when and how many changes so far. */
@@ -57,6 +59,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
         ...(cursor === undefined ? {} : { cursor }),
         checks: deps.checkSet.stored(),
         figures: (guid) => stats.figures(guid),
+        lastResult: deps.lastResult,
         downSince: deps.downSince,
         ...(deps.flapping === undefined ? {} : { flapping: deps.flapping }),
         outbox: outboxFigures(outbox),

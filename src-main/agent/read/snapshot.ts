@@ -130,6 +130,8 @@ export interface SnapshotInput {
   cursor?: string;
   checks: readonly StoredCheck[];
   figures: (guid: string) => CheckFigures;
+  /** A check's last result as its row shows it (read/last-runs.ts): a private check's masked. */
+  lastResult: (guid: string, privateCheck: boolean) => HistoryEntry | undefined;
   downSince?: (guid: string) => string | undefined;
   flapping?: (guid: string) => { since: string; changes: number } | undefined;
   outbox: AgentSnapshot['outbox'];
@@ -150,6 +152,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
   const checks: CheckView[] = input.checks.map((stored) => {
     const { check, privateDefinition } = stored;
     const figures = input.figures(check.guid);
+    const lastResult = input.lastResult(check.guid, privateDefinition);
     const reason = notRunReason(stored, (guid) => defined.has(guid), entryErrors);
     const view = {
       guid: check.guid,
@@ -171,7 +174,7 @@ export function buildSnapshot(input: SnapshotInput): AgentSnapshot {
             })),
           }
         : {}),
-      ...(figures.last === undefined ? {} : { lastResult: figures.last }),
+      ...(lastResult === undefined ? {} : { lastResult }),
       ...(figures.uptimePct === undefined ? {} : { uptimePct: figures.uptimePct }),
       latency: figures.latency,
       ...(figures.beats === undefined || figures.beats === '' ? {} : { beats: figures.beats }),

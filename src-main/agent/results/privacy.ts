@@ -151,6 +151,16 @@ export function shownError(error: string, secrets: readonly string[] | undefined
 }
 
 /**
+ * A row's last result from before this start, as the window shows it (read/last-runs.ts): the
+ * history keeps the real reason, never masked, and the values it would be masked against may
+ * have changed since. A private check's is not shown; its recent runs in its own detail have it.
+ */
+export const privateEarlierError = 'the last run failed; its reason is in the check’s recent runs';
+
+export const shownEarlierError = (error: string, privateCheck: boolean): string =>
+  privateCheck && error !== '' ? privateEarlierError : error;
+
+/**
  * The response sample as the window's run explanation shows it (kept in memory on this machine
  * only): whole for a normal check; for a private check masked like what is sent, or withheld
  * when masking cannot make it safe (a secret too short to mask still in it).

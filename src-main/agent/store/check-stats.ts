@@ -1,9 +1,9 @@
-// Per-check figures the UI shows for every row (last result, uptime %, latency sparkline), kept
-// in memory as small rings so a snapshot of thousands of checks costs no query.
+// Per-check figures the UI shows for every row (uptime %, latency sparkline, heartbeat), kept in
+// memory as small rings so a snapshot of thousands of checks costs no query. The row's last
+// result is read/last-runs.ts's, which the run explanation shares.
 import type { HistoryEntry } from './history.ts';
 
 export interface CheckFigures {
-  last?: HistoryEntry;
   /** Share of passing runs over the kept history, skipped runs left out; undefined before any. */
   uptimePct?: number;
   /** The latest latencies, oldest first (0 = nothing came back). */
@@ -29,7 +29,6 @@ const beatLetters = ['', 'u', 'd', 's'];
  */
 interface Ring {
   slot: number;
-  last: HistoryEntry;
   next: number;
   passes: number;
   counted: number;
@@ -116,7 +115,6 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
       if (ring === undefined) {
         ring = {
           slot: takeRow(),
-          last: entry,
           next: 0,
           passes: 0,
           counted: 0,
@@ -127,7 +125,6 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
         };
         rings.set(entry.check_guid, ring);
       }
-      ring.last = entry;
       setBeat(ring.slot, ring.beatNext, entry.skipped ? 3 : entry.success ? 1 : 2);
       ring.beatNext = (ring.beatNext + 1) % beatCount;
       ring.beatCount = Math.min(beatCount, ring.beatCount + 1);
@@ -156,7 +153,6 @@ export function createCheckStats(slots: number, sparkPoints: number): CheckStats
       for (let i = ring.beatCount; i > 0; i--)
         letters += beatLetters[beatAt(ring.slot, (ring.beatNext - i + beatCount) % beatCount)] ?? '';
       return {
-        last: ring.last,
         beats: letters,
         ...(ring.counted === 0 ? {} : { uptimePct: (100 * ring.passes) / ring.counted }),
         latency: points,

@@ -1,6 +1,7 @@
 // A private check whose entry in the definitions file has a bad field is shown as such: which
 // field and what to change, not "no local definition"; its kept history stays (issue 25).
 import { problemText } from '../../../src-main/ipc/problem-words.ts';
+import { privateEarlierError } from '../../../src-main/agent/results/privacy.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +58,8 @@ describe('a private entry with a field error', () => {
       entryErrors: [{ field: 'url', detail: 'url must start with http://, https://, tcp:// or tls://' }],
       lastResult: { success: false, http_status: 503 },
     });
+    // Its reason from before this start was never masked: the row does not show it.
+    expect(payroll?.lastResult?.error).toBe(privateEarlierError);
     expect(payroll?.notRunReason).toContain('its entry in the private definitions file cannot be used: url must start');
     expect(payroll?.notRunReason).not.toContain('without a local definition');
     expect(snapshot.privateDefinitions.invalid).toEqual([{ guid: 'p', name: 'Payroll' }]);
