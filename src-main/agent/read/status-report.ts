@@ -19,6 +19,7 @@ import { serverAbsenceHistory, type ServerAbsence } from '../store/server-absenc
 import { noPrivateDefinitions, type PrivateDefinitionsSummary } from '../checks/private-definitions/index.ts';
 import { notRunReason } from '../checks/runnable-checks.ts';
 import { describeLocalFault } from '../base/local-fault.ts';
+import { shownEarlierError } from '../results/privacy.ts';
 
 export interface StatusReport {
   monitor_id: string | null;
@@ -146,7 +147,10 @@ export function statusReport(
         private_definition: privateDefinition,
         runnable: notRunReason(stored, (guid) => defined.has(guid)) === undefined,
         ...(check.invalid_definition === undefined ? {} : { invalid_definition: check.invalid_definition }),
-        ...(lastResult === undefined ? {} : { last_result: lastResult }),
+        // The store's entry, never masked: a private check's reason is left out, as on the window's rows.
+        ...(lastResult === undefined
+          ? {}
+          : { last_result: { ...lastResult, error: shownEarlierError(lastResult.error, privateDefinition) } }),
       };
     }),
     clock_skew_sec: live?.clock_skew_sec ?? null,

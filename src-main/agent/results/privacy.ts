@@ -151,11 +151,13 @@ export function shownError(error: string, secrets: readonly string[] | undefined
 }
 
 /**
- * A row's last result from before this start, as the window shows it (read/last-runs.ts): the
- * history keeps the real reason, never masked, and the values it would be masked against may
- * have changed since. A private check's is not shown; its recent runs in its own detail have it.
+ * A last result read from the store, as a window row (read/last-runs.ts, before this start) and
+ * `status --json` show it: the history keeps the real reason, never masked, and the values it
+ * would be masked against may have changed since. A private check's is not shown; its recent
+ * runs in its own detail have it.
  */
-export const privateEarlierError = 'the last run failed; its reason is in the check’s recent runs';
+export const privateEarlierError =
+  'the last run failed; its reason may name part of the private definition, so it is shown only in the check’s recent runs in the window';
 
 export const shownEarlierError = (error: string, privateCheck: boolean): string =>
   privateCheck && error !== '' ? privateEarlierError : error;

@@ -2,6 +2,7 @@
 // field and what to change, not "no local definition"; its kept history stays (issue 25).
 import { problemText } from '../../../src-main/ipc/problem-words.ts';
 import { privateEarlierError } from '../../../src-main/agent/results/privacy.ts';
+import { statusReport } from '../../../src-main/agent/read/status-report.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +48,12 @@ describe('a private entry with a field error', () => {
         error: 'status 503, expected 200',
       },
     ]);
+    // status --json reads the store's entry: its reason is left out as on the window's row.
+    expect(statusReport(store.db, undefined, false).checks.find((c) => c.guid === 'p')?.last_result).toMatchObject({
+      success: false,
+      http_status: 503,
+      error: privateEarlierError,
+    });
     // The figures come from the kept history when the store opens: as after a restart.
     await createAgent({ dataDir, vault: fileKeyVault(dataDir), store }).stop();
     const agent = createAgent({ dataDir, vault: fileKeyVault(dataDir), privateChecksFile: file });
