@@ -66,6 +66,23 @@ export class ExplainedRun {
 }
 
 /**
+ * A steady target answers alike run after run: what the last run kept stays when the new run
+ * brings an equal copy, which then dies young instead of being promoted with the record (a
+ * certificate is four objects, a sample one string; for every https check, every run).
+ */
+const kept = (old: string, next: string): string => (old === next ? old : next);
+/** Every field of a certificate summary: one CertificateInfo gains fails to compile here. */
+const certificateKeys: Record<keyof CertificateInfo, true> = {
+  subject: true,
+  issuer: true,
+  validTo: true,
+  daysLeft: true,
+};
+const certificateFields = Object.keys(certificateKeys) as (keyof CertificateInfo)[];
+const sameCertificate = (a: CertificateInfo | undefined, b: CertificateInfo | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && certificateFields.every((field) => a[field] === b[field]));
+
+/**
  * Keeps `outcome` in `into`, with `error` as the UI may show it and the sample masked or withheld
  * for a private check (results/privacy.ts), so nothing kept here needs masking later.
  */
@@ -82,13 +99,13 @@ export function keepRun(
   into.success = outcome.success;
   into.httpStatus = outcome.httpStatus;
   into.latencyMs = outcome.latencyMs;
-  into.error = error;
+  into.error = kept(into.error, error);
   into.decidedBy = outcome.decidedBy;
   for (const phase of phases) into[phase] = t?.[phase] ?? noPhase;
   into.totalMs = t?.totalMs ?? noPhase;
-  into.certificate = outcome.certificate;
+  into.certificate = sameCertificate(into.certificate, outcome.certificate) ? into.certificate : outcome.certificate;
   into.sampleWithheld = 'withheld' in shown;
-  into.sample = 'withheld' in shown ? '' : shown.sample;
+  into.sample = 'withheld' in shown ? '' : kept(into.sample, shown.sample);
   into.sampleKind = outcome.responseSample === '' ? undefined : outcome.sampleKind;
   return into;
 }

@@ -98,6 +98,20 @@ describe('last runs', () => {
     });
   });
 
+  it('an equal certificate from the next run leaves the kept one in place; a changed one replaces it', () => {
+    const runs = createLastRuns();
+    const cert = { subject: 'CN=a', issuer: 'CN=b', validTo: '2027-01-01T00:00:00Z', daysLeft: 34 };
+    runs.ran('a', outcome({ certificate: cert }), at(1), false, '', undefined);
+    runs.ran('a', outcome({ certificate: { ...cert } }), at(2), false, '', undefined);
+    // The same object: the copy the second run brought was not kept.
+    expect(runs.explained('a')?.certificate).toBe(cert);
+    const nextDay = { ...cert, daysLeft: 33 };
+    runs.ran('a', outcome({ certificate: nextDay }), at(3), false, '', undefined);
+    expect(runs.explained('a')?.certificate).toBe(nextDay);
+    runs.ran('a', outcome(), at(4), false, '', undefined);
+    expect(runs.explained('a')?.certificate).toBeUndefined();
+  });
+
   it('a skipped run shows on the row; the explanation keeps the run before it', () => {
     const runs = createLastRuns();
     runs.ran('a', outcome(), at(1), false, '', undefined);
