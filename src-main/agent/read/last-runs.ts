@@ -10,6 +10,18 @@ import { shownEarlierError } from '../results/privacy.ts';
 import type { HistoryEntry } from '../store/history.ts';
 import { ExplainedRun, explanationOf, keepRun, type RunExplanation } from './run-explanation.ts';
 
+/** What a row shows of one run: the same fields in a kept run and in a kept skip. */
+type RowFigures = Pick<ExplainedRun, 'ranAtMs' | 'success' | 'httpStatus' | 'latencyMs' | 'error'>;
+
+/** A skipped run as the row shows it; kept for the check's next skip once it has had one. */
+class Skip implements RowFigures {
+  ranAtMs = 0;
+  success = false;
+  httpStatus = 0;
+  latencyMs = 0;
+  error = '';
+}
+
 /**
  * A check's newest run that was not skipped, and the newest entry when that was skipped (the row
  * shows the skip; the explanation stays with the run before it). Updated in place by every run.
@@ -22,16 +34,42 @@ class LastRun extends ExplainedRun {
    * it cannot be explained (the store keeps the verdict only).
    */
   earlierRun = false;
-  /** The newest entry is a skipped run: its time and figures follow. */
+  /** The newest entry is a skipped run, held in `skip`. */
   skippedNewest = false;
-  skippedAtMs = 0;
+  skip: Skip | undefined = undefined;
   /** That skip is the store's, from before this start. */
   earlierSkip = false;
-  skippedSuccess = false;
-  skippedHttpStatus = 0;
-  skippedLatencyMs = 0;
-  skippedError = '';
 }
+
+function keepFigures(
+  into: RowFigures,
+  from: Pick<ProbeOutcome, 'success' | 'httpStatus' | 'latencyMs'>,
+  atMs: number,
+  error: string,
+): void {
+  into.ranAtMs = atMs;
+  into.success = from.success;
+  into.httpStatus = from.httpStatus;
+  into.latencyMs = from.latencyMs;
+  into.error = error;
+}
+
+/** A row's last result; `earlier`: from the store before this start, its error never masked. */
+const entryOf = (
+  guid: string,
+  run: RowFigures,
+  skipped: boolean,
+  earlier: boolean,
+  privateCheck: boolean,
+): HistoryEntry => ({
+  check_guid: guid,
+  ran_at: new Date(run.ranAtMs).toISOString(),
+  success: run.success,
+  skipped,
+  http_status: run.httpStatus,
+  latency_ms: run.latencyMs,
+  error: earlier ? shownEarlierError(run.error, privateCheck) : run.error,
+});
 
 export interface LastRuns {
   /** Each check's newest kept entry from before this start (store/history.ts newestEntries). */
@@ -69,35 +107,24 @@ export function createLastRuns(): LastRuns {
     seed(entries) {
       for (const entry of entries) {
         const last = kept(entry.check_guid);
+        const figures = { success: entry.success, httpStatus: entry.http_status, latencyMs: entry.latency_ms };
         const at = Date.parse(entry.ran_at) || 0;
         if (entry.skipped) {
+          keepFigures((last.skip ??= new Skip()), figures, at, entry.error);
           last.skippedNewest = true;
           last.earlierSkip = true;
-          last.skippedAtMs = at;
-          last.skippedSuccess = entry.success;
-          last.skippedHttpStatus = entry.http_status;
-          last.skippedLatencyMs = entry.latency_ms;
-          last.skippedError = entry.error;
           continue;
         }
+        keepFigures(last, figures, at, entry.error);
         last.hasRun = true;
         last.earlierRun = true;
-        last.ranAtMs = at;
-        last.success = entry.success;
-        last.httpStatus = entry.http_status;
-        last.latencyMs = entry.latency_ms;
-        last.error = entry.error;
       }
     },
     ran(guid, outcome, ranAtMs, skipped, error, privateSecrets) {
       const last = kept(guid);
       if (skipped) {
+        keepFigures((last.skip ??= new Skip()), outcome, ranAtMs, error);
         last.skippedNewest = true;
-        last.skippedAtMs = ranAtMs;
-        last.skippedSuccess = outcome.success;
-        last.skippedHttpStatus = outcome.httpStatus;
-        last.skippedLatencyMs = outcome.latencyMs;
-        last.skippedError = error;
         last.earlierSkip = false;
         return;
       }
@@ -105,31 +132,12 @@ export function createLastRuns(): LastRuns {
       last.hasRun = true;
       last.earlierRun = false;
       last.skippedNewest = false;
-      last.skippedError = '';
     },
     row(guid, privateCheck) {
       const last = runs.get(guid);
-      if (last === undefined) return undefined;
-      if (last.skippedNewest)
-        return {
-          check_guid: guid,
-          ran_at: new Date(last.skippedAtMs).toISOString(),
-          success: last.skippedSuccess,
-          skipped: true,
-          http_status: last.skippedHttpStatus,
-          latency_ms: last.skippedLatencyMs,
-          error: last.earlierSkip ? shownEarlierError(last.skippedError, privateCheck) : last.skippedError,
-        };
-      if (!last.hasRun) return undefined;
-      return {
-        check_guid: guid,
-        ran_at: new Date(last.ranAtMs).toISOString(),
-        success: last.success,
-        skipped: false,
-        http_status: last.httpStatus,
-        latency_ms: last.latencyMs,
-        error: last.earlierRun ? shownEarlierError(last.error, privateCheck) : last.error,
-      };
+      if (last?.skippedNewest === true && last.skip !== undefined)
+        return entryOf(guid, last.skip, true, last.earlierSkip, privateCheck);
+      return last?.hasRun === true ? entryOf(guid, last, false, last.earlierRun, privateCheck) : undefined;
     },
     explained(guid) {
       const last = runs.get(guid);
