@@ -64,6 +64,15 @@ export interface GridSlot {
 /** The offset of a check nobody shares within its interval: checks of one interval spread over it. */
 export const phaseMs = (guid: string, intervalMs: number): number => gridSlot(guid, intervalMs, {}).phase;
 
+/** The slot formula's unit, in the grid's ms. */
+const secondMs = 1000;
+
+/**
+ * The end of the whole second `t` (epoch ms) falls in. A run's slot is a whole second (gridSlot):
+ * the scheduler starts no run early across this line, into the second before its own.
+ */
+export const secondEnd = (t: number): number => (Math.floor(t / secondMs) + 1) * secondMs;
+
 /** Seed of the second hash that places a check inside its slot's second (any fixed odd value). */
 const subSecondSeed = 0x2545f491;
 
@@ -85,10 +94,10 @@ export function gridSlot(guid: string, intervalMs: number, sharing: Sharing): Gr
   const count = sharedBy(sharing);
   const rank = ((Math.floor(sharing.monitorRank ?? 0) % count) + count) % count;
   const periodMs = effectiveInterval(intervalMs, sharing);
-  const unit = intervalMs % 1000 === 0 ? 1000 : 1;
+  const unit = intervalMs % secondMs === 0 ? secondMs : 1;
   const interval = intervalMs / unit;
   const effective = interval * count;
   const slot = (rank * interval + (hashGuid(guid) % effective)) % effective;
-  const withinSecond = unit === 1000 ? hashGuid(guid, subSecondSeed) % 1000 : 0;
+  const withinSecond = unit === secondMs ? hashGuid(guid, subSecondSeed) % secondMs : 0;
   return { periodMs, phase: slot * unit + withinSecond };
 }

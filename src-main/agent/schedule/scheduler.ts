@@ -6,7 +6,7 @@ import type { TimerHandle } from '../base/clock.ts';
 import { agentDefaults } from '../defaults.ts';
 import { clockOffset, detectJump } from './clock-jump.ts';
 import { MinHeap } from './heap.ts';
-import { firstRunAt, gridAfterFirstRun, gridSlot, nextGridPoint } from './grid.ts';
+import { firstRunAt, gridAfterFirstRun, gridSlot, nextGridPoint, secondEnd } from './grid.ts';
 import { newLagCounts, recordLag } from './lag.ts';
 import type { Job, RunTicket, Scheduler, SchedulerOptions } from './scheduler-api.ts';
 
@@ -139,10 +139,17 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       return;
     }
     // Runs due a few ms from now start with the ones due now (early, never late): see runBatchMs.
-    const horizon = now() + batchMs;
+    // Never in a whole second before their own: that second is the fleet's slot (grid.ts).
+    const t = now();
+    const horizon = t + batchMs;
+    const thisSecondEnds = secondEnd(t);
     const limit = slots();
     batching = true;
-    for (let top = heap.peek(); top !== undefined && top.due <= horizon; top = heap.peek()) {
+    for (
+      let top = heap.peek();
+      top !== undefined && top.due <= horizon && top.due < thisSecondEnds;
+      top = heap.peek()
+    ) {
       heap.pop();
       const { entry, due } = top;
       if (entry.removed || top.token !== entry.token) continue;

@@ -103,8 +103,8 @@ describe('scheduler with shared checks', () => {
     expect(onGrid.length).toBeGreaterThanOrEqual(9);
     const withinSecond = gridSlot('check-a', 10_000, {}).phase % 1000;
     for (const at of onGrid) {
-      // Due runs may start a few ms early (runs due together are batched), never late here; the
-      // guid's millisecond (929 for check-a) keeps them inside the slot's second.
+      // Due runs may start a few ms early (runs due together are batched), never late here and
+      // never before their slot's second (the batch stops at a whole second).
       const slot = Math.floor(at / 1000);
       expect(withinSecond - (at % 1000)).toBeLessThan(20);
       expect((((slot - 23) % 30) + 30) % 30).toBe(0);

@@ -117,6 +117,28 @@ describe('scheduler', () => {
     await stopAll(exact.clock, exact.scheduler);
   });
 
+  it('never starts a run before its slot second, however wide the batch', async () => {
+    // Two checks at 1 s whose starts inside the second sit either side of a whole second: the
+    // early one at .99x, the later one at .00x. A batch must not pull the later one into the
+    // second before its own (the fleet's slot is a whole Unix second: grid.ts gridSlot).
+    const interval = 1000;
+    const guids = Array.from({ length: 4000 }, (_, i) => `check-${i}`);
+    const late = guids.find((g) => phaseMs(g, interval) >= 990);
+    const early = guids.find((g) => phaseMs(g, interval) <= 5);
+    if (late === undefined || early === undefined) throw new Error('no guids either side of a second');
+    const { clock, scheduler, tickets } = setup(1, { batchMs: 30, startupSpreadMs: 1 });
+    scheduler.upsert({ guid: late, intervalMs: interval });
+    scheduler.upsert({ guid: early, intervalMs: interval });
+    await advanceInSteps(clock, 6 * interval, 1);
+    const onGrid = [...runsOf(tickets, late).slice(1), ...runsOf(tickets, early).slice(1)];
+    expect(runsOf(tickets, early).slice(1).length).toBeGreaterThanOrEqual(4);
+    for (const run of onGrid) {
+      expect(Math.floor(run.startedAt / 1000)).toBe(Math.floor(run.dueAt / 1000));
+      expect(run.startedAt).toBeLessThanOrEqual(run.dueAt);
+    }
+    await stopAll(clock, scheduler);
+  });
+
   it('never runs more than the concurrency cap at once', async () => {
     const { clock, scheduler, maxConcurrent } = await twentyChecks(3);
     expect(maxConcurrent()).toBe(3);
