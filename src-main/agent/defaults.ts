@@ -63,11 +63,10 @@ export const agentDefaults = {
    * per millisecond (1,000 checks at 1 s), every run's connect, answer and close each woke the
    * event loop on its own; started a few at a time they share the wake-ups, as a prober with
    * several requests in flight does: ~0.1 ms less CPU per run (issue 14, README "Benchmarks").
-   * 30 rather than 10 (issue 26): at 1,000 checks 0.218-0.246 against 0.239-0.322 ms CPU a run,
-   * six interleaved rounds, 30 the lower in each; at 4,000 checks the lag p99 was lower in each
-   * of three rounds (README "Benchmarks"). A check's runs stay on their grid, never late
-   * because of this and never started in a whole second before their own (the fleet's slot,
-   * schedule/scheduler.ts), and 30 ms early is far inside any interval the server can set.
+   * 30 rather than 10 since issue 26: less CPU a run at 1,000 checks and a lower lag at 4,000,
+   * in every round measured (figures in README "Benchmarks"). A check's runs stay on their grid,
+   * never late because of this and never started in a whole second before their own (the
+   * fleet's slot, grid.ts secondEnd), and 30 ms early is far inside any interval the server can set.
    */
   runBatchMs: 30,
   /**
