@@ -127,6 +127,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (uploads.batchWaiting()) loops?.upload.trigger();
     },
     onRecovered: () => loops?.upload.trigger(),
+    holds: (guid) => checkSet.holds(guid),
   });
 
   const checkSet = createCheckSet({

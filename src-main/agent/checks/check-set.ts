@@ -34,6 +34,11 @@ export interface CheckSetDeps {
 export interface CheckSet {
   runnable(): RunnableSet;
   stored(): StoredCheck[];
+  /**
+   * Whether the check is in the check set (run or not). A run that ends after its check left
+   * (deleted, unassigned) brings none of its local state back (results/recording.ts).
+   */
+  holds(guid: string): boolean;
   privateDefinition(guid: string): CheckDefinition | undefined;
   privateSummary(): PrivateDefinitionsSummary;
   /** Uses (loads and watches) a private definitions file; undefined stops using one. */
@@ -52,6 +57,8 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
   let source: PrivateDefinitionsSource | undefined;
   let privateState: PrivateDefinitionsState | undefined;
   let stored: StoredCheck[] = [];
+  /** The names of `stored`, by guid (holds() reads its keys). */
+  let names = new Map<string, string>();
   let runnable: RunnableSet = runnableChecks([], new Map());
   let summary: PrivateDefinitionsSummary = summarizePrivateDefinitions(undefined, runnable, (guid) => guid);
   let target: ScheduleTarget | undefined;
@@ -59,10 +66,10 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
   let syncChain: Promise<unknown> = Promise.resolve();
 
   function refresh(): void {
-    const before = new Set(stored.map((s) => s.check.guid));
+    const before = names;
     stored = listChecks(deps.db);
+    names = new Map(stored.map((s) => [s.check.guid, s.check.name]));
     runnable = runnableChecks(stored, privateState?.entries ?? new Map());
-    const names = new Map(stored.map((s) => [s.check.guid, s.check.name]));
     summary = summarizePrivateDefinitions(privateState, runnable, (guid) => names.get(guid) ?? guid);
     for (const check of runnable.runnable.values())
       target?.upsert({ guid: check.guid, intervalMs: check.intervalMs, ...check.sharing });
@@ -71,7 +78,7 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
       target?.remove(guid);
       deps.onGone(guid, names.has(guid));
     }
-    for (const guid of before) if (!names.has(guid) && !scheduled.has(guid)) deps.onGone(guid, false);
+    for (const guid of before.keys()) if (!names.has(guid) && !scheduled.has(guid)) deps.onGone(guid, false);
     scheduled = target === undefined ? new Set() : new Set(runnable.runnable.keys());
     deps.onChanged();
   }
@@ -95,6 +102,7 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
   return {
     runnable: () => runnable,
     stored: () => stored,
+    holds: (guid) => names.has(guid),
     privateDefinition: (guid) => privateState?.entries.get(guid),
     privateSummary: () => summary,
     async useFile(file) {

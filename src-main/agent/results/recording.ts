@@ -23,6 +23,8 @@ export interface RecordingDeps {
   onBatchWaiting: () => void;
   /** Results are saved again after a store problem: what waited can go now. */
   onRecovered: () => void;
+  /** Whether the check is still in the check set: a late run of one that left keeps no history. */
+  holds: (guid: string) => boolean;
 }
 
 export function createRecording(deps: RecordingDeps): ResultSink {
@@ -34,6 +36,7 @@ export function createRecording(deps: RecordingDeps): ResultSink {
     history,
     clock: deps.clock,
     maxBatch: wireLimits.resultsPerBatch,
+    keepsHistoryOf: deps.holds,
     onCommitted: ({ dropped, history: entries }) => {
       for (const entry of entries) stats.record(entry);
       deps.insight.committed(entries);

@@ -59,6 +59,14 @@ export interface ResultSinkOptions {
   retryMs?: number;
   /** How long a result may wait for others to share its commit. */
   commitWindowMs?: number;
+  /**
+   * Whether a run's check is still one to keep history for, asked at its commit. A run that
+   * ends, or waits for its commit, after its check left the check set still goes to the outbox
+   * (the server drops results of checks it no longer assigns: wire-api "accepted"), but its
+   * entry is not written and is not in onCommitted's history: the check was forgotten when it
+   * left (history, figures, rollups), and that entry would bring it back for good. All by default.
+   */
+  keepsHistoryOf?: (guid: string) => boolean;
   onCommitted: (committed: { results: number; history: readonly HistoryEntry[]; dropped: number }) => void;
   /** Commits failed: called on every failed attempt with the current problem. */
   onProblem?: (problem: StoreProblem, error: unknown) => void;
@@ -107,12 +115,14 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
 
   function commit(batch: readonly RunRecord[]): Committed {
     const results = batch.flatMap((r) => (r.result === undefined ? [] : [r.result]));
+    const keeps = options.keepsHistoryOf;
+    const history = batch.flatMap((r) => (keeps === undefined || keeps(r.history.check_guid) ? [r.history] : []));
     const countDropped = droppedUncounted;
     let dropped: number;
     try {
       dropped = transaction(options.db, () => {
         options.outbox.insert(results);
-        options.history.insert(batch.map((r) => r.history));
+        options.history.insert(history);
         if (countDropped > 0) addDropped(options.db, countDropped);
         return options.outbox.enforceBound();
       });
@@ -122,7 +132,7 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
       throw error;
     }
     droppedUncounted -= countDropped;
-    return { results: results.length, history: batch.map((r) => r.history), dropped: dropped + countDropped };
+    return { results: results.length, history, dropped: dropped + countDropped };
   }
 
   /** Tells everyone waiting for a committed batch, after the commit and outside its retry. */

@@ -22,7 +22,7 @@ export interface CheckRunnerDeps {
   skipsRun: (outcome: ProbeOutcome) => Promise<boolean>;
   /** Read per run, so that changed settings (proxy, CA, egress policy) apply to the next run. */
   probeContext?: () => ExtraProbeContext;
-  /** A run's outcome, once the run is committed to the store. */
+  /** A run's outcome, once the run is committed to the store, if its check is still run then. */
   onOutcome?: (check: RunnableCheck, outcome: ProbeOutcome, skipped: boolean, ranAt: Date) => void;
 }
 
@@ -48,10 +48,12 @@ export function createCheckRunner(deps: CheckRunnerDeps): (ticket: RunTicket) =>
     });
     const skipped = await deps.skipsRun(outcome);
     const observe = deps.onOutcome;
-    deps.sink.add({
-      ...(skipped ? {} : { result }),
-      history: historyEntry(result, outcome, skipped),
-      ...(observe === undefined ? {} : { committed: () => observe(check, outcome, skipped, ranAt) }),
-    });
+    // Told only while the check is still run: one that stopped meanwhile (deleted, unassigned,
+    // disabled) had its last run and transition state freed, and a late run would start them
+    // again, with a "down" for a check nobody runs.
+    const committed = (): void => {
+      if (observe !== undefined && deps.lookup(check.guid) !== undefined) observe(check, outcome, skipped, ranAt);
+    };
+    deps.sink.add({ ...(skipped ? {} : { result }), history: historyEntry(result, outcome, skipped), committed });
   };
 }

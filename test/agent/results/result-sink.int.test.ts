@@ -43,16 +43,19 @@ const record = (i: number, size = 100) => {
 
 /** A sink on a fresh store and a fake clock; `commits` holds each commit's result count. */
 async function openSink(
-  callbacks: Partial<Pick<Parameters<typeof createResultSink>[0], 'onCommitted' | 'onCallbackError'>> = {},
+  callbacks: Partial<
+    Pick<Parameters<typeof createResultSink>[0], 'onCommitted' | 'onCallbackError' | 'keepsHistoryOf'>
+  > = {},
 ) {
   const db = openDatabase(join(await tempDataDir(), 'agent.db'));
   const outbox = createOutbox(db, { maxCount: 1_000_000, maxBytes: 1 << 30 });
   const clock = createFakeClock();
   const commits: number[] = [];
+  const history = createHistory(db, 300);
   const sink = createResultSink({
     db,
     outbox,
-    history: createHistory(db, 300),
+    history,
     clock,
     maxBatch: 500,
     onCommitted: ({ results }) => commits.push(results),
@@ -62,7 +65,7 @@ async function openSink(
     sink.close();
     db.close();
   };
-  return { outbox, clock, commits, sink, close };
+  return { outbox, history, clock, commits, sink, close };
 }
 
 describe('result sink commit window', () => {
@@ -129,6 +132,27 @@ describe('result sink commit window', () => {
     await clock.advance(5 * sinkDefaults.commitWindowMs);
     expect(commits).toBe(1);
     expect(outbox.count()).toBe(3);
+    close();
+  });
+
+  it('keeps no history of a run whose check left while it waited for its commit, and still stores its result', async () => {
+    const gone = new Set<string>();
+    const kept: string[] = [];
+    const { outbox, history, clock, sink, close } = await openSink({
+      keepsHistoryOf: (guid) => !gone.has(guid),
+      onCommitted: ({ history: entries }) => kept.push(...entries.map((e) => e.check_guid)),
+    });
+    const told: string[] = [];
+    for (const i of [0, 1]) sink.add({ ...record(i), committed: () => told.push(`g${i}`) });
+    // g1 leaves the check set (its history forgotten) while its run waits for the window.
+    gone.add('g1');
+    await clock.advance(sinkDefaults.commitWindowMs);
+    expect(outbox.count()).toBe(2);
+    expect(kept).toEqual(['g0']);
+    expect(history.recent('g0', 10)).toHaveLength(1);
+    expect(history.recent('g1', 10)).toEqual([]);
+    // Each run's own observer still runs: the check runner decides whether its check is told.
+    expect(told).toEqual(['g0', 'g1']);
     close();
   });
 });
