@@ -116,7 +116,8 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
   function commit(batch: readonly RunRecord[]): Committed {
     const results = batch.flatMap((r) => (r.result === undefined ? [] : [r.result]));
     const keeps = options.keepsHistoryOf;
-    const history = batch.flatMap((r) => (keeps === undefined || keeps(r.history.check_guid) ? [r.history] : []));
+    const history: HistoryEntry[] = [];
+    for (const r of batch) if (keeps === undefined || keeps(r.history.check_guid)) history.push(r.history);
     const countDropped = droppedUncounted;
     let dropped: number;
     try {
