@@ -1,7 +1,6 @@
 // A flapping check in notifications: the agent's transitions for a check changing state every
 // 20 s, through the planner, on a fake clock (issue 25: at most 2 notifications).
 import { describe, expect, it } from 'vitest';
-import type { ProbeOutcome } from '../../src-main/agent/probes/types.ts';
 import { flapDefaults } from '../../src-main/agent/runs/flapping.ts';
 import { createTransitionTracker } from '../../src-main/agent/runs/transitions.ts';
 import { openDatabase } from '../../src-main/agent/store/database.ts';
@@ -9,16 +8,7 @@ import { createEventLog } from '../../src-main/agent/store/events.ts';
 import { createNotificationPlanner, type Note } from '../../src-main/electron/notification-planner.ts';
 import { shellDefaults } from '../../src-main/electron/shell-defaults.ts';
 import { createFakeClock } from '../support/fake-clock.ts';
-
-const outcome = (success: boolean): ProbeOutcome => ({
-  success,
-  httpStatus: success ? 200 : 503,
-  latencyMs: 5,
-  answered: true,
-  decidedBy: success ? 'all-rules' : 'status',
-  error: success ? '' : 'status 503, expected 200',
-  responseSample: '',
-});
+import { runOutcome } from '../support/probe-outcomes.ts';
 
 /** Runs Shop every 10 s for `ms`, passing when `passes` says so; returns every note shown. */
 function scenario() {
@@ -34,7 +24,7 @@ function scenario() {
         const error = passes(elapsed) ? '' : 'status 503, expected 200';
         const t = tracker.observe(
           { guid: 'shop', name: 'Shop', skipped: false, error },
-          outcome(error === ''),
+          runOutcome(error === ''),
           new Date(nowMs),
         );
         if (t !== undefined) notes.push(...planner.transitions([t], nowMs));

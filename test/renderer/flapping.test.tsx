@@ -4,7 +4,6 @@
 // now; the Overview lists it once, apart from the down checks (issue 25).
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProbeOutcome } from '../../src-main/agent/probes/types.ts';
 import { createTransitionTracker } from '../../src-main/agent/runs/transitions.ts';
 import { openDatabase } from '../../src-main/agent/store/database.ts';
 import { createEventLog, type AgentEvent } from '../../src-main/agent/store/events.ts';
@@ -13,6 +12,7 @@ import { OverviewView } from '../../src-renderer/views/OverviewView.tsx';
 import { createFakeBridge, ok } from './fake-bridge.ts';
 import { checkOf, snapshotOf } from './fixtures.ts';
 import { renderView } from './render.tsx';
+import { runOutcome } from '../support/probe-outcomes.ts';
 
 const startMs = Date.parse('2026-11-21T09:50:00.000Z');
 const endMs = startMs + 3 * 60_000;
@@ -25,16 +25,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const outcome = (success: boolean): ProbeOutcome => ({
-  success,
-  httpStatus: success ? 200 : 503,
-  latencyMs: 5,
-  answered: true,
-  decidedBy: success ? 'all-rules' : 'status',
-  error: success ? '' : 'status 503, expected 200',
-  responseSample: '',
-});
-
 /** The agent's event log after Intranet went down and Shop flapped every 20 s for 3 minutes. */
 function agentLog(): AgentEvent[] {
   const log = createEventLog(openDatabase(':memory:'));
@@ -43,7 +33,7 @@ function agentLog(): AgentEvent[] {
   const run = (guid: string, name: string, success: boolean): void =>
     void tracker.observe(
       { guid, name, skipped: false, error: success ? '' : 'status 503, expected 200' },
-      outcome(success),
+      runOutcome(success),
       new Date(now),
     );
   run('intranet', 'Intranet', false);

@@ -43,6 +43,7 @@ import type {
 import { wireCheck } from '../support/wire-fixtures.ts';
 import { createFakeClock } from '../support/fake-clock.ts';
 import { settingsOf } from './fixtures.ts';
+import { failedRun } from '../support/probe-outcomes.ts';
 
 export type ScenarioName =
   | 'server refusing'
@@ -148,16 +149,13 @@ function shopOutcome(): ProbeOutcome {
     Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:443'), { code: 'ECONNREFUSED' }),
     'shop.example',
   );
-  return {
-    success: false,
+  return failedRun({
     httpStatus: 0,
     latencyMs: 0,
-    answered: true,
     decidedBy: 'connection',
     error,
-    responseSample: '',
     timings: { dnsMs: 2, connectMs: 1, totalMs: 3 },
-  };
+  });
 }
 
 async function recordServerCalls(

@@ -6,22 +6,11 @@ import { storeFile } from '../../../src-main/agent/base/data-dir.ts';
 import type { Endpoint } from '../../../src-main/agent/health/connectivity.ts';
 import { createOfflinePolicy } from '../../../src-main/agent/health/offline-policy.ts';
 import { silentLogger } from '../../../src-main/agent/base/log.ts';
-import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
 import { createLiveState, initialState } from '../../../src-main/agent/live/state.ts';
 import { openDatabase } from '../../../src-main/agent/store/database.ts';
 import { closedPort, listen, loopback, startSilentPort } from '../../targets/index.ts';
 import { tempDataDir } from '../../support/temp-dir.ts';
-
-const failed = (o: Partial<ProbeOutcome>): ProbeOutcome => ({
-  success: false,
-  httpStatus: 0,
-  latencyMs: 0,
-  answered: false,
-  decidedBy: 'connection',
-  error: 'connect timed out',
-  responseSample: '',
-  ...o,
-});
+import { unansweredRun } from '../../support/probe-outcomes.ts';
 
 type Network = 'silent' | 'refusing' | 'listening';
 
@@ -47,42 +36,42 @@ describe('offline policy: what a failed run becomes', () => {
   it.each([
     {
       name: 'a 503 while no target answers: a real failure, no outage',
-      outcome: failed({ httpStatus: 503, latencyMs: 3, answered: true, error: 'status 503' }),
+      outcome: unansweredRun({ httpStatus: 503, latencyMs: 3, answered: true, error: 'status 503' }),
       network: 'silent',
       skipped: false,
       offline: false,
     },
     {
       name: 'a refused target while no target answers: a real failure',
-      outcome: failed({ answered: true, error: 'connection refused' }),
+      outcome: unansweredRun({ answered: true, error: 'connection refused' }),
       network: 'silent',
       skipped: false,
       offline: false,
     },
     {
       name: 'no answer while no target answers: skipped, an outage starts',
-      outcome: failed({}),
+      outcome: unansweredRun({}),
       network: 'silent',
       skipped: true,
       offline: true,
     },
     {
       name: 'no answer while the server refuses: a real failure (server unavailable, not offline)',
-      outcome: failed({}),
+      outcome: unansweredRun({}),
       network: 'refusing',
       skipped: false,
       offline: false,
     },
     {
       name: 'no answer while a target answers: a real failure',
-      outcome: failed({}),
+      outcome: unansweredRun({}),
       network: 'listening',
       skipped: false,
       offline: false,
     },
     {
       name: 'an unusable definition: a real failure whatever the network',
-      outcome: failed({ invalidDefinition: true, error: 'check has no URL' }),
+      outcome: unansweredRun({ invalidDefinition: true, error: 'check has no URL' }),
       network: 'silent',
       skipped: false,
       offline: false,

@@ -9,29 +9,13 @@ import { createLiveState, initialState } from '../../../src-main/agent/live/stat
 import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
 import { openDatabase } from '../../../src-main/agent/store/database.ts';
 import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
+import { passedRun, unansweredRun } from '../../support/probe-outcomes.ts';
 
 /** A run that got no answer and took `totalMs` (a timeout). */
-const noAnswer = (totalMs: number): ProbeOutcome => ({
-  success: false,
-  httpStatus: 0,
-  latencyMs: 0,
-  answered: false,
-  decidedBy: 'timeout',
-  error: `timed out after ${totalMs / 1000} s`,
-  responseSample: '',
-  timings: { totalMs },
-});
+const noAnswer = (totalMs: number): ProbeOutcome =>
+  unansweredRun({ decidedBy: 'timeout', error: `timed out after ${totalMs / 1000} s`, timings: { totalMs } });
 
-const answeredOk: ProbeOutcome = {
-  success: true,
-  httpStatus: 200,
-  latencyMs: 5,
-  answered: true,
-  decidedBy: 'all-rules',
-  error: '',
-  responseSample: '',
-  timings: { totalMs: 5 },
-};
+const answeredOk: ProbeOutcome = passedRun({ timings: { totalMs: 5 } });
 
 /** Connectivity probes that take `probeMs` on the fake clock and return what the network is now. */
 function scriptedConnectivity(clock: FakeClock, probeMs: number): Connectivity & { network: Reachability } {

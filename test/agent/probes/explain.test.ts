@@ -3,19 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { explain, type ProbeOutcome } from '../../../src-main/agent/probes/index.ts';
 import { definition } from './definition.ts';
+import { passedRun } from '../../support/probe-outcomes.ts';
 
 const cert = { subject: 'CN=shop.test', issuer: 'CN=Office CA', validTo: '2027-01-10T00:00:00Z', daysLeft: 9 };
-const base: ProbeOutcome = {
-  success: true,
-  httpStatus: 200,
+const base: ProbeOutcome = passedRun({
   latencyMs: 12,
-  answered: true,
-  decidedBy: 'all-rules',
-  error: '',
   responseSample: 'Welcome home\nsecond line',
   timings: { dnsMs: 3, connectMs: 1, tlsMs: 5, firstByteMs: 2, totalMs: 14 },
   certificate: cert,
-};
+});
 
 describe('explain', () => {
   it('a pass lists every rule it satisfied, the timings and the certificate', () => {

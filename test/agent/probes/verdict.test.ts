@@ -13,6 +13,7 @@ import {
   statusRuleProblem,
   statusVerdict,
 } from '../../../src-main/agent/probes/verdict.ts';
+import { passedRun } from '../../support/probe-outcomes.ts';
 
 describe('statusVerdict', () => {
   it.each([
@@ -174,15 +175,7 @@ describe('firstFailure', () => {
 });
 
 describe('invertOutcome', () => {
-  const base: ProbeOutcome = {
-    success: true,
-    httpStatus: 200,
-    latencyMs: 5,
-    answered: true,
-    decidedBy: 'all-rules',
-    error: '',
-    responseSample: 'ok',
-  };
+  const base: ProbeOutcome = passedRun({ responseSample: 'ok' });
   it.each([
     { name: 'success becomes a failure that says why', input: base, success: false, error: invertedSuccessError },
     {

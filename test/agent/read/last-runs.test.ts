@@ -5,22 +5,19 @@ import { createLastRuns } from '../../../src-main/agent/read/last-runs.ts';
 import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
 import { privateEarlierError, privateMask, shownError } from '../../../src-main/agent/results/privacy.ts';
 import type { HistoryEntry } from '../../../src-main/agent/store/history.ts';
+import { passedRun } from '../../support/probe-outcomes.ts';
 
 const at = (s: number): number => Date.UTC(2026, 10, 28, 12, 0, s);
 const iso = (s: number): string => new Date(at(s)).toISOString();
 
-const outcome = (over: Partial<ProbeOutcome> = {}): ProbeOutcome => ({
-  success: true,
-  httpStatus: 200,
-  latencyMs: 12,
-  answered: true,
-  decidedBy: 'all-rules',
-  error: '',
-  responseSample: 'hello',
-  sampleKind: 'body',
-  timings: { connectMs: 1.25, firstByteMs: 3.5, totalMs: 12.75 },
-  ...over,
-});
+const outcome = (over: Partial<ProbeOutcome> = {}): ProbeOutcome =>
+  passedRun({
+    latencyMs: 12,
+    responseSample: 'hello',
+    sampleKind: 'body',
+    timings: { connectMs: 1.25, firstByteMs: 3.5, totalMs: 12.75 },
+    ...over,
+  });
 
 const stored = (over: Partial<HistoryEntry> = {}): HistoryEntry => ({
   check_guid: 'a',

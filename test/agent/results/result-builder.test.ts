@@ -2,17 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildResult } from '../../../src-main/agent/results/result-builder.ts';
 import { privateSecrets } from '../../../src-main/agent/results/privacy.ts';
 import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
+import { failedRun } from '../../support/probe-outcomes.ts';
 
-const outcome = (o: Partial<ProbeOutcome>): ProbeOutcome => ({
-  success: false,
-  httpStatus: 0,
-  latencyMs: 0,
-  answered: true,
-  decidedBy: 'connection',
-  error: '',
-  responseSample: '',
-  ...o,
-});
+/** A failed run that got an answer, with no status, time or words unless the test gives them. */
+const outcome = (o: Partial<ProbeOutcome>): ProbeOutcome =>
+  failedRun({ httpStatus: 0, latencyMs: 0, decidedBy: 'connection', error: '', ...o });
 
 const base = { guid: 'g', monitorId: 'm', ranAt: new Date('2026-11-21T10:00:00.123Z') };
 

@@ -1,7 +1,6 @@
 // A check that flaps is told once as flapping, with its pattern, until it settles: the event log
 // and the transitions, driven by a fake clock (issue 25).
 import { describe, expect, it } from 'vitest';
-import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
 import { openDatabase } from '../../../src-main/agent/store/database.ts';
 import { createEventLog, type EventLog } from '../../../src-main/agent/store/events.ts';
 import { createFlapWatch, flapDefaults } from '../../../src-main/agent/runs/flapping.ts';
@@ -11,16 +10,7 @@ import {
   type TransitionTracker,
 } from '../../../src-main/agent/runs/transitions.ts';
 import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
-
-const outcome = (success: boolean): ProbeOutcome => ({
-  success,
-  httpStatus: success ? 200 : 503,
-  latencyMs: 5,
-  answered: true,
-  decidedBy: success ? 'all-rules' : 'status',
-  error: success ? '' : 'status 503, expected 200',
-  responseSample: '',
-});
+import { runOutcome } from '../../support/probe-outcomes.ts';
 
 interface Rig {
   clock: FakeClock;
@@ -46,7 +36,7 @@ function rig(): Rig {
       const name = guid === 'shop' ? 'Shop' : 'Intranet';
       const t = tracker.observe(
         { guid, name, skipped: false, error: success ? '' : 'status 503, expected 200' },
-        outcome(success),
+        runOutcome(success),
         new Date(clock.now()),
       );
       if (t !== undefined) r.told.push(t);

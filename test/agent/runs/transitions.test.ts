@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
 import { openDatabase } from '../../../src-main/agent/store/database.ts';
 import { createEventLog } from '../../../src-main/agent/store/events.ts';
 import { createTransitionTracker, type ObservedRun } from '../../../src-main/agent/runs/transitions.ts';
+import { runOutcome } from '../../support/probe-outcomes.ts';
 
 const at = (minute: number): Date => new Date(Date.UTC(2026, 10, 21, 10, minute));
-const outcome = (success: boolean): ProbeOutcome => ({
-  success,
-  httpStatus: success ? 200 : 503,
-  latencyMs: 5,
-  answered: true,
-  decidedBy: success ? 'all-rules' : 'status',
-  error: success ? '' : 'status 503, expected 200',
-  responseSample: '',
-});
 const run = (overrides: Partial<ObservedRun> = {}): ObservedRun => ({
   guid: 'shop',
   name: 'Shop',
@@ -26,18 +17,18 @@ describe('transitions from the event log', () => {
   it('announces a check going down once, and its recovery with when it went down', () => {
     const log = createEventLog(openDatabase(':memory:'));
     const tracker = createTransitionTracker(log, () => at(59));
-    expect(tracker.observe(run({ error: '' }), outcome(true), at(0))).toBeUndefined(); // up is not news
-    expect(tracker.observe(run(), outcome(false), at(28))).toEqual({
+    expect(tracker.observe(run({ error: '' }), runOutcome(true), at(0))).toBeUndefined(); // up is not news
+    expect(tracker.observe(run(), runOutcome(false), at(28))).toEqual({
       guid: 'shop',
       name: 'Shop',
       kind: 'down',
       error: 'status 503, expected 200',
       at: at(28).toISOString(),
     });
-    expect(tracker.observe(run(), outcome(false), at(29))).toBeUndefined();
-    expect(tracker.observe(run({ skipped: true }), outcome(false), at(30))).toBeUndefined();
+    expect(tracker.observe(run(), runOutcome(false), at(29))).toBeUndefined();
+    expect(tracker.observe(run({ skipped: true }), runOutcome(false), at(30))).toBeUndefined();
     expect(tracker.downSince('shop')).toBe(at(28).toISOString());
-    expect(tracker.observe(run({ error: '' }), outcome(true), at(41))).toEqual({
+    expect(tracker.observe(run({ error: '' }), runOutcome(true), at(41))).toEqual({
       guid: 'shop',
       name: 'Shop',
       kind: 'recovered',
@@ -51,17 +42,17 @@ describe('transitions from the event log', () => {
 
   it('a restarted agent finds the open episode: no second "down", and the recovery is told', () => {
     const db = openDatabase(':memory:');
-    createTransitionTracker(createEventLog(db), () => at(0)).observe(run(), outcome(false), at(28));
+    createTransitionTracker(createEventLog(db), () => at(0)).observe(run(), runOutcome(false), at(28));
     const again = createTransitionTracker(createEventLog(db), () => at(0));
     expect(again.downSince('shop')).toBe(at(28).toISOString());
-    expect(again.observe(run(), outcome(false), at(35))).toBeUndefined();
-    expect(again.observe(run(), outcome(true), at(41))?.kind).toBe('recovered');
+    expect(again.observe(run(), runOutcome(false), at(35))).toBeUndefined();
+    expect(again.observe(run(), runOutcome(true), at(41))?.kind).toBe('recovered');
   });
 
   it('a check no longer run ends its open episode, and the log keeps it', () => {
     const log = createEventLog(openDatabase(':memory:'));
     const tracker = createTransitionTracker(log, () => at(50));
-    tracker.observe(run(), outcome(false), at(28));
+    tracker.observe(run(), runOutcome(false), at(28));
     tracker.forget('shop');
     expect(tracker.downSince('shop')).toBeUndefined();
     expect(log.list({ guid: 'shop', limit: 1 })[0]).toMatchObject({
