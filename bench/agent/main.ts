@@ -347,6 +347,10 @@ async function main(): Promise<void> {
     console.log(
       `  a wake-up alone costs ${fixed(wakeupMs(ref), 3)} ms of CPU on this machine: the agent's ${fixed(rest.wakeupsPerS, 2)} wake-ups a second at that price are ${fixed(wakeupsCostMsPerS(rest), 2)} of its ${fixed(rest.cpuMsPerS, 2)} ms/s`,
     );
+    const byThread = rest.threadsMsPerS;
+    console.log(
+      `  the agent's ms/s by thread: main ${fixed(byThread.main, 2)}, V8's helpers ${fixed(byThread.v8Helpers, 2)} (they mark and sweep for a full GC: a window that holds one reads higher here), libuv's pool ${fixed(byThread.libuvPool, 2)}, other ${fixed(byThread.other, 2)}`,
+    );
     console.log(
       `  the same probes a minute from a bare prober cost ${fixed(rest.prober.cpuMsPerS, 2)} ms/s here (${fixed(proberMsPerProbe(rest), 2)} ms a probe): the agent at rest is ${fixed(rest.cpuMsPerS / rest.prober.cpuMsPerS, 2)}x that, with its commits, calls to the server and housekeeping`,
     );

@@ -61,8 +61,15 @@ export function contextSwitches(pid: number): { voluntary: number; nonvoluntary:
   return { voluntary, nonvoluntary };
 }
 
-/** /proc/PID/task/TID/<name> of every thread of the process; a thread that ended meanwhile is skipped. */
+/**
+ * /proc/PID/task/TID/<name> of every thread of the process, with the thread's id; a thread that
+ * ended meanwhile is skipped.
+ */
 function* threadFiles(pid: number, name: string): Generator<string> {
+  for (const [, text] of threadFilesById(pid, name)) yield text;
+}
+
+function* threadFilesById(pid: number, name: string): Generator<[number, string]> {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     let text: string;
     try {
@@ -70,22 +77,49 @@ function* threadFiles(pid: number, name: string): Generator<string> {
     } catch {
       continue; // The thread ended between the listing and the read.
     }
-    yield text;
+    yield [Number(tid), text];
   }
 }
 
 /**
- * CPU time of all the process's threads so far, in ms to the nanosecond: the first field of
- * /proc/PID/task/TID/schedstat. /proc/PID/stat counts in clock ticks (10 ms here), and a resting
- * agent's minute is ~90 ms of CPU, nine ticks: ±11 % from the rounding alone. A thread that
- * exits takes its time with it, so this is for processes whose threads live as long as they do
- * (the resting row, the wake-up reference).
+ * What a Node process's threads are for, from their names (/proc/PID/task/TID/comm): its main
+ * thread (the thread whose id is the process's), V8's helper threads (`V8Worker`: concurrent
+ * marking and sweeping of a full GC, scavenging, compiling), libuv's pool (`libuv-worker`: file
+ * system calls, fdatasync), and the rest (a worker thread of the program's own, the inspector).
  */
-export function threadsCpuMs(pid: number): number {
-  let ns = 0;
-  for (const schedstat of threadFiles(pid, 'schedstat')) ns += Number(schedstat.split(' ')[0]);
-  return ns / 1e6;
+export type ThreadRole = 'main' | 'v8Helpers' | 'libuvPool' | 'other';
+
+export function threadRole(pid: number, tid: number, comm: string): ThreadRole {
+  if (tid === pid) return 'main';
+  if (comm.startsWith('V8Worker')) return 'v8Helpers';
+  if (comm.startsWith('libuv-worker')) return 'libuvPool';
+  return 'other';
 }
+
+/**
+ * CPU time of the process's threads so far by what they are for, in ms to the nanosecond: the
+ * first field of /proc/PID/task/TID/schedstat. /proc/PID/stat counts in clock ticks (10 ms here),
+ * and a resting agent's minute is ~90 ms of CPU, nine ticks: ±11 % from the rounding alone. A
+ * thread that exits takes its time with it, so this is for processes whose threads live as long
+ * as they do (the resting row, the wake-up reference).
+ */
+export function threadsCpuByRole(pid: number): Record<ThreadRole, number> {
+  const ms: Record<ThreadRole, number> = { main: 0, v8Helpers: 0, libuvPool: 0, other: 0 };
+  for (const [tid, schedstat] of threadFilesById(pid, 'schedstat')) {
+    let comm = '';
+    try {
+      comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      // Ended between the two reads: its time still counts, as "other".
+    }
+    ms[threadRole(pid, tid, comm)] += Number(schedstat.split(' ')[0]) / 1e6;
+  }
+  return ms;
+}
+
+/** Every thread's time together, from threadsCpuByRole. */
+export const allThreadsMs = (byRole: Record<ThreadRole, number>): number =>
+  byRole.main + byRole.v8Helpers + byRole.libuvPool + byRole.other;
 
 /** The whole machine's CPU time so far (/proc/stat, first line, in clock ticks): idle and all. */
 export interface MachineCpu {

@@ -2,7 +2,7 @@
 // intervals after a warm-up (main.ts says how many), so the window holds each check's runs and
 // each background task about as often as their periods say. Figures from /proc only
 // (nothing asks the agent anything during the window: a status --json read would wake it): CPU
-// per second of wall time (to the nanosecond: threadsCpuMs) and wakeups per second, counted as
+// per second of wall time (to the nanosecond: threadsCpuByRole, also split by thread) and wakeups per second, counted as
 // context switches of all its threads (proc-stats.ts says why).
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
@@ -13,7 +13,14 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { ask, startChild, stopChild } from './children.ts';
-import { contextSwitches, sampleProcess, threadsCpuMs, type ProcSample } from './proc-stats.ts';
+import {
+  allThreadsMs,
+  contextSwitches,
+  sampleProcess,
+  threadsCpuByRole,
+  type ProcSample,
+  type ThreadRole,
+} from './proc-stats.ts';
 import { commandLaunch } from './stack.ts';
 import type { Target } from './target.ts';
 
@@ -32,6 +39,11 @@ export interface RestingMeasured extends Quiet {
   intervalS: number;
   windowS: number;
   threads: number;
+  /**
+   * The agent's CPU per second by thread (proc-stats.ts threadRole): V8's helpers mark and sweep
+   * for a full GC, so a window that holds one reads higher there (README "Benchmarks").
+   */
+  threadsMsPerS: Record<ThreadRole, number>;
   rssMb: number;
   /** Requests the target served in the window: the checks' runs. */
   probes: number;
@@ -44,14 +56,29 @@ export interface RestingMeasured extends Quiet {
 interface Reading {
   at: number;
   proc: ProcSample;
-  /** To the nanosecond (threadsCpuMs), not in the 10 ms ticks of proc.cpuMs. */
+  /** To the nanosecond (threadsCpuByRole), not in the 10 ms ticks of proc.cpuMs. */
   cpuMs: number;
+  byRole: Record<ThreadRole, number>;
   voluntary: number;
   nonvoluntary: number;
 }
 
 function read(pid: number): Reading {
-  return { at: performance.now(), proc: sampleProcess(pid), cpuMs: threadsCpuMs(pid), ...contextSwitches(pid) };
+  const byRole = threadsCpuByRole(pid);
+  return {
+    at: performance.now(),
+    proc: sampleProcess(pid),
+    cpuMs: allThreadsMs(byRole),
+    byRole,
+    ...contextSwitches(pid),
+  };
+}
+
+/** CPU per second of each kind of thread between two readings. */
+function perRole(begin: Reading, end: Reading): Record<ThreadRole, number> {
+  const seconds = (end.at - begin.at) / 1000;
+  const rate = (role: ThreadRole): number => (end.byRole[role] - begin.byRole[role]) / seconds;
+  return { main: rate('main'), v8Helpers: rate('v8Helpers'), libuvPool: rate('libuvPool'), other: rate('other') };
 }
 
 function between(begin: Reading, end: Reading): Quiet {
@@ -119,6 +146,7 @@ export function measureResting(
           windowS: (end.agent.at - begin.agent.at) / 1000,
           ...between(begin.agent, end.agent),
           threads: end.agent.proc.threads,
+          threadsMsPerS: perRole(begin.agent, end.agent),
           rssMb: end.agent.proc.rssMb,
           // The target counts the bare prober's requests with the agent's.
           probes: servedAfter - servedBefore - proberProbes,
