@@ -58,8 +58,10 @@ describe('a run that ends after its check left', () => {
     await eventually(() => held.length === 1, 10_000, 'the run in flight');
 
     act(h, check.guid);
+    // The sync loop may apply the change first (the harness syncs every 100 ms); either way, once a
+    // round started after the change has ended, the check is no longer run.
     const sync = await h.agent.syncNow();
-    expect(sync.ok && sync.summary.stopped).toBe(1);
+    expect(sync.ok).toBe(true);
     expect(h.agent.runnable().runnable.has(check.guid)).toBe(false);
 
     // The run ends now, a failure (a "down" the check would have been told of).
