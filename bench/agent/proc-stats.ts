@@ -54,7 +54,7 @@ export function sampleProcess(pid: number): ProcSample {
 export function contextSwitches(pid: number): { voluntary: number; nonvoluntary: number } {
   let voluntary = 0;
   let nonvoluntary = 0;
-  for (const status of threadFiles(pid, 'status')) {
+  for (const [, status] of threadFiles(pid, 'status')) {
     voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
     nonvoluntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
   }
@@ -65,11 +65,7 @@ export function contextSwitches(pid: number): { voluntary: number; nonvoluntary:
  * /proc/PID/task/TID/<name> of every thread of the process, with the thread's id; a thread that
  * ended meanwhile is skipped.
  */
-function* threadFiles(pid: number, name: string): Generator<string> {
-  for (const [, text] of threadFilesById(pid, name)) yield text;
-}
-
-function* threadFilesById(pid: number, name: string): Generator<[number, string]> {
+function* threadFiles(pid: number, name: string): Generator<[number, string]> {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     let text: string;
     try {
@@ -87,7 +83,8 @@ function* threadFilesById(pid: number, name: string): Generator<[number, string]
  * marking and sweeping of a full GC, scavenging, compiling), libuv's pool (`libuv-worker`: file
  * system calls, fdatasync), and the rest (a worker thread of the program's own, the inspector).
  */
-export type ThreadRole = 'main' | 'v8Helpers' | 'libuvPool' | 'other';
+export const threadRoles = ['main', 'v8Helpers', 'libuvPool', 'other'] as const;
+export type ThreadRole = (typeof threadRoles)[number];
 
 export function threadRole(pid: number, tid: number, comm: string): ThreadRole {
   if (tid === pid) return 'main';
@@ -104,8 +101,8 @@ export function threadRole(pid: number, tid: number, comm: string): ThreadRole {
  * as they do (the resting row, the wake-up reference).
  */
 export function threadsCpuByRole(pid: number): Record<ThreadRole, number> {
-  const ms: Record<ThreadRole, number> = { main: 0, v8Helpers: 0, libuvPool: 0, other: 0 };
-  for (const [tid, schedstat] of threadFilesById(pid, 'schedstat')) {
+  const ms = Object.fromEntries(threadRoles.map((role) => [role, 0])) as Record<ThreadRole, number>;
+  for (const [tid, schedstat] of threadFiles(pid, 'schedstat')) {
     let comm = '';
     try {
       comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
@@ -119,7 +116,7 @@ export function threadsCpuByRole(pid: number): Record<ThreadRole, number> {
 
 /** Every thread's time together, from threadsCpuByRole. */
 export const allThreadsMs = (byRole: Record<ThreadRole, number>): number =>
-  byRole.main + byRole.v8Helpers + byRole.libuvPool + byRole.other;
+  threadRoles.reduce((sum, role) => sum + byRole[role], 0);
 
 /** The whole machine's CPU time so far (/proc/stat, first line, in clock ticks): idle and all. */
 export interface MachineCpu {

@@ -2,8 +2,8 @@
 // intervals after a warm-up (main.ts says how many), so the window holds each check's runs and
 // each background task about as often as their periods say. Figures from /proc only
 // (nothing asks the agent anything during the window: a status --json read would wake it): CPU
-// per second of wall time (to the nanosecond: threadsCpuByRole, also split by thread) and wakeups per second, counted as
-// context switches of all its threads (proc-stats.ts says why).
+// per second of wall time (to the nanosecond: threadsCpuByRole, also split by thread) and wakeups
+// per second, counted as context switches of all its threads (proc-stats.ts says why).
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
 // And a bare Node prober (rest-prober.js) sends the same number of probes a minute to the same
@@ -17,6 +17,7 @@ import {
   allThreadsMs,
   contextSwitches,
   sampleProcess,
+  threadRoles,
   threadsCpuByRole,
   type ProcSample,
   type ThreadRole,
@@ -77,8 +78,9 @@ function read(pid: number): Reading {
 /** CPU per second of each kind of thread between two readings. */
 function perRole(begin: Reading, end: Reading): Record<ThreadRole, number> {
   const seconds = (end.at - begin.at) / 1000;
-  const rate = (role: ThreadRole): number => (end.byRole[role] - begin.byRole[role]) / seconds;
-  return { main: rate('main'), v8Helpers: rate('v8Helpers'), libuvPool: rate('libuvPool'), other: rate('other') };
+  return Object.fromEntries(
+    threadRoles.map((role) => [role, (end.byRole[role] - begin.byRole[role]) / seconds]),
+  ) as Record<ThreadRole, number>;
 }
 
 function between(begin: Reading, end: Reading): Quiet {
