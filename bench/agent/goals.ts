@@ -121,7 +121,7 @@ export function goalRows(
       `at rest (${rest?.checks ?? 20} checks at ${rest?.intervalS ?? 60} s): CPU <= ${goalValues.restingCpuMsPerS} ms per second`,
       rest === undefined
         ? undefined
-        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)})`,
+        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)})`,
       rest !== undefined && rest.cpuMsPerS <= goalValues.restingCpuMsPerS,
     ),
     goal(

@@ -17,14 +17,7 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
-import {
-  measureResting,
-  proberMsPerProbe,
-  resting,
-  wakeupMs,
-  wakeupsCostMsPerS,
-  type RestingMeasured,
-} from './resting.ts';
+import { measureResting, msPerProbe, resting, wakeupMs, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
@@ -342,6 +335,15 @@ async function main(): Promise<void> {
           'probes in the window': count(rest.prober.probes),
           RSS: '—',
         },
+        {
+          system: `the agent's own probe alone (built runProbe, the checks' definition), same pace, flags and target`,
+          'CPU per second': `${fixed(rest.agentProbes.cpuMsPerS, 2)} ms/s`,
+          'wakeups per second': `${fixed(rest.agentProbes.wakeupsPerS, 2)}/s`,
+          'of which voluntary': `${fixed(rest.agentProbes.voluntaryPerS, 2)}/s`,
+          threads: '—',
+          'probes in the window': `${count(rest.agentProbes.probes)}${rest.agentProbes.failed === 0 ? '' : ` (${count(rest.agentProbes.failed)} failed)`}`,
+          RSS: '—',
+        },
       ],
     );
     console.log(
@@ -352,7 +354,10 @@ async function main(): Promise<void> {
       `  the agent's ms/s by thread: main ${fixed(byThread.main, 2)}, V8's helpers ${fixed(byThread.v8Helpers, 2)} (they mark and sweep for a full GC: a window that holds one reads higher here), libuv's pool ${fixed(byThread.libuvPool, 2)}, other ${fixed(byThread.other, 2)}`,
     );
     console.log(
-      `  the same probes a minute from a bare prober cost ${fixed(rest.prober.cpuMsPerS, 2)} ms/s here (${fixed(proberMsPerProbe(rest), 2)} ms a probe): the agent at rest is ${fixed(rest.cpuMsPerS / rest.prober.cpuMsPerS, 2)}x that, with its commits, calls to the server and housekeeping`,
+      `  the same probes a minute from a bare prober cost ${fixed(rest.prober.cpuMsPerS, 2)} ms/s here (${fixed(msPerProbe(rest, rest.prober), 2)} ms a probe): the agent at rest is ${fixed(rest.cpuMsPerS / rest.prober.cpuMsPerS, 2)}x that, with its commits, calls to the server and housekeeping`,
+    );
+    console.log(
+      `  through the agent's own probe they cost ${fixed(rest.agentProbes.cpuMsPerS, 2)} ms/s (${fixed(msPerProbe(rest, rest.agentProbes), 2)} ms a probe, ${fixed(rest.agentProbes.cpuMsPerS / rest.prober.cpuMsPerS, 2)}x the bare prober's): of the agent's ${fixed(rest.cpuMsPerS, 2)} ms/s, ${fixed(rest.cpuMsPerS - rest.agentProbes.cpuMsPerS, 2)} are the rest of its work (scheduling, commits, calls to the server, housekeeping)`,
     );
   }
 

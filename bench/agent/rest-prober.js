@@ -1,23 +1,47 @@
-// A bare Node prober at the resting row's pace: one GET every period on a fresh connection (Node's
-// HTTP client without an agent, `Connection: close`, as the agent's own probes), the answer read
-// and dropped, nothing else: what the resting agent's probes alone cost on this machine, as the
-// floor prices a probe for the rows under load (README "Benchmarks": one isolated exchange costs
-// milliseconds of CPU on a virtual machine whose wake-ups are dear, optimized code or not).
-// argv: the target's URL, the period in ms. Started with the command's own V8 flags and environment
-// (resting.ts); plain JavaScript for the reason stack-process.js gives. Asked over IPC, it answers
-// how many requests it has sent (the target counts them with the agent's); the parent stops it.
+// A bare prober at the resting row's pace: one GET every period on a fresh connection, the answer
+// read and dropped, nothing else. Two ways, one process each (resting.ts starts both):
+// - through Node's HTTP client without an agent, `Connection: close`, as the agent's own probes:
+//   what the resting agent's probes alone cost on this machine, as the floor prices a probe for the
+//   rows under load (README "Benchmarks": one isolated exchange costs milliseconds of CPU on a
+//   virtual machine whose wake-ups are dear, optimized code or not);
+// - through the agent's own probe, from the build (its probes' module given as a third argument),
+//   with the definition the bench's checks have and a stop signal as the scheduler gives: the
+//   agent's probe code alone, so that the row tells its probes from its commits, calls and
+//   housekeeping.
+// argv: the target's URL, the period in ms[, the built probes module]. Started with the command's
+// own V8 flags and environment (resting.ts); plain JavaScript for the reason stack-process.js
+// gives. Asked over IPC, it answers how many requests it has sent (the target counts them with
+// the agent's) and how many of the agent's probes failed; the parent stops it.
 import { request } from 'node:http';
 
-const [url = '', periodText = ''] = process.argv.slice(2);
+const [url = '', periodText = '', probesModule] = process.argv.slice(2);
 const periodMs = Number(periodText);
-if (url === '' || !(periodMs > 0)) throw new Error('usage: rest-prober.js <url> <period in ms>');
+if (url === '' || !(periodMs > 0)) throw new Error('usage: rest-prober.js <url> <period in ms> [probes module]');
 
+/** One probe: Node's HTTP client, or the agent's runProbe; resolves true when it passed. */
+async function prober() {
+  if (probesModule === undefined)
+    return () => {
+      const probe = request(url, { agent: false, headers: { connection: 'close' } }, (answer) => answer.resume());
+      // Loopback only: an error is the target being stopped at the end.
+      probe.on('error', () => {});
+      probe.end();
+      return Promise.resolve(true);
+    };
+  const { runProbe } = await import(probesModule);
+  // As server-process.ts defines the bench's checks.
+  const def = { guid: 'rest-prober', name: 'rest prober', url: `${url}c/0`, interval_sec: 60, match_string: 'ok' };
+  const { signal } = new AbortController();
+  return async () => (await runProbe(def, { signal })).success;
+}
+
+const probe = await prober();
 let sent = 0;
+let failed = 0;
 setInterval(() => {
   sent++;
-  const probe = request(url, { agent: false, headers: { connection: 'close' } }, (answer) => answer.resume());
-  // Loopback only: an error is the target being stopped at the end.
-  probe.on('error', () => {});
-  probe.end();
+  void probe().then((passed) => {
+    if (!passed) failed++;
+  });
 }, periodMs);
-process.on('message', () => process.send?.({ sent }));
+process.on('message', () => process.send?.({ sent, failed }));

@@ -7,7 +7,9 @@
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
 // And a bare Node prober (rest-prober.js) sends the same number of probes a minute to the same
-// target, nothing else: the resting row's floor, as the raw prober is the floor under load.
+// target, nothing else: the resting row's floor, as the raw prober is the floor under load; a
+// second one sends them through the agent's own built probe, so that the row tells what its probes
+// cost from what its commits, calls to the server and housekeeping cost.
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +24,8 @@ import {
   type ProcSample,
   type ThreadRole,
 } from './proc-stats.ts';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { commandLaunch } from './stack.ts';
 import type { Target } from './target.ts';
 
@@ -52,6 +56,8 @@ export interface RestingMeasured extends Quiet {
   reference: Quiet & { periodMs: number };
   /** The bare prober (rest-prober.js) over the same window: the same probes a minute, nothing else. */
   prober: Quiet & { periodMs: number; probes: number };
+  /** The same through the agent's own built probe (rest-prober.js with its module): its probes alone. */
+  agentProbes: Quiet & { periodMs: number; probes: number; failed: number };
 }
 
 interface Reading {
@@ -99,12 +105,15 @@ export const wakeupMs = (reference: Quiet): number => reference.cpuMsPerS / refe
 /** What the agent's wake-ups alone come to at that price, in ms of CPU a second. */
 export const wakeupsCostMsPerS = (rest: RestingMeasured): number => rest.wakeupsPerS * wakeupMs(rest.reference);
 
-/** Requests the bare prober has sent so far (it answers over IPC). */
-const sentBy = async (prober: ChildProcess): Promise<number> => (await ask<{ sent: number }>(prober, 'sent')).sent;
+/** Requests a prober has sent so far, and how many of the agent's probes failed (it answers over IPC). */
+const sentBy = (prober: ChildProcess): Promise<{ sent: number; failed: number }> => ask(prober, 'sent');
 
-/** What one probe of the bare prober costs, in ms of CPU: an isolated exchange's price here. */
-export const proberMsPerProbe = (rest: RestingMeasured): number =>
-  (rest.prober.cpuMsPerS * rest.windowS) / Math.max(1, rest.prober.probes);
+/** The agent's probes module in the build whose command is `cli` (dist/main/cli/main.js), as a URL. */
+const builtProbes = (cli: string): string => pathToFileURL(resolve(dirname(cli), '../agent/probes/index.js')).href;
+
+/** What one probe of a prober costs, in ms of CPU: an isolated exchange's price here. */
+export const msPerProbe = (rest: RestingMeasured, prober: RestingMeasured['prober']): number =>
+  (prober.cpuMsPerS * rest.windowS) / Math.max(1, prober.probes);
 
 export function measureResting(
   cli: string,
@@ -130,18 +139,31 @@ export function measureResting(
       const reference = startReference('./wake-reference.js', [String(resting.referencePeriodMs)], false);
       const proberPeriodMs = (resting.intervalS * 1000) / resting.checks;
       const prober = startReference('./rest-prober.js', [target.url, String(proberPeriodMs)], true);
+      const agentProber = startReference(
+        './rest-prober.js',
+        [target.url, String(proberPeriodMs), builtProbes(cli)],
+        true,
+      );
       try {
         await sleep(warmupS * 1000);
         const died = agent.gone();
         if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
         // Asked outside the window: the question wakes the prober.
-        const sentBefore = await sentBy(prober);
-        const begin = { agent: read(agent.pid), reference: read(reference.pid ?? 0), prober: read(prober.pid ?? 0) };
+        const [sentBefore, agentSentBefore] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
+        const readAll = () => ({
+          agent: read(agent.pid),
+          reference: read(reference.pid ?? 0),
+          prober: read(prober.pid ?? 0),
+          agentProber: read(agentProber.pid ?? 0),
+        });
+        const begin = readAll();
         const servedBefore = await target.served();
         await sleep(windowS * 1000);
-        const end = { agent: read(agent.pid), reference: read(reference.pid ?? 0), prober: read(prober.pid ?? 0) };
+        const end = readAll();
         const servedAfter = await target.served();
-        const proberProbes = (await sentBy(prober)) - sentBefore;
+        const [sentAfter, agentSentAfter] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
+        const proberProbes = sentAfter.sent - sentBefore.sent;
+        const agentProberProbes = agentSentAfter.sent - agentSentBefore.sent;
         return {
           checks: resting.checks,
           intervalS: resting.intervalS,
@@ -150,13 +172,19 @@ export function measureResting(
           threads: end.agent.proc.threads,
           threadsMsPerS: perRole(begin.agent, end.agent),
           rssMb: end.agent.proc.rssMb,
-          // The target counts the bare prober's requests with the agent's.
-          probes: servedAfter - servedBefore - proberProbes,
+          // The target counts the probers' requests with the agent's.
+          probes: servedAfter - servedBefore - proberProbes - agentProberProbes,
           reference: { periodMs: resting.referencePeriodMs, ...between(begin.reference, end.reference) },
           prober: { periodMs: proberPeriodMs, probes: proberProbes, ...between(begin.prober, end.prober) },
+          agentProbes: {
+            periodMs: proberPeriodMs,
+            probes: agentProberProbes,
+            failed: agentSentAfter.failed - agentSentBefore.failed,
+            ...between(begin.agentProber, end.agentProber),
+          },
         };
       } finally {
-        await Promise.all([stopChild(reference), stopChild(prober)]);
+        await Promise.all([stopChild(reference), stopChild(prober), stopChild(agentProber)]);
       }
     },
     resting.intervalS,
