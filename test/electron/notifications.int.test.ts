@@ -41,12 +41,10 @@ describe('wiring', () => {
     const hub = createEventHub(h.agent, { snapshotThrottleMs: 10, transitionWindowMs: 20 });
     cleanups.push(() => hub.close());
     const shown = wire(hub, () => true);
-    const check = h.server.admin.createCheck({
+    const check = h.assignCheck({
       name: 'Intranet',
       url: `http://127.0.0.1:${await closedPort()}/`,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     const note = await eventually(
       () => FakeNotification.shown.find((n) => n.options.title === 'Intranet is down'),
       10_000,
@@ -68,12 +66,10 @@ describe('wiring', () => {
     hub.subscribe((event, payload) => {
       if (event === 'checks:transition') transitions.push(payload as CheckTransition[]);
     });
-    const check = h.server.admin.createCheck({
+    const check = h.assignCheck({
       name: 'Quiet',
       url: `http://127.0.0.1:${await closedPort()}/`,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     await eventually(() => h.agent.snapshot().counts.down === 1, 10_000, 'the check to go down');
     await eventually(() => transitions.flat().some((t) => t.guid === check.guid), 10_000, 'the transition delivered');
     expect(FakeNotification.shown).toEqual([]);

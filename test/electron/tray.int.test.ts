@@ -88,8 +88,7 @@ async function enrolled(tunables = {}): Promise<Harness> {
 
 /** A check against a port nobody listens on: it fails at every run. */
 async function addClosedCheck(h: Harness, name: string): Promise<string> {
-  const check = h.server.admin.createCheck({ name, url: `http://127.0.0.1:${await closedPort()}/`, orgId: h.orgId });
-  h.server.admin.assign(check.guid, h.monitorId);
+  const check = h.assignCheck({ name, url: `http://127.0.0.1:${await closedPort()}/` });
   return check.guid;
 }
 
@@ -153,13 +152,11 @@ describe('tray of an enrolled agent', () => {
   it('syncs and uploads now from the menu', async () => {
     // Loops far apart, so that what reaches the server came from the menu.
     const h = await enrolled({ syncIntervalMs: 3_600_000, uploadIntervalMs: 3_600_000 });
-    const check = h.server.admin.createCheck({
+    h.assignCheck({
       name: 'Closed',
       url: `http://127.0.0.1:${await closedPort()}/`,
       interval_sec: 1,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     const r = rig(h.agent);
     const syncs = h.server.requests({ endpoint: 'checks' }).length;
     r.tray.clickItem('Sync now');

@@ -5,6 +5,7 @@ import { fileKeyVault } from '../../src-main/agent/identity/key-vault.ts';
 import { agentDefaults, type AgentTunables } from '../../src-main/agent/defaults.ts';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../reference-server/index.ts';
 import { withOrg } from '../reference-server/testing.ts';
+import type { CheckInput, CheckRecord } from '../reference-server/types.ts';
 import { tempDataDir } from './cli.ts';
 
 export interface Harness {
@@ -16,6 +17,8 @@ export interface Harness {
   /** The agent's own store, for tests that seed results or read rows (one process, one connection). */
   store: AgentStore;
   monitorId: string;
+  /** A check of the harness's organisation, assigned to its monitor (the next sync brings it). */
+  assignCheck(input: Omit<CheckInput, 'orgId'>): CheckRecord;
   close(): Promise<void>;
 }
 
@@ -68,6 +71,11 @@ export async function enrolledAgent(
     agent,
     store,
     monitorId: outcome.monitorId,
+    assignCheck(input) {
+      const check = server.admin.createCheck({ ...input, orgId });
+      server.admin.assign(check.guid, outcome.monitorId);
+      return check;
+    },
     async close() {
       await agent.stop();
       await server.close();

@@ -25,8 +25,7 @@ describe('check sync against the reference server', () => {
   it('follows deltas with server_time as the cursor, including changes within the same second', async () => {
     h = await enrolledAgent({ tunables: manual });
     const { admin } = h.server;
-    const a = admin.createCheck({ name: 'A', url: 'http://127.0.0.1:9/a', orgId: h.orgId });
-    admin.assign(a.guid, h.monitorId);
+    const a = h.assignCheck({ name: 'A', url: 'http://127.0.0.1:9/a' });
     const first = await sync();
     expect(first.summary).toMatchObject({ received: 1, added: 1 });
     expect(getMeta(h.store.db, 'sync_cursor')).toBe(first.cursor);
@@ -34,8 +33,7 @@ describe('check sync against the reference server', () => {
     expect(h.server.requests({ endpoint: 'checks' })[0]?.query ?? '').not.toContain('since');
 
     // Several changes in quick succession: each must arrive exactly once, none lost.
-    const b = admin.createCheck({ name: 'B', url: 'http://127.0.0.1:9/b', orgId: h.orgId });
-    admin.assign(b.guid, h.monitorId);
+    const b = h.assignCheck({ name: 'B', url: 'http://127.0.0.1:9/b' });
     admin.updateCheck(a.guid, { name: 'A2' });
     const second = await sync();
     expect(second.summary).toMatchObject({ received: 2, added: 1, updated: 1 });
@@ -56,8 +54,7 @@ describe('check sync against the reference server', () => {
     { name: 'unassigned', act: (h: Harness, guid: string) => h.server.admin.unassign(guid, h.monitorId) },
   ])('stops a check that is $name', async ({ act }) => {
     h = await enrolledAgent({ tunables: manual });
-    const c = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/c', orgId: h.orgId });
-    h.server.admin.assign(c.guid, h.monitorId);
+    const c = h.assignCheck({ name: 'C', url: 'http://127.0.0.1:9/c' });
     await sync();
     expect(h.agent.runnable().runnable.has(c.guid)).toBe(true);
     act(h, c.guid);
@@ -69,13 +66,11 @@ describe('check sync against the reference server', () => {
 
   it('keeps a private-definition check, flagged, and does not run it without a local entry', async () => {
     h = await enrolledAgent({ tunables: manual });
-    const c = h.server.admin.createCheck({
+    const c = h.assignCheck({
       name: 'Secret',
       url: 'https://intranet.example/',
       match_string: 'ok',
-      orgId: h.orgId,
     });
-    h.server.admin.assign(c.guid, h.monitorId);
     h.server.admin.makePrivateDefinition(c.guid);
     await sync();
     expect(getCheck(h.store.db, c.guid)).toMatchObject({ privateDefinition: true, active: true, check: { url: '' } });
@@ -106,8 +101,7 @@ describe('check sync against the reference server', () => {
     },
   ])('keeps the check set and cursor when the answer is $name', async ({ inject, says }) => {
     h = await enrolledAgent({ tunables: manual });
-    const c = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/c', orgId: h.orgId });
-    h.server.admin.assign(c.guid, h.monitorId);
+    const c = h.assignCheck({ name: 'C', url: 'http://127.0.0.1:9/c' });
     const good = await sync();
     h.server.admin.updateCheck(c.guid, { name: 'changed' });
     inject(h);
@@ -124,8 +118,7 @@ describe('check sync against the reference server', () => {
 
   it('resets a corrupt cursor that the server refuses (400) and resyncs everything once', async () => {
     h = await enrolledAgent({ tunables: manual });
-    const c = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/c', orgId: h.orgId });
-    h.server.admin.assign(c.guid, h.monitorId);
+    h.assignCheck({ name: 'C', url: 'http://127.0.0.1:9/c' });
     await sync();
     setMeta(h.store.db, 'sync_cursor', 'garbage');
     const outcome = await sync();
@@ -141,8 +134,7 @@ describe('check sync against the reference server', () => {
 
   it('re-enrolling (a reclaim) resets the cursor and the whole set arrives again', async () => {
     h = await enrolledAgent({ tunables: manual });
-    const c = h.server.admin.createCheck({ name: 'C', url: 'http://127.0.0.1:9/c', orgId: h.orgId });
-    h.server.admin.assign(c.guid, h.monitorId);
+    h.assignCheck({ name: 'C', url: 'http://127.0.0.1:9/c' });
     await sync();
     h.server.admin.resetEnrollment(h.monitorId);
     const again = await h.agent.enroll({

@@ -46,8 +46,7 @@ describe('a rejected monitor rechecks lightly and resumes quickly', () => {
 
   it('while disabled (403) only pings, spaced by the recheck delay; once enabled, sync and upload resume', async () => {
     h = await enrolledAgent({ tunables });
-    const check = h.server.admin.createCheck({ name: 'C', url: targetUrl, interval_sec: 1, orgId: h.orgId });
-    h.server.admin.assign(check.guid, h.monitorId);
+    h.assignCheck({ name: 'C', url: targetUrl, interval_sec: 1 });
     await eventually(() => h.server.results(h.monitorId).length > 0, 10_000, 'a first result');
 
     h.server.admin.disableMonitor(h.monitorId);

@@ -31,8 +31,7 @@ describe('clock skew against the server', () => {
     const lines: string[] = [];
     const log = createLogger({ write: (line: string) => void lines.push(line) });
     h = await enrolledAgent({ agent: { clock: skewed, log } });
-    const check = h.server.admin.createCheck({ name: 'C', url: targetUrl, interval_sec: 1, orgId: h.orgId });
-    h.server.admin.assign(check.guid, h.monitorId);
+    h.assignCheck({ name: 'C', url: targetUrl, interval_sec: 1 });
     await eventually(() => h.server.results(h.monitorId).length > 0, 10_000, 'a result');
     const skew = h.agent.state().clockSkewSec ?? 0;
     expect(skew).toBeLessThanOrEqual(-299);

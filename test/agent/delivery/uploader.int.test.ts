@@ -34,13 +34,11 @@ describe('uploader against the reference server', () => {
   async function withCheck(tunables: Partial<AgentTunables> = manual): Promise<string> {
     h = await enrolledAgent({ tunables });
     owner = h.monitorId;
-    const check = h.server.admin.createCheck({
+    const check = h.assignCheck({
       name: 'C',
       url: 'http://127.0.0.1:9/',
       interval_sec: 3600,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     h.agent.pause();
     await h.agent.syncNow();
     return check.guid;
@@ -74,8 +72,7 @@ describe('uploader against the reference server', () => {
     const target = await startHttpTarget({ '/': { body: 'up' } });
     try {
       h = await enrolledAgent({ tunables: { ...manual, startupSpreadMs: 50 } });
-      const check = h.server.admin.createCheck({ name: 'C', url: `${target.url}/`, interval_sec: 1, orgId: h.orgId });
-      h.server.admin.assign(check.guid, h.monitorId);
+      h.assignCheck({ name: 'C', url: `${target.url}/`, interval_sec: 1 });
       await h.agent.syncNow();
       await eventually(() => h.store.outbox.count() >= 2, 10_000, 'two passing runs');
       expect(h.server.results(h.monitorId)).toHaveLength(0);
@@ -221,13 +218,11 @@ describe('uploader against the reference server', () => {
   it('on 403 pauses probing and uploading, and resumes by itself when the monitor is enabled again', async () => {
     h = await enrolledAgent({ tunables: { ...manual, uploadIntervalMs: 50, pingIntervalMs: 50, authRetryMs: 300 } });
     owner = h.monitorId;
-    const check = h.server.admin.createCheck({
+    const check = h.assignCheck({
       name: 'C',
       url: 'http://127.0.0.1:9/',
       interval_sec: 1,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
     h.server.admin.disableMonitor(h.monitorId);
     h.store.outbox.insert(results(check.guid, 10));
@@ -281,13 +276,11 @@ describe('uploader against broken answers', () => {
   ])('keeps the results when the answer is $name, and delivers them later', async ({ inject }) => {
     h = await enrolledAgent({ tunables: { syncIntervalMs: 3_600_000, uploadIntervalMs: 100 } });
     owner = h.monitorId;
-    const check = h.server.admin.createCheck({
+    const check = h.assignCheck({
       name: 'C',
       url: 'http://127.0.0.1:9/',
       interval_sec: 3600,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     h.agent.pause();
     await h.agent.syncNow();
     const fault = inject(h.server);

@@ -43,17 +43,15 @@ describe('status, heartbeat and connectivity outages against the reference serve
     h = await enrolledAgent({ tunables: { offlineProbeMs: 50 } });
     const refusedPort = await closedPort();
     const checks = {
-      s503: h.server.admin.createCheck({ name: '503', url: `${target.url}/503`, interval_sec: 1, orgId: h.orgId }),
-      s500: h.server.admin.createCheck({ name: '500', url: `${target.url}/500`, interval_sec: 1, orgId: h.orgId }),
-      refused: h.server.admin.createCheck({
+      s503: h.assignCheck({ name: '503', url: `${target.url}/503`, interval_sec: 1 }),
+      s500: h.assignCheck({ name: '500', url: `${target.url}/500`, interval_sec: 1 }),
+      refused: h.assignCheck({
         name: 'refused',
         url: `http://127.0.0.1:${refusedPort}/`,
         interval_sec: 1,
-        orgId: h.orgId,
       }),
-      up: h.server.admin.createCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1, orgId: h.orgId }),
+      up: h.assignCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1 }),
     };
-    for (const c of Object.values(checks)) h.server.admin.assign(c.guid, h.monitorId);
     await h.agent.syncNow();
     await eventually(
       () => h.server.results(h.monitorId).some((r) => r.checkGuid === checks.refused.guid),
@@ -103,14 +101,12 @@ describe('status, heartbeat and connectivity outages against the reference serve
   it('no connectivity target and no check answering starts an outage: runs with no answer are skipped; the outage goes into the next status', async () => {
     const silentTarget = await startSilentPort();
     h = await enrolledAgent({ tunables: { offlineProbeMs: 50 } });
-    const silent = h.server.admin.createCheck({
+    const silent = h.assignCheck({
       name: 'silent',
       url: `http://127.0.0.1:${silentTarget.port}/`,
       interval_sec: 1,
       timeout_sec: 1,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(silent.guid, h.monitorId);
     await h.agent.syncNow();
     // Online, a target that never answers is a failure like any other.
     await eventually(
@@ -157,15 +153,13 @@ describe('status, heartbeat and connectivity outages against the reference serve
     const target = await startHttpTarget({ '/ok': { status: 200, body: 'ok' } });
     const deadHost = await startSilentPort();
     h = await enrolledAgent({ tunables: { offlineProbeMs: 50 } });
-    const dead = h.server.admin.createCheck({
+    const dead = h.assignCheck({
       name: 'dead LAN host',
       url: `http://127.0.0.1:${deadHost.port}/`,
       interval_sec: 1,
       timeout_sec: 1,
-      orgId: h.orgId,
     });
-    const up = h.server.admin.createCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1, orgId: h.orgId });
-    for (const c of [dead, up]) h.server.admin.assign(c.guid, h.monitorId);
+    h.assignCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1 });
     await h.agent.syncNow();
     await eventually(() => h.server.results(h.monitorId).some((r) => r.checkGuid === dead.guid), 10_000, 'a result');
 

@@ -24,8 +24,7 @@ describe('server absences', () => {
   it('records the stretch the server could not be reached, once, with what waited and what drained after', async () => {
     const target = await startHttpTarget({ '/ok': { status: 200, body: 'ok' } });
     h = await enrolledAgent();
-    const check = h.server.admin.createCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1, orgId: h.orgId });
-    h.server.admin.assign(check.guid, h.monitorId);
+    h.assignCheck({ name: 'up', url: `${target.url}/ok`, interval_sec: 1 });
     await h.agent.syncNow();
     await eventually(() => h.server.results(h.monitorId).length > 0, 10_000, 'a first result');
     expect(h.agent.serverAbsences()).toEqual([]);

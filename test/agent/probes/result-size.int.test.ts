@@ -31,14 +31,12 @@ describe('one result always fits the wire', () => {
   it('a 1.5 MB body with result_detail_max_chars 2000000 uploads and is accepted', async () => {
     target = await startHttpTarget({ '/': { body: hugeBody } });
     h = await enrolledAgent();
-    const check = h.server.admin.createCheck({
+    const check = h.assignCheck({
       name: 'Huge page',
       url: `${target.url}/`,
       interval_sec: 3600,
       result_detail_max_chars: 2_000_000,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
     const server = h.server;
     const stored = await eventually(

@@ -33,13 +33,11 @@ describe('check insight: events, rollups and test runs', () => {
     h = await enrolledAgent();
     const told: CheckTransition[] = [];
     h.agent.onTransition((t) => told.push(t));
-    const check = h.server.admin.createCheck({
+    const check = h.assignCheck({
       name: 'Shop',
       url: `${target.url}/shop`,
       interval_sec: 1,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
     await eventually(
       () => h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.health === 'up',
@@ -123,8 +121,7 @@ describe('check insight: the agent stopping', () => {
   it('writes the rollups of every committed run before the store closes', async () => {
     target = await startHttpTarget({ '/': (_req, res) => res.end('ok') });
     h = await enrolledAgent();
-    const check = h.server.admin.createCheck({ name: 'Home', url: `${target.url}/`, interval_sec: 1, orgId: h.orgId });
-    h.server.admin.assign(check.guid, h.monitorId);
+    const check = h.assignCheck({ name: 'Home', url: `${target.url}/`, interval_sec: 1 });
     await h.agent.syncNow();
     await eventually(
       () => (h.agent.snapshot().checks.find((c) => c.guid === check.guid)?.beats ?? '').length >= 2,

@@ -47,13 +47,11 @@ describe('a run that ends after its check left', () => {
     const held: ServerResponse[] = [];
     target = await startHttpTarget({ '/slow': (_req, res) => void held.push(res) });
     h = await enrolledAgent();
-    const check = h.server.admin.createCheck({
+    const check = h.assignCheck({
       name: 'Slow',
       url: `${target.url}/slow`,
       interval_sec: 3600,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(check.guid, h.monitorId);
     await h.agent.syncNow();
     await eventually(() => held.length === 1, 10_000, 'the run in flight');
 

@@ -28,8 +28,7 @@ describe('network settings for checks', () => {
   it('runs checks under the egress policy, and a change applies to the next run', async () => {
     h = await enrolledAgent({ agent: { network: { egressPolicy: 'strict' }, env: {} } });
     expect(h.agent.snapshot().egressPolicy).toBe('strict');
-    const check = h.server.admin.createCheck({ name: 'Local', url: targetUrl, interval_sec: 1, orgId: h.orgId });
-    h.server.admin.assign(check.guid, h.monitorId);
+    const check = h.assignCheck({ name: 'Local', url: targetUrl, interval_sec: 1 });
     await h.agent.syncNow();
     const blocked = await eventually(() => lastResult(check.guid), 10_000, 'a run');
     expect(blocked.success).toBe(false);
@@ -41,8 +40,7 @@ describe('network settings for checks', () => {
 
   it('dials checks directly by default and through the proxy when opted in', async () => {
     h = await enrolledAgent({ agent: { network: { proxyUrl: proxy.url }, env: {} } });
-    const check = h.server.admin.createCheck({ name: 'Via', url: targetUrl, interval_sec: 1, orgId: h.orgId });
-    h.server.admin.assign(check.guid, h.monitorId);
+    const check = h.assignCheck({ name: 'Via', url: targetUrl, interval_sec: 1 });
     await h.agent.syncNow();
     await eventually(() => lastResult(check.guid)?.success === true, 10_000, 'a direct run');
     const targetHost = new URL(targetUrl).host;

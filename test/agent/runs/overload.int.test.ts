@@ -29,10 +29,9 @@ describe('overload', () => {
   it('one run slot for three 1 s checks whose target answers after 1.5 s: skipped, counted and reported', async () => {
     target = await startHttpTarget({ '/': { status: 200, body: 'ok', delayMs: 1500 } });
     harness = await enrolledAgent({ tunables: { concurrency: 1, loadSampleMs: 100 } });
-    const { server, orgId, agent, dataDir } = harness;
+    const { agent, dataDir } = harness;
     for (const name of ['a', 'b', 'c']) {
-      const check = server.admin.createCheck({ name, url: `${target.url}/`, interval_sec: 1, orgId });
-      server.admin.assign(check.guid, harness.monitorId);
+      harness.assignCheck({ name, url: `${target.url}/`, interval_sec: 1 });
     }
     await agent.syncNow();
 
@@ -78,9 +77,8 @@ describe('overload', () => {
   it('an agent that keeps up is not overloaded', async () => {
     target = await startHttpTarget({ '/': { status: 200, body: 'ok' } });
     harness = await enrolledAgent({ tunables: { loadSampleMs: 100 } });
-    const { server, orgId, agent, dataDir } = harness;
-    const check = server.admin.createCheck({ name: 'fast', url: `${target.url}/`, interval_sec: 1, orgId });
-    server.admin.assign(check.guid, harness.monitorId);
+    const { agent, dataDir } = harness;
+    harness.assignCheck({ name: 'fast', url: `${target.url}/`, interval_sec: 1 });
     await agent.syncNow();
     await eventually(() => agent.state().load, 10_000, 'a load sample');
     await eventually(

@@ -33,13 +33,11 @@ describe('a real agent across a wall-clock jump of an hour', () => {
     const { clock, step } = steppableClock();
     h = await enrolledAgent({ agent: { clock }, tunables: { statusIntervalMs: 100, uploadIntervalMs: 100 } });
     const harness = h;
-    const check = harness.server.admin.createCheck({
+    harness.assignCheck({
       name: 'up',
       url: target.url,
       interval_sec: 1,
-      orgId: harness.orgId,
     });
-    harness.server.admin.assign(check.guid, harness.monitorId);
     await harness.agent.syncNow();
     await eventually(() => harness.server.results(harness.monitorId).length > 0, 10_000, 'a first result');
 
@@ -72,14 +70,12 @@ describe('a real agent across a wall-clock jump of an hour', () => {
     const stepper = steppableClock();
     h = await enrolledAgent({ agent: { clock: stepper.clock }, tunables: { wakeGraceMs: 4000, clockWatchMs: 50 } });
     const harness = h;
-    const check = harness.server.admin.createCheck({
+    const check = harness.assignCheck({
       name: 'silent',
       url: `http://127.0.0.1:${silent.port}/`,
       interval_sec: 1,
       timeout_sec: 1,
-      orgId: harness.orgId,
     });
-    harness.server.admin.assign(check.guid, harness.monitorId);
     await harness.agent.syncNow();
     // Awake, the server answers the connectivity probe: no answer from the target is a real failure.
     await eventually(

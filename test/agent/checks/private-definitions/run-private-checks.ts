@@ -14,15 +14,13 @@ export async function runPrivateChecks(
   const file = join(h.dataDir, 'private.json');
   await writeFile(file, JSON.stringify({ checks }));
   for (const c of checks) {
-    const created = h.server.admin.createCheck({
+    const created = h.assignCheck({
       guid: c.guid,
       name: c.guid,
       url: 'http://placeholder.invalid/',
       interval_sec: 1,
       result_detail_max_chars: resultDetailMaxChars,
-      orgId: h.orgId,
     });
-    h.server.admin.assign(created.guid, h.monitorId);
     h.server.admin.makePrivateDefinition(created.guid);
   }
   await h.agent.setPrivateChecksFile(file);
