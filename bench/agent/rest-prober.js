@@ -4,19 +4,21 @@
 //   what the resting agent's probes alone cost on this machine, as the floor prices a probe for the
 //   rows under load (README "Benchmarks": one isolated exchange costs milliseconds of CPU on a
 //   virtual machine whose wake-ups are dear, optimized code or not);
-// - through the agent's own probe, from the build (its probes' module given as a third argument),
-//   with the definition the bench's checks have and a stop signal as the scheduler gives: the
+// - through the agent's own probe, from the build (its probes' module and a check's definition
+//   given as third and fourth arguments), with a stop signal as the scheduler gives one: the
 //   agent's probe code alone, so that the row tells its probes from its commits, calls and
 //   housekeeping.
-// argv: the target's URL, the period in ms[, the built probes module]. Started with the command's
+// argv: the target's URL, the period in ms[, the built probes module, a bench check's definition
+// as JSON (bench-checks.ts)]. Started with the command's
 // own V8 flags and environment (resting.ts); plain JavaScript for the reason stack-process.js
 // gives. Asked over IPC, it answers how many requests it has sent (the target counts them with
 // the agent's) and how many of the agent's probes failed; the parent stops it.
 import { request } from 'node:http';
 
-const [url = '', periodText = '', probesModule] = process.argv.slice(2);
+const [url = '', periodText = '', probesModule, definition = '{}'] = process.argv.slice(2);
 const periodMs = Number(periodText);
-if (url === '' || !(periodMs > 0)) throw new Error('usage: rest-prober.js <url> <period in ms> [probes module]');
+if (url === '' || !(periodMs > 0))
+  throw new Error('usage: rest-prober.js <url> <period in ms> [<probes module> <check definition as JSON>]');
 
 /** One probe: Node's HTTP client, or the agent's runProbe; resolves true when it passed. */
 async function prober() {
@@ -29,8 +31,7 @@ async function prober() {
       return Promise.resolve(true);
     };
   const { runProbe } = await import(probesModule);
-  // As server-process.ts defines the bench's checks.
-  const def = { guid: 'rest-prober', name: 'rest prober', url: `${url}c/0`, interval_sec: 60, match_string: 'ok' };
+  const def = JSON.parse(definition);
   const { signal } = new AbortController();
   return async () => (await runProbe(def, { signal })).success;
 }

@@ -11,7 +11,9 @@
 // second one sends them through the agent's own built probe, so that the row tells what its probes
 // cost from what its commits, calls to the server and housekeeping cost.
 import type { ChildProcess } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { ask, startChild, stopChild } from './children.ts';
@@ -24,8 +26,7 @@ import {
   type ProcSample,
   type ThreadRole,
 } from './proc-stats.ts';
-import { dirname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { benchCheck } from './bench-checks.ts';
 import { commandLaunch } from './stack.ts';
 import type { Target } from './target.ts';
 
@@ -141,7 +142,12 @@ export function measureResting(
       const prober = startReference('./rest-prober.js', [target.url, String(proberPeriodMs)], true);
       const agentProber = startReference(
         './rest-prober.js',
-        [target.url, String(proberPeriodMs), builtProbes(cli)],
+        [
+          target.url,
+          String(proberPeriodMs),
+          builtProbes(cli),
+          JSON.stringify(benchCheck(0, target.url, resting.intervalS)),
+        ],
         true,
       );
       try {

@@ -5,17 +5,12 @@
 import { DatabaseSync } from 'node:sqlite';
 import { startReferenceServer } from '../../test/reference-server/index.ts';
 import { seed } from '../../test/reference-server/seed.ts';
+import { benchCheck } from './bench-checks.ts';
 
 const [dbPath = '', countText = '0', targetUrl = '', intervalText = '1'] = process.argv.slice(2);
 // The request log is for tests that inspect bodies; a bench only needs it small.
 const server = await startReferenceServer({ dbPath, recorderLimits: { maxRequests: 100, maxBodyBytes: 1024 * 1024 } });
-const checks = Array.from({ length: Number(countText) }, (_, i) => ({
-  guid: `bench-${i}`,
-  name: `bench ${i}`,
-  url: `${targetUrl}c/${i}`,
-  interval_sec: Number(intervalText),
-  match_string: 'ok',
-}));
+const checks = Array.from({ length: Number(countText) }, (_, i) => benchCheck(i, targetUrl, Number(intervalText)));
 const seeded = seed(server, { organization: 'Bench', checks, tokenLabel: 'bench' });
 const reader = new DatabaseSync(dbPath, { readOnly: true });
 const stored = reader.prepare('SELECT count(*) AS n FROM results');
