@@ -86,7 +86,7 @@ function* threadFiles(pid: number, name: string): Generator<[number, string]> {
 export const threadRoles = ['main', 'v8Helpers', 'libuvPool', 'other'] as const;
 export type ThreadRole = (typeof threadRoles)[number];
 
-export function threadRole(pid: number, tid: number, comm: string): ThreadRole {
+function threadRole(pid: number, tid: number, comm: string): ThreadRole {
   if (tid === pid) return 'main';
   if (comm.startsWith('V8Worker')) return 'v8Helpers';
   if (comm.startsWith('libuv-worker')) return 'libuvPool';

@@ -114,10 +114,14 @@ export function createResultSink(given: ResultSinkOptions): ResultSink {
   }
 
   function commit(batch: readonly RunRecord[]): Committed {
-    const results = batch.flatMap((r) => (r.result === undefined ? [] : [r.result]));
+    // One pass: the results to upload, and the history of the checks still kept (keepsHistoryOf).
     const keeps = options.keepsHistoryOf;
+    const results: WireResult[] = [];
     const history: HistoryEntry[] = [];
-    for (const r of batch) if (keeps === undefined || keeps(r.history.check_guid)) history.push(r.history);
+    for (const r of batch) {
+      if (r.result !== undefined) results.push(r.result);
+      if (keeps === undefined || keeps(r.history.check_guid)) history.push(r.history);
+    }
     const countDropped = droppedUncounted;
     let dropped: number;
     try {
