@@ -43,7 +43,6 @@ async function scale(n: number, url: string): Promise<Record<string, string | nu
       guid,
       name: guid,
       intervalMs,
-      sharing: {},
       maxChars: 200,
       definition: { url: `${url}?check=${i}`, match_string: 'ok' },
     });

@@ -71,8 +71,7 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
     names = new Map(stored.map((s) => [s.check.guid, s.check.name]));
     runnable = runnableChecks(stored, privateState?.entries ?? new Map());
     summary = summarizePrivateDefinitions(privateState, runnable, (guid) => names.get(guid) ?? guid);
-    for (const check of runnable.runnable.values())
-      target?.upsert({ guid: check.guid, intervalMs: check.intervalMs, ...check.sharing });
+    for (const check of runnable.runnable.values()) target?.upsert(check);
     for (const guid of scheduled) {
       if (runnable.runnable.has(guid)) continue;
       target?.remove(guid);

@@ -1,16 +1,17 @@
 // Which synced checks the agent runs, and with what definition: the server's, or for a
 // private-definition check the local file's entry merged over it (scheduling stays the server's).
-import type { Sharing } from '../schedule/grid.ts';
+import type { Job } from '../schedule/scheduler-api.ts';
 import type { StoredCheck } from '../store/checks.ts';
 import { privateSecrets } from '../results/privacy.ts';
 import { definitionFieldNames, type CheckDefinition, type WireCheck } from '../wire/schemas.ts';
 
-export interface RunnableCheck {
-  guid: string;
+/**
+ * A check as run: itself the scheduler's job (guid, interval, and monitor_count and monitor_rank,
+ * how this monitor takes turns with others on the check), with no object of its own for the
+ * sharing (40 bytes a check, issue 26).
+ */
+export interface RunnableCheck extends Job {
   name: string;
-  intervalMs: number;
-  /** monitor_count and monitor_rank: how this monitor takes turns with others on the check. */
-  sharing: Sharing;
   /** result_detail_max_chars: the server's cap on error and sample. */
   maxChars: number;
   definition: CheckDefinition;
@@ -106,7 +107,8 @@ export function runnableChecks(
       guid: check.guid,
       name: check.name,
       intervalMs: check.interval_sec * 1000,
-      sharing: { monitorCount: check.monitor_count, monitorRank: check.monitor_rank },
+      monitorCount: check.monitor_count,
+      monitorRank: check.monitor_rank,
       maxChars: check.result_detail_max_chars,
     };
     const entry = privateDefinition ? privateDefs.get(check.guid) : undefined;

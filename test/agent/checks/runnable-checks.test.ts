@@ -32,9 +32,9 @@ describe('runnableChecks', () => {
       ],
       local,
     );
-    expect(set.runnable.get('shared')?.sharing).toEqual({ monitorCount: 3, monitorRank: 2 });
-    expect(set.runnable.get('priv')?.sharing).toEqual({ monitorCount: 2, monitorRank: 1 });
-    expect(set.runnable.get('alone')?.sharing).toEqual({ monitorCount: undefined, monitorRank: undefined });
+    expect(set.runnable.get('shared')).toMatchObject({ monitorCount: 3, monitorRank: 2 });
+    expect(set.runnable.get('priv')).toMatchObject({ monitorCount: 2, monitorRank: 1 });
+    expect(set.runnable.get('alone')).toMatchObject({ monitorCount: undefined, monitorRank: undefined });
   });
 
   it('runs plain checks with the server definition and private ones with the local entry', () => {

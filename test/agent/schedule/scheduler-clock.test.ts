@@ -52,7 +52,6 @@ describe('ran_at after a clock step', () => {
           guid,
           name: guid,
           intervalMs: 10_000,
-          sharing: {},
           maxChars: 100,
           definition: { url: 'http://127.0.0.1:1/', match_string: '' },
         }),
