@@ -5,7 +5,7 @@
 import type { TimerHandle } from '../base/clock.ts';
 import { agentDefaults } from '../defaults.ts';
 import { clockOffset, detectJump } from './clock-jump.ts';
-import { MinHeap } from './heap.ts';
+import { MinHeap, type HeapItem } from './heap.ts';
 import { firstRunAt, gridAfterFirstRun, gridSlot, nextGridPoint, secondEnd } from './grid.ts';
 import { newLagCounts, recordLag } from './lag.ts';
 import type { Job, RunTicket, Scheduler, SchedulerOptions } from './scheduler-api.ts';
@@ -13,17 +13,19 @@ import type { Job, RunTicket, Scheduler, SchedulerOptions } from './scheduler-ap
 export type { Job, RunTicket, Scheduler, SchedulerOptions, SchedulerStats } from './scheduler-api.ts';
 
 /**
- * One check on the grid. The job's fields it needs are copied in, not the job and its grid slot
- * kept as objects of their own: two objects fewer a check, ~0.8 MB at 6,000 (heap snapshots,
- * issue 26).
+ * One check on the grid, and its place in the heap. The job's fields it needs are copied in, not
+ * the job and its grid slot kept as objects of their own: two objects fewer a check, ~0.8 MB at
+ * 6,000 (heap snapshots, issue 26); and it is the heap's item itself (heap.ts).
  */
-interface Entry {
+interface Entry extends HeapItem {
   readonly guid: string;
   intervalMs: number;
   /** Its grid slot (grid.ts gridSlot): the period between its runs and where in it they fall. */
   periodMs: number;
   phase: number;
-  /** Bumped when the entry is rescheduled or removed: stale heap items are ignored. */
+  /** When its next run is due (scheduler time). */
+  due: number;
+  /** Bumped at each scheduling: of runs due at the same time, the one scheduled first starts first. */
   token: number;
   removed: boolean;
   inFlight: boolean;
@@ -34,14 +36,6 @@ interface Entry {
   lastDue: number | undefined;
 }
 
-interface Slot {
-  due: number;
-  entry: Entry;
-  token: number;
-  /** The one-off first run of a new check, off the grid. */
-  first: boolean;
-}
-
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { clock } = options;
   const jumpThresholdMs = options.clockJumpThresholdMs ?? agentDefaults.clockJumpThresholdMs;
@@ -49,7 +43,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   // Epoch time read through the monotonic clock: a wall-clock jump cannot shift the grid.
   let anchor = clockOffset(clock);
   const now = (): number => anchor + clock.monotonic();
-  const heap = new MinHeap<Slot>((a, b) => a.due < b.due || (a.due === b.due && a.token < b.token));
+  const heap = new MinHeap<Entry>((a, b) => a.due < b.due || (a.due === b.due && a.token < b.token));
   const entries = new Map<string, Entry>();
   const waiting: { entry: Entry; due: number }[] = [];
   const abort = new AbortController();
@@ -73,10 +67,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       ? (): number => options.concurrency
       : (): number => (lastCap = Math.min(options.concurrency, cap()));
 
+  /** Its next run at `due`; `first`: the one-off first run of a new check, off the grid. */
   function schedule(entry: Entry, due: number, first = false): void {
     entry.token = ++tokens;
     entry.firstPending = first;
-    heap.push({ due, entry, token: entry.token, first });
+    entry.due = due;
+    heap.update(entry);
     arm();
   }
 
@@ -102,11 +98,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   function arm(): void {
     if (paused || stopped || batching) return;
-    let top = heap.peek();
-    while (top !== undefined && (top.entry.removed || top.token !== top.entry.token)) {
-      heap.pop();
-      top = heap.peek();
-    }
+    const top = heap.peek();
     if (top === undefined || top.due >= armedFor) return;
     timer?.cancel();
     armedFor = top.due;
@@ -146,17 +138,17 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const limit = slots();
     batching = true;
     for (
-      let top = heap.peek();
-      top !== undefined && top.due <= horizon && top.due < thisSecondEnds;
-      top = heap.peek()
+      let entry = heap.peek();
+      entry !== undefined && entry.due <= horizon && entry.due < thisSecondEnds;
+      entry = heap.peek()
     ) {
-      heap.pop();
-      const { entry, due } = top;
-      if (entry.removed || top.token !== entry.token) continue;
-      // The grid goes on whatever happens to this run.
-      const { periodMs, phase } = entry;
+      // The grid goes on whatever happens to this run: the entry moves to its next slot in the heap.
+      const { due, periodMs, phase } = entry;
       entry.lastDue = due;
-      schedule(entry, top.first ? gridAfterFirstRun(due, periodMs, phase) : nextGridPoint(due, periodMs, phase));
+      schedule(
+        entry,
+        entry.firstPending ? gridAfterFirstRun(due, periodMs, phase) : nextGridPoint(due, periodMs, phase),
+      );
       if (entry.inFlight) stats.skippedOverlap++;
       else if (entry.waiting) stats.skippedBacklog++;
       else if (running < limit) start(entry, due);
@@ -231,6 +223,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         intervalMs: job.intervalMs,
         periodMs,
         phase,
+        due: 0,
+        heapAt: -1,
         token: 0,
         removed: false,
         inFlight: false,
@@ -247,6 +241,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (entry === undefined) return;
       entry.removed = true;
       entries.delete(guid);
+      heap.remove(entry);
       demand = undefined;
     },
     has: (guid) => entries.has(guid),

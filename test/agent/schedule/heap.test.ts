@@ -1,0 +1,75 @@
+// The scheduler's priority queue holds the checks' entries themselves: an entry's due time changes
+// in place, and a removed check leaves the heap at once. Against a plain sorted model, over many
+// random adds, moves both ways, removals and pops, the heap must always give the least first and
+// keep each item's index right. Pure and seeded.
+import { describe, expect, it } from 'vitest';
+import { MinHeap } from '../../../src-main/agent/schedule/heap.ts';
+
+interface Item {
+  id: number;
+  key: number;
+  heapAt: number;
+}
+
+/** A small seeded generator (mulberry32), so a failure replays. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const less = (a: Item, b: Item): boolean => a.key < b.key || (a.key === b.key && a.id < b.id);
+const least = (items: Iterable<Item>): Item | undefined => {
+  let best: Item | undefined;
+  for (const item of items) if (best === undefined || less(item, best)) best = item;
+  return best;
+};
+
+describe('the scheduler heap', () => {
+  it('agrees with a plain model over adds, moves either way, removals and pops', () => {
+    const random = seeded(26);
+    const heap = new MinHeap<Item>(less);
+    const inHeap = new Set<Item>();
+    const all: Item[] = Array.from({ length: 200 }, (_, id) => ({ id, key: 0, heapAt: -1 }));
+    let misplaced = 0;
+    for (let step = 0; step < 5_000; step++) {
+      const item = all[Math.floor(random() * all.length)] as Item;
+      const op = random();
+      if (op < 0.5) {
+        // Added, or moved earlier or later while in.
+        item.key = Math.floor(random() * 1_000);
+        heap.update(item);
+        inHeap.add(item);
+      } else if (op < 0.7) {
+        heap.remove(item);
+        inHeap.delete(item);
+      } else {
+        const expected = least(inHeap);
+        expect(heap.pop()).toBe(expected);
+        if (expected !== undefined) inHeap.delete(expected);
+      }
+      expect(heap.size).toBe(inHeap.size);
+      expect(heap.peek()).toBe(least(inHeap));
+      for (const x of all) if (x.heapAt >= 0 !== inHeap.has(x)) misplaced++;
+    }
+    expect(misplaced).toBe(0);
+    // Everything left comes out in order.
+    const rest = [...inHeap].sort((a, b) => (less(a, b) ? -1 : 1));
+    expect(Array.from(rest, () => heap.pop())).toEqual(rest);
+  });
+
+  it('forgets every item on clear, so each can be added again', () => {
+    const heap = new MinHeap<Item>(less);
+    const items = [3, 1, 2].map((key, id) => ({ id, key, heapAt: -1 }));
+    for (const item of items) heap.update(item);
+    heap.clear();
+    expect(heap.size).toBe(0);
+    expect(items.map((i) => i.heapAt)).toEqual([-1, -1, -1]);
+    for (const item of items) heap.update(item);
+    expect([heap.pop(), heap.pop(), heap.pop()].map((i) => i?.key)).toEqual([1, 2, 3]);
+  });
+});
