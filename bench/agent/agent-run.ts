@@ -25,7 +25,8 @@ export interface AgentMeasured extends Measured {
   status: { before: StatusReading; after: StatusReading };
   /** Due, executed and missed runs between the two readings, or why there are none. */
   schedule: ScheduleFigures | string;
-  memory: { os: OsMemory | string; inside: InsideMemory | undefined };
+  /** `probeThread`: the probe thread's own V8 heap, when it ran at the end of the window (preload only). */
+  memory: { os: OsMemory | string; inside: InsideMemory | undefined; probeThread: InsideMemory | undefined };
   /** The share of the whole machine's CPU left idle during the window (proc-stats.ts idleShare). */
   machineIdle: number;
 }
@@ -34,8 +35,9 @@ export interface RunningAgent {
   pid: number;
   dataDir: string;
   env: NodeJS.ProcessEnv;
-  /** Where the preload writes; undefined without it. */
+  /** Where the preload writes from the main thread and from the probe thread; undefined without it. */
   memoryFile: string | undefined;
+  probeThreadMemoryFile: string | undefined;
   /** Why the agent is not running any more (with its log's tail); undefined while it runs. */
   gone(): string | undefined;
   /** Whether the agent's log last said its probes run in their own thread. */
@@ -103,6 +105,7 @@ export async function withAgent<T>(
   const server = await startServer(dir, checks, target.url, intervalS);
   try {
     const memoryFile = inside ? join(dir, 'memory.json') : undefined;
+    const probeThreadMemoryFile = inside ? join(dir, 'memory-probe-thread.json') : undefined;
     const base = { ...process.env, UPTIME_AGENT_ENROLL_TOKEN: server.token, UPTIME_AGENT_DATA_DIR: '' };
     const enroll = spawnSync(
       cli,
@@ -143,6 +146,7 @@ export async function withAgent<T>(
             ...base,
             NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...extra].join(' ').trim(),
             ...(memoryFile === undefined ? {} : { BENCH_MEMORY_FILE: memoryFile }),
+            ...(probeThreadMemoryFile === undefined ? {} : { BENCH_MEMORY_THREAD_FILE: probeThreadMemoryFile }),
           };
     const logFile = join(dir, 'agent.log');
     const log = openSync(logFile, 'w');
@@ -154,6 +158,7 @@ export async function withAgent<T>(
         dataDir,
         env: base,
         memoryFile,
+        probeThreadMemoryFile,
         probeThread: () => {
           const log = readFileSync(logFile, 'utf8');
           return log.lastIndexOf(placementMessages.toThread) > log.lastIndexOf(placementMessages.toMain);
@@ -197,15 +202,21 @@ export function measureAgent(
     }
     const machineIdle = idleShare(machineBefore, sampleMachine());
     const after = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
+    const probeThread = agent.probeThread();
     const memory = {
       os: osMemory(agent.pid),
       inside: agent.memoryFile === undefined ? undefined : insideMemory(agent.memoryFile),
+      // A thread ended before the window's end left its last figures behind: they are not now's.
+      probeThread:
+        agent.probeThreadMemoryFile === undefined || !probeThread
+          ? undefined
+          : insideMemory(agent.probeThreadMemoryFile),
     };
     const statusAfter = await readStatus(cli, agent.dataDir, agent.env);
     return {
       checks,
       inside,
-      probeThread: agent.probeThread(),
+      probeThread,
       probes: after.served - before.served,
       cpuMs: after.proc.cpuMs - before.proc.cpuMs,
       rssMb,

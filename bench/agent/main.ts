@@ -13,6 +13,7 @@ import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measureAgent, type AgentMeasured } from './agent-run.ts';
+import type { InsideMemory } from './memory.ts';
 import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
@@ -165,6 +166,9 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
   };
 }
 
+const usedOfTotal = (v8: InsideMemory | undefined): string =>
+  v8 === undefined ? '—' : `${fixed(v8.heapUsed / mib, 1)} / ${fixed(v8.heapTotal / mib, 1)} MB`;
+
 function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
   const { os, inside: v8 } = m.memory;
   const mib1 = (bytes: number | undefined): string => (bytes === undefined ? '—' : `${fixed(bytes / mib, 1)} MB`);
@@ -174,8 +178,8 @@ function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
     'file-backed': typeof os === 'string' ? os : `${fixed(os.fileMb, 1)} MB`,
     'malloc heap+arenas': typeof os === 'string' ? '—' : `${fixed(os.mallocMb, 1)} MB`,
     'other anon (V8…)': typeof os === 'string' ? '—' : `${fixed(os.otherAnonMb, 1)} MB`,
-    'V8 heap used/total':
-      v8 === undefined ? '—' : `${fixed(v8.heapUsed / mib, 1)} / ${fixed(v8.heapTotal / mib, 1)} MB`,
+    'V8 heap used/total': usedOfTotal(v8),
+    'probe thread V8 heap': usedOfTotal(m.memory.probeThread),
     external: mib1(v8?.external),
     'array buffers': mib1(v8?.arrayBuffers),
     'V8 malloced': mib1(v8?.malloced),

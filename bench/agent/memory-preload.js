@@ -1,13 +1,18 @@
 // Loaded into the agent by the bench (NODE_OPTIONS="--import <this file>") when it asks for the
 // inside view of memory: every 2 s, V8's own figures go to the file named by BENCH_MEMORY_FILE
-// (written whole, then renamed, so a reader never sees half of it), in the shape of InsideMemory
+// (the main thread; the probe thread's below) (written whole, then renamed, so a reader never sees half of it), in the shape of InsideMemory
 // (memory.ts). Nothing else: an unref'd timer that never keeps the agent alive, no hooks, no
 // patched modules. Plain JavaScript on purpose: a .ts preload would make Node load its
 // type-stripping compiler (WebAssembly, several MB) into an agent that otherwise never needs it.
 import { renameSync, writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { isMainThread } from 'node:worker_threads';
 
-const file = process.env.BENCH_MEMORY_FILE;
+// Node loads a preload into every thread it starts, so the agent's probe thread runs this too,
+// with a V8 heap of its own: each thread writes its own file (BENCH_MEMORY_THREAD_FILE for the
+// probe thread, the agent's only other thread). One file for both gave the figures of whichever
+// wrote last.
+const file = isMainThread ? process.env.BENCH_MEMORY_FILE : process.env.BENCH_MEMORY_THREAD_FILE;
 if (file !== undefined && file !== '') {
   const write = () => {
     const usage = process.memoryUsage();
