@@ -34,12 +34,6 @@ export class MinHeap<T extends HeapItem> {
     this.down(this.up(item.heapAt));
   }
 
-  pop(): T | undefined {
-    const top = this.items[0];
-    if (top !== undefined) this.removeAt(0);
-    return top;
-  }
-
   /** Takes the item out, if it is in. */
   remove(item: T): void {
     if (item.heapAt >= 0 && this.items[item.heapAt] === item) this.removeAt(item.heapAt);
