@@ -12,6 +12,7 @@ import { openDatabase, transaction } from '../src-main/agent/store/database.ts';
 import { insightDefaults } from '../src-main/agent/read/check-insight.ts';
 import { createRollups, type RollupRun } from '../src-main/agent/store/rollups.ts';
 import { fixed, percentile, printTable } from './support.ts';
+import { seededRandom } from '../test/support/seeded-random.ts';
 
 const checks = Number(process.env.BENCH_CHECKS ?? '5000');
 const dir = mkdtempSync(join(tmpdir(), 'bench-rollups-'));
@@ -119,14 +120,8 @@ const seconds = Number(process.env.BENCH_OPEN_SECONDS ?? '3600');
 const openDb = openDatabase(join(dir, 'open.db'));
 const heapBefore = heapMb();
 const openRollups = createRollups(openDb);
-/** A fixed pseudo-random sequence (mulberry32): the same latencies for every run of the bench. */
-let seed = 14;
-const random = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-};
+/** The same latencies for every run of the bench. */
+const random = seededRandom(14);
 /** Per check a typical latency (5-300 ms) with log-normal spread, 1 % slow outliers, 1 % failures with nothing back. */
 const typical = Array.from({ length: openChecks }, () => 5 + Math.floor(random() * 295));
 const latencyOf = (check: number): number => {

@@ -5,22 +5,13 @@ import { eventually } from '../support/agent-harness.ts';
 import { tempDataDir } from '../support/cli.ts';
 import { enrollDataDir, startRun, statusJson } from '../support/cli-agent.ts';
 import { startHttpTarget, type HttpTarget } from '../targets/index.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 /**
  * The kill moments come from a seeded generator (mulberry32), so a failing run can be replayed:
  * DURABILITY_SEED=<the seed in the failure> npx vitest run test/cli/durability.int.test.ts.
  */
 const seed = Number(process.env.DURABILITY_SEED ?? 20261124) >>> 0;
-function seededRandom(start: number): () => number {
-  let state = start;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 // Each target answer carries a unique number, so the server's stored samples tell exactly which
 // probe runs reached it.

@@ -4,22 +4,12 @@
 // keep each item's index right. Pure and seeded.
 import { describe, expect, it } from 'vitest';
 import { MinHeap } from '../../../src-main/agent/schedule/heap.ts';
+import { seededRandom } from '../../support/seeded-random.ts';
 
 interface Item {
   id: number;
   key: number;
   heapAt: number;
-}
-
-/** A small seeded generator (mulberry32), so a failure replays. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const less = (a: Item, b: Item): boolean => a.key < b.key || (a.key === b.key && a.id < b.id);
@@ -38,7 +28,7 @@ const least = (items: Iterable<Item>): Item | undefined => {
 
 describe('the scheduler heap', () => {
   it('agrees with a plain model over adds, moves either way, removals and pops', () => {
-    const random = seeded(26);
+    const random = seededRandom(26);
     const heap = new MinHeap<Item>(less);
     const inHeap = new Set<Item>();
     const all: Item[] = Array.from({ length: 200 }, (_, id) => ({ id, key: 0, heapAt: -1 }));

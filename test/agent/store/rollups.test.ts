@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../../../src-main/agent/store/datab
 import { latencySlots } from '../../../src-main/agent/store/latency-histogram.ts';
 import { createRollups, uptimePercent, type RollupRun, type Rollups } from '../../../src-main/agent/store/rollups.ts';
 import { tempDir, type TempDir } from '../../support/temp-dir.ts';
+import { seededRandom } from '../../support/seeded-random.ts';
 
 const t0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const run = (guid: string, offsetMs: number, overrides: Partial<RollupRun> = {}): RollupRun => ({
@@ -149,7 +150,7 @@ describe('rollups in memory, written by flushes', () => {
   it('an hour of 1 s runs holds a fixed-size structure per check, the same size every hour', () => {
     const rollups = createRollups(store());
     const heldAt: ReturnType<Rollups['held']>[] = [];
-    const random = seeded(1);
+    const random = seededRandom(1);
     for (let s = 0; s < 3 * 3600; s++) {
       // a: latencies from 1 ms to 20 s, so every part of the histogram is used; b: always 20 ms.
       rollups.record([
@@ -190,7 +191,7 @@ describe('rollups in memory, written by flushes', () => {
     'median and p95 within 1/64 of the exact figures, min and max exact: $name',
     ({ name, sample }) => {
       const rollups = createRollups(store());
-      const random = seeded(name.length);
+      const random = seededRandom(name.length);
       const latencies = Array.from({ length: 997 }, () => sample(random));
       // All in one minute: 997 runs 60 ms apart.
       rollups.record(latencies.map((latencyMs, i) => run('a', i * 60, { latencyMs })));
@@ -308,14 +309,3 @@ describe('rollups in memory, written by flushes', () => {
     expect(rollups.flush()).toEqual({ ok: true, written: 0, left: 0 });
   });
 });
-
-/** A fixed pseudo-random sequence (mulberry32), so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
