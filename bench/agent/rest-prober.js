@@ -2,7 +2,7 @@
 // read and dropped, nothing else. Two ways, one process each (resting.ts starts both):
 // - through Node's HTTP client without an agent, `Connection: close`, as the agent's own probes:
 //   what the resting agent's probes alone cost on this machine, as the floor prices a probe for the
-//   rows under load (README "Benchmarks": one isolated exchange costs milliseconds of CPU on a
+//   rows under load (docs/performance.md: one isolated exchange costs milliseconds of CPU on a
 //   virtual machine whose wake-ups are dear, optimized code or not);
 // - through the agent's own probe, from the build (its probes' module and a check's definition
 //   given as third and fourth arguments), with a stop signal as the scheduler gives one: the

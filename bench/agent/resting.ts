@@ -47,7 +47,7 @@ export interface RestingMeasured extends Quiet {
   threads: number;
   /**
    * The agent's CPU per second by thread (proc-stats.ts threadRole): V8's helpers mark and sweep
-   * for a full GC, so a window that holds one reads higher there (README "Benchmarks").
+   * for a full GC, so a window that holds one reads higher there (docs/performance.md).
    */
   threadsMsPerS: Record<ThreadRole, number>;
   rssMb: number;

@@ -62,12 +62,13 @@ export const agentDefaults = {
    * Runs due within this many ms of each other start together, up to this much early. Spread one
    * per millisecond (1,000 checks at 1 s), every run's connect, answer and close each woke the
    * event loop on its own; started a few at a time they share the wake-ups, as a prober with
-   * several requests in flight does: ~0.1 ms less CPU per run (issue 14, README "Benchmarks").
-   * 30 rather than 10 since issue 26: less CPU a run at 1,000 checks and a lower lag at 4,000,
-   * in every round measured; 50 was no cheaper at 1,000 and ran later at 80 % of saturation, its
-   * bursts filling the cap sooner (figures in README "Benchmarks"). A check's runs stay on their grid,
-   * never late because of this and never started in a whole second before their own (the
-   * fleet's slot, grid.ts secondEnd), and 30 ms early is far inside any interval the server can set.
+   * several requests in flight does: ~0.1 ms less CPU per run (issue 14, docs/architecture.md
+   * "Where the time and the memory go"). 30 rather than 10 since issue 26: less CPU a run at 1,000
+   * checks and a lower lag at 4,000, in every round measured; 50 was no cheaper at 1,000 and ran
+   * later at 80 % of saturation, its bursts filling the cap sooner (figures in docs/performance.md).
+   * A check's runs stay on their grid, never late because of this and never started in a whole
+   * second before their own (the fleet's slot, grid.ts secondEnd), and 30 ms early is far inside
+   * any interval the server can set.
    */
   runBatchMs: 30,
   /**

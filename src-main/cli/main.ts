@@ -29,7 +29,7 @@
 // (test/electron/v8-flags.test.ts). env -S reads the padding as one space.
 // V8 flags read while the process runs are not here but in agent/base/runtime-v8-flags.ts (the
 // agent sets them for the command and the desktop app alike).
-// Also tried for issue 26 and left out (README "Benchmarks"): an 8 MB semi-space (~10 MB more at
+// Also tried for issue 26 and left out (docs/performance.md): an 8 MB semi-space (~10 MB more at
 // 20 checks; the probe thread has one of its own, agent/base/runtime-v8-flags.ts),
 // --optimize-for-size (1.6x the CPU per probe), fixed malloc trim/mmap thresholds (no gain).
 import { agentVersion } from '../agent/base/version.ts';
