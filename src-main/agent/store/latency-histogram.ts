@@ -145,25 +145,20 @@ export class LatencyHistogram {
     return this.max;
   }
 
-  /** Empties it for the next bucket, keeping its counters (their stretch and width) for reuse. */
+  /**
+   * Empties it for the next bucket and gives its counters back to the pool, so each bucket holds
+   * only the stretch and width its own runs need. Kept from one bucket to the next, they only ever
+   * grew: one slow run widened every later bucket of its check, and over hours every check's
+   * counters crept towards their widest (issue 26: a 30-minute soak at 1,000 checks, the pools'
+   * chunks +0.6 MB). Taking a block again at the next bucket's first run costs nothing measurable.
+   */
   clear(): void {
-    if (this.high >= this.low)
-      this.chunk.fill(0, this.offset + this.low - this.base, this.offset + this.high - this.base + 1);
-    this.noSamples();
-  }
-
-  private noSamples(): void {
+    // The pool zeroes the block it takes back.
     this.count = 0;
     this.min = Number.POSITIVE_INFINITY;
     this.max = 0;
     this.low = latencySlots;
     this.high = -1;
-  }
-
-  /** Gives its counters back to the pool: the histogram is not used again. */
-  release(): void {
-    // The pool zeroes the block it takes back.
-    this.noSamples();
     if (this.pool !== undefined) this.pool.give(this.block);
     this.pool = undefined;
     this.chunk = noCounters;

@@ -1,6 +1,7 @@
 // The rollups' open buckets in memory (store/rollups.ts writes them): per check and resolution
-// the bucket its runs go to now, with counts and a fixed-size latency histogram, reused from one
-// bucket to the next, so memory stays flat however many runs a bucket takes; and the buckets left
+// the bucket its runs go to now, with counts and a latency histogram of bounded size whose
+// counters go back to the shared pools when the bucket closes, so memory stays flat however many
+// runs a bucket takes and however long the agent runs; and the buckets left
 // behind with runs not yet written, bounded. Figures recorded in different stretches of one
 // bucket (before a restart, which left its row behind; before the clock went back to a bucket
 // already left) combine so: counts add, min and max combine exactly, median and p95 are those of
@@ -214,7 +215,7 @@ export function createOpenBuckets(maxLeftBehind: number): OpenBuckets {
     },
     forget(guid) {
       for (const r of resolutions) {
-        open[r].get(guid)?.latency?.release();
+        open[r].get(guid)?.latency?.clear();
         open[r].delete(guid);
       }
       for (const [key, l] of leftBehind) if (l.guid === guid) leftBehind.delete(key);

@@ -51,13 +51,18 @@ describe('latency histogram', () => {
     expect(h.percentile(100)).toBe(9);
   });
 
-  it('a cleared histogram counts from zero in the stretch and width it kept', () => {
-    const h = new LatencyHistogram();
+  it('a cleared histogram gives its counters back: the next bucket starts from 16 one-byte counters', () => {
+    const pools = new CounterPools();
+    const h = new LatencyHistogram(pools);
     for (let i = 0; i < 300; i++) h.add(100);
+    h.add(5_000);
+    expect(h.width).toBe(2);
+    expect(h.length).toBeGreaterThan(16);
     h.clear();
-    expect(h.percentile(50)).toBe(0);
+    expect([h.count, h.percentile(50), h.bytes]).toEqual([0, 0, 0]);
+    expect(pools.pool(2, 256).used + pools.pool(2, 512).used).toBe(0);
     h.add(101);
-    expect([h.count, h.percentile(50), h.length, h.width]).toEqual([1, 101, 16, 2]);
+    expect([h.count, h.percentile(50), h.length, h.width]).toEqual([1, 101, 16, 1]);
   });
 
   it('reads the percentiles counters for every slot would, whatever order the latencies come in', () => {
@@ -74,7 +79,7 @@ describe('latency histogram', () => {
     }
   });
 
-  it('histograms sharing pools keep their counts apart through growth, widening, clears and releases', () => {
+  it('histograms sharing pools keep their counts apart through growth, widening, clears and new ones', () => {
     // Counters of many histograms sit side by side in shared chunks: a write past a block, a block
     // handed out twice or one given back unzeroed would mix one histogram's runs into another's.
     let seed = 11;
@@ -86,7 +91,7 @@ describe('latency histogram', () => {
       if (one === undefined) continue;
       const roll = random();
       if (roll < 0.001) {
-        one.h.release();
+        one.h.clear();
         one.h = new LatencyHistogram(pools);
         one.samples = [];
       } else if (roll < 0.002) {
