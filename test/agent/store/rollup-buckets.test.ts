@@ -2,13 +2,13 @@
 // latency counters cover the stretch of slots its runs reach; a slow run widens that stretch, and
 // it must not stay widened for the buckets after it. Pure.
 import { describe, expect, it } from 'vitest';
-import { createOpenBuckets, type RollupRun } from '../../../src-main/agent/store/rollup-buckets.ts';
+import { createOpenBuckets, type OpenBuckets, type RollupRun } from '../../../src-main/agent/store/rollup-buckets.ts';
 import { seededRandom } from '../../support/seeded-random.ts';
 
 const checks = 50;
 
 /** Two hours and two minutes of 1 s runs of every check; `slow` says which runs took 3 s more. */
-function live(slow: (second: number, check: number) => boolean): ReturnType<typeof createOpenBuckets> {
+function live(slow: (second: number, check: number) => boolean): OpenBuckets {
   const buckets = createOpenBuckets(64);
   const random = seededRandom(26);
   for (let second = 0; second < 2 * 3600 + 120; second++) {
