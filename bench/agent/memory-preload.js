@@ -1,9 +1,10 @@
 // Loaded into the agent by the bench (NODE_OPTIONS="--import <this file>") when it asks for the
 // inside view of memory: every 2 s, V8's own figures go to the file named by BENCH_MEMORY_FILE
 // (the main thread's; the probe thread's below), written whole, then renamed, so a reader never
-// sees half of it, in the shape of InsideMemory (memory.ts). Nothing else: an unref'd timer that never keeps the agent alive, no hooks, no
-// patched modules. Plain JavaScript on purpose: a .ts preload would make Node load its
-// type-stripping compiler (WebAssembly, several MB) into an agent that otherwise never needs it.
+// sees half of it, in the shape of InsideMemory (memory.ts). Nothing else: an unref'd timer that
+// never keeps the agent alive, no hooks, no patched modules. Plain JavaScript on purpose: a .ts
+// preload would make Node load its type-stripping compiler (WebAssembly, several MB) into an
+// agent that otherwise never needs it.
 import { renameSync, writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';

@@ -149,9 +149,8 @@ export class LatencyHistogram {
    * Empties it for the next bucket and gives its counters back to the pool, so each bucket holds
    * only the stretch and width its own runs need. Kept from one bucket to the next, they only ever
    * grew: one slow run widened every later bucket of its check, and over hours every check's
-   * counters crept towards their widest (issue 26: in a 30-minute soak at 1,000 checks the pools
-   * went from 48 to 109 chunks of 8 KB). Taking a block again at the next bucket's first run costs
-   * nothing measurable (bench:rollups: 0.0006 ms a run recorded, before and after).
+   * counters crept towards their widest (issue 26; the soaks before and after, and what taking a
+   * block again costs, are in docs/performance.md).
    */
   clear(): void {
     // The pool zeroes the block it takes back.
