@@ -2,7 +2,7 @@
 // 1 s interval, next to the raw undici floor and (when installed) blackbox_exporter driven by wrk,
 // all in one run on this machine; then once more at 80 % of the saturation rate found, then the
 // resting row (20 checks at 60 s, resting.ts), and issue 26's goals marked met or not. See README
-// "Benchmarks". Prints tables; asserts nothing. About 13 minutes.
+// "Benchmarks". Prints tables; asserts nothing. About 17 minutes.
 // BENCH_CHECKS (default 20,1000,6000: 20 is the base the added memory is counted from),
 // BENCH_WARMUP_S (20), BENCH_WINDOW_S (30), BENCH_REST_WINDOW_S (180; 0 leaves the resting row out),
 // BENCH_INSIDE (1: every agent loads the memory preload; compare: also the first N once with it),
