@@ -73,11 +73,10 @@ export const agentDefaults = {
   runBatchMs: 30,
   /**
    * From this many runs a second (all checks together) probes run in a thread of their own. Below
-   * it one thread is cheaper: at 1,000 a second the probe thread cost ~0.05 ms more CPU per run
-   * and ~30 MB more memory (issue 14; in issue 26 the same CPU per run and ~24 MB more,
-   * docs/performance.md); at 2,000 it was already cheaper, and it lifted the most the agent
-   * keeps up with from ~2,700 to ~3,600-4,400 runs a second (2-core machine; issue 14,
-   * probes/probe-thread.ts). A desktop with hundreds of checks never reaches it.
+   * it one thread is cheaper: at 1,000 a second the probe thread saves no CPU and costs a second
+   * V8 heap's memory (issue 26, figures in docs/performance.md); at 2,000 it was cheaper, and it
+   * lifted the most the agent keeps up with from ~2,700 to ~3,600-4,400 runs a second (2-core
+   * machine; issue 14, probes/probe-thread.ts). A desktop with hundreds of checks never reaches it.
    */
   probeThreadFromRunsPerSec: 1_500,
   /** New checks (and every check at start-up) first run within this window, spread by guid. */
