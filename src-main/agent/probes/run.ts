@@ -4,7 +4,16 @@ import { answeredAt, timingsOf, type ConnectionTrace } from './trace.ts';
 import { localFaultOf } from '../base/local-fault.ts';
 import { probeDefaults } from './defaults.ts';
 import { cancelledError, describeError, errorAnswered, errorRule, timedOut } from './errors.ts';
-import type { DecidingRule, ProbeContext, ProbeOutcome, Run, SampleKind } from './types.ts';
+import type {
+  CheckProxy,
+  DecidingRule,
+  EgressPolicy,
+  ProbeContext,
+  ProbeOutcome,
+  Resolver,
+  Run,
+  SampleKind,
+} from './types.ts';
 
 export type { Run, Stoppable } from './types.ts';
 const { rootCertificates } = process.getBuiltinModule('node:tls');
@@ -43,81 +52,133 @@ export function follow(outer: AbortSignal, onAbort: () => void): () => void {
   return () => following.delete(onAbort);
 }
 
-export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
-  const now = ctx.now ?? (() => performance.now());
-  const timeoutSec = effectiveTimeoutSec(def.timeout_sec);
-  const timeoutMs = timeoutSec * 1000;
+/** The deadline's timer calls this with the run: no closure per run. */
+function onDeadline(run: ProbeRun): void {
+  run.passDeadline();
+}
+
+/**
+ * One run's state. A class rather than an object of closures: a run in flight outlives a
+ * scavenge or two near a batch of runs, and fourteen closures a run were most of what the main
+ * thread promoted into V8's old generation at 1,000 checks (docs/performance.md "Memory added by checks").
+ */
+class ProbeRun implements Run {
+  readonly timeoutSec: number;
+  readonly timeoutMs: number;
+  readonly now: () => number;
+  readonly wallClock: () => Date;
+  readonly startedAt: number;
+  readonly sampleChars: number;
+  readonly ca: string[] | undefined;
+  readonly egressPolicy: EgressPolicy;
+  readonly resolver: Resolver | undefined;
+  readonly proxy: CheckProxy | undefined;
   /** Set once, when the run stops: whether and why it stopped are this one fact. */
-  let stopReason: Error | undefined;
-  let watchers: ((reason: Error) => void)[] = [];
-  let deadlinePassed = false;
-  const stop = (given: unknown): void => {
-    if (stopReason !== undefined) return;
-    // An Error whatever the caller aborted with: sockets are destroyed with it and waits reject with it.
-    const reason = given instanceof Error ? given : new Error('the run was stopped', { cause: given });
-    stopReason = reason;
-    const stopping = watchers;
-    watchers = [];
-    for (const onStopped of stopping) onStopped(reason);
-  };
-  const timer = setTimeout(() => {
-    deadlinePassed = true;
-    stop(new DOMException(timedOut(timeoutSec), 'TimeoutError'));
-  }, timeoutMs);
-  const outer = ctx.signal;
-  let unfollow: (() => void) | undefined;
-  if (outer?.aborted === true) stop(outer.reason);
-  else if (outer !== undefined) unfollow = follow(outer, () => stop(outer.reason));
-  const startedAt = now();
-  const cancelled = (): boolean => ctx.signal?.aborted === true;
-  return {
-    stopped: () => stopReason !== undefined,
-    stopReason: () => stopReason,
-    onStop(onStopped) {
-      if (stopReason !== undefined) {
-        onStopped(stopReason);
-        return () => undefined;
-      }
-      watchers.push(onStopped);
-      return () => {
-        const at = watchers.indexOf(onStopped);
-        if (at >= 0) watchers.splice(at, 1);
-      };
-    },
-    timeoutSec,
-    timeoutMs,
-    now,
-    wallClock: ctx.wallClock ?? (() => new Date()),
-    startedAt,
+  #stopReason: Error | undefined;
+  #watchers: ((reason: Error) => void)[] = [];
+  #deadlinePassed = false;
+  readonly #signal: AbortSignal | undefined;
+  readonly #timer: NodeJS.Timeout;
+  #unfollow: (() => void) | undefined;
+
+  constructor(def: CheckDefinition, ctx: ProbeContext) {
+    this.now = ctx.now ?? performanceNow;
+    this.timeoutSec = effectiveTimeoutSec(def.timeout_sec);
+    this.timeoutMs = this.timeoutSec * 1000;
+    this.wallClock = ctx.wallClock ?? wallNow;
     // Whatever result_detail_max_chars says: one result must always fit one upload call.
-    sampleChars: Math.max(
+    this.sampleChars = Math.max(
       0,
       Math.floor(Math.min(ctx.sampleChars ?? probeDefaults.sampleChars, probeDefaults.maxSampleChars)),
-    ),
-    // Passing `ca` replaces the default roots, so the bundled ones are listed too.
-    ca: ctx.ca === undefined || ctx.ca.length === 0 ? undefined : [...rootCertificates, ...ctx.ca],
-    egressPolicy: ctx.egressPolicy ?? 'open',
-    resolver: ctx.resolve,
-    proxy: ctx.proxy,
-    latencyAt: (t) => Math.max(1, Math.ceil(t - startedAt)),
-    elapsed: () => Math.max(0, Math.ceil(now() - startedAt)),
-    reason(err, host) {
-      if (cancelled()) return cancelledError;
-      if (deadlinePassed) return timedOut(timeoutSec);
-      return describeError(err, host);
-    },
-    rule(err) {
-      if (cancelled()) return 'cancelled';
-      if (deadlinePassed) return 'timeout';
-      return errorRule(err);
-    },
-    cancelled,
-    finish() {
-      clearTimeout(timer);
-      unfollow?.();
-      watchers = [];
-    },
-  };
+    );
+    this.ca = withRoots(ctx.ca);
+    this.egressPolicy = ctx.egressPolicy ?? 'open';
+    this.resolver = ctx.resolve;
+    this.proxy = ctx.proxy;
+    this.#signal = ctx.signal;
+    this.#timer = setTimeout(onDeadline, this.timeoutMs, this);
+    const outer = ctx.signal;
+    if (outer?.aborted === true) this.#stop(outer.reason);
+    else if (outer !== undefined) this.#unfollow = follow(outer, () => this.#stop(outer.reason));
+    this.startedAt = this.now();
+  }
+
+  passDeadline(): void {
+    this.#deadlinePassed = true;
+    this.#stop(new DOMException(timedOut(this.timeoutSec), 'TimeoutError'));
+  }
+
+  #stop(given: unknown): void {
+    if (this.#stopReason !== undefined) return;
+    // An Error whatever the caller aborted with: sockets are destroyed with it and waits reject with it.
+    const reason = given instanceof Error ? given : new Error('the run was stopped', { cause: given });
+    this.#stopReason = reason;
+    const stopping = this.#watchers;
+    this.#watchers = [];
+    for (const onStopped of stopping) onStopped(reason);
+  }
+
+  stopped(): boolean {
+    return this.#stopReason !== undefined;
+  }
+
+  stopReason(): Error | undefined {
+    return this.#stopReason;
+  }
+
+  onStop(onStopped: (reason: Error) => void): () => void {
+    if (this.#stopReason !== undefined) {
+      onStopped(this.#stopReason);
+      return () => undefined;
+    }
+    this.#watchers.push(onStopped);
+    return () => {
+      const at = this.#watchers.indexOf(onStopped);
+      if (at >= 0) this.#watchers.splice(at, 1);
+    };
+  }
+
+  latencyAt(t: number): number {
+    return Math.max(1, Math.ceil(t - this.startedAt));
+  }
+
+  elapsed(): number {
+    return Math.max(0, Math.ceil(this.now() - this.startedAt));
+  }
+
+  cancelled(): boolean {
+    return this.#signal?.aborted === true;
+  }
+
+  reason(err: unknown, host: string): string {
+    if (this.cancelled()) return cancelledError;
+    if (this.#deadlinePassed) return timedOut(this.timeoutSec);
+    return describeError(err, host);
+  }
+
+  rule(err: unknown): DecidingRule {
+    if (this.cancelled()) return 'cancelled';
+    if (this.#deadlinePassed) return 'timeout';
+    return errorRule(err);
+  }
+
+  finish(): void {
+    clearTimeout(this.#timer);
+    this.#unfollow?.();
+    this.#watchers = [];
+  }
+}
+
+const performanceNow = (): number => performance.now();
+const wallNow = (): Date => new Date();
+
+/** Passing `ca` replaces the default roots, so the bundled ones are listed too. */
+function withRoots(ca: string[] | undefined): string[] | undefined {
+  return ca === undefined || ca.length === 0 ? undefined : [...rootCertificates, ...ca];
+}
+
+export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
+  return new ProbeRun(def, ctx);
 }
 
 /** Runs body with a fresh Run and always finishes it. */
