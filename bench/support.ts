@@ -16,14 +16,19 @@ export function rssSampler(everyMs = 100): { peakMb(): number; stop(): void } {
 }
 
 /** Starts bench/target-process.ts in a child process; resolves with its base URL. */
-export async function startTargetProcess(delayMs = 0): Promise<{ url: string; stop(): void; child: ChildProcess }> {
+/** `tlsFile`: a JSON file with a PEM `cert` and `key`, for an https target. */
+export async function startTargetProcess(
+  delayMs = 0,
+  tlsFile?: string,
+): Promise<{ url: string; stop(): void; child: ChildProcess }> {
   const child = fork(
     new URL(import.meta.url.endsWith('.ts') ? './target-process.ts' : './target-process.js', import.meta.url).pathname,
-    [String(delayMs)],
+    [String(delayMs), ...(tlsFile === undefined ? [] : [tlsFile])],
     { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
   );
   const [message] = (await once(child, 'message')) as [{ port: number }];
-  return { url: `http://127.0.0.1:${message.port}/`, stop: () => child.kill(), child };
+  const scheme = tlsFile === undefined ? 'http' : 'https';
+  return { url: `${scheme}://127.0.0.1:${message.port}/`, stop: () => child.kill(), child };
 }
 
 export function printTable(title: string, rows: Record<string, string | number>[]): void {

@@ -68,6 +68,30 @@ describe('uptime-agent test-check --file', () => {
     expect(refused.stdout).toContain('decided by the certificate: TLS certificate not trusted (unknown issuer)');
   });
 
+  it('--checks-ca adds to what Node already trusts: a CA from NODE_EXTRA_CA_CERTS stays trusted', async () => {
+    const extraCa = await makeCa('Extra CA');
+    const other = await startHttpTarget({ '/': { body: 'Welcome' } }, { tls: await makeLeaf({ ca: extraCa }) });
+    try {
+      const file = await definitionsFile('both-cas.json', [
+        { guid: 'office', url: `${secure.url}/` },
+        { guid: 'extra', url: `${other.url}/` },
+      ]);
+      const officeFile = join(dir, 'office-ca-only.pem');
+      const extraFile = join(dir, 'extra-ca.pem');
+      await writeFile(officeFile, ca.cert);
+      await writeFile(extraFile, extraCa.cert);
+      const result = await runCli(['test-check', '--file', file, '--checks-ca', officeFile], {
+        env: { NODE_EXTRA_CA_CERTS: extraFile },
+      });
+      expect(result.stdout).toMatch(/certificate: CN=localhost; issuer CN=Office CA/);
+      expect(result.stdout).toMatch(/certificate: CN=localhost; issuer CN=Extra CA/);
+      expect(result.stdout).not.toContain('not trusted');
+      expect(result.code).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('--egress-policy strict refuses a loopback target', async () => {
     const file = await definitionsFile('strict.json', [{ guid: 'home', url: `${web.url}/` }]);
     const result = await runCli(['test-check', '--file', file, '--egress-policy', 'strict']);

@@ -2,18 +2,19 @@
 // Sockets connect with rejectUnauthorized off and are verified here instead, so a rejected
 // certificate can still be described ("expired on 2026-11-24"), which Node's own rejection
 // (socket destroyed before the certificate can be read) does not allow.
+import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { certificateNames } from './distinguished-name.ts';
 import type { CertificateInfo } from './types.ts';
-const { X509Certificate } = process.getBuiltinModule('node:crypto');
 
 const dayMs = 24 * 60 * 60 * 1000;
 
 /** Facts about the certificate the peer presented, or undefined when it sent none. */
 export function peerCertificate(socket: TLSSocket, wallClock: () => Date): CertificateInfo | undefined {
-  const raw = socket.getPeerCertificate().raw as Buffer | undefined;
-  if (raw === undefined || raw.length === 0) return undefined;
-  const x509 = new X509Certificate(raw);
+  // The certificate as OpenSSL holds it: getPeerCertificate() copies out every field and computes
+  // its fingerprints, only for the DER to be parsed again here (docs/performance.md "TLS contexts").
+  const x509 = socket.getPeerX509Certificate();
+  if (x509 === undefined) return undefined;
   const validTo = x509.validToDate;
   return {
     ...namesOf(x509),
@@ -23,7 +24,7 @@ export function peerCertificate(socket: TLSSocket, wallClock: () => Date): Certi
 }
 
 /** Subject and issuer as the fleet writes them; Node's own form if the DER cannot be walked. */
-function namesOf(x509: InstanceType<typeof X509Certificate>): { subject: string; issuer: string } {
+function namesOf(x509: X509Certificate): { subject: string; issuer: string } {
   try {
     return certificateNames(x509.raw);
   } catch {

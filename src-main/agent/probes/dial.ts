@@ -136,7 +136,7 @@ export async function upgradeTls(
     // Verified by the caller from the handshake's own result, so a refused certificate can be named.
     rejectUnauthorized: false,
     ...(options.alpn === undefined ? {} : { ALPNProtocols: options.alpn }),
-    ...(run.ca === undefined ? {} : { ca: run.ca }),
+    secureContext: run.trust,
   });
   socket.on('error', () => undefined);
   try {

@@ -61,7 +61,7 @@ export async function openTunnel(run: Run, proxyUrl: string, host: string, port:
           host: proxyHost,
           port: proxyPort,
           ...(isIP(proxyHost) === 0 ? { servername: proxyHost } : {}),
-          ...(run.ca === undefined ? {} : { ca: run.ca }),
+          secureContext: run.trust,
         })
       : netConnect({ host: proxyHost, port: proxyPort });
   socket.on('error', () => undefined); // reported through waitFor and askConnect

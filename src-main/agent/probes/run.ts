@@ -1,7 +1,9 @@
 // What every probe run shares: the deadline, the clocks, and how a failure becomes a reason.
+import type { SecureContext } from 'node:tls';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { answeredAt, timingsOf, type ConnectionTrace } from './trace.ts';
 import { localFaultOf } from '../base/local-fault.ts';
+import { trustContext } from '../base/trusted-roots.ts';
 import { probeDefaults } from './defaults.ts';
 import { cancelledError, describeError, errorAnswered, errorRule, timedOut } from './errors.ts';
 import type {
@@ -16,7 +18,6 @@ import type {
 } from './types.ts';
 
 export type { Run, Stoppable } from './types.ts';
-const { rootCertificates } = process.getBuiltinModule('node:tls');
 
 /** timeout_sec as the wire defines it: 0/absent/negative = default, capped at the maximum. */
 export function effectiveTimeoutSec(timeoutSec: number | undefined): number {
@@ -69,7 +70,7 @@ class ProbeRun implements Run {
   readonly wallClock: () => Date;
   readonly startedAt: number;
   readonly sampleChars: number;
-  readonly ca: string[] | undefined;
+  readonly trust: SecureContext;
   readonly egressPolicy: EgressPolicy;
   readonly resolver: Resolver | undefined;
   readonly proxy: CheckProxy | undefined;
@@ -91,7 +92,7 @@ class ProbeRun implements Run {
       0,
       Math.floor(Math.min(ctx.sampleChars ?? probeDefaults.sampleChars, probeDefaults.maxSampleChars)),
     );
-    this.ca = withRoots(ctx.ca);
+    this.trust = trustContext(ctx.ca);
     this.egressPolicy = ctx.egressPolicy ?? 'open';
     this.resolver = ctx.resolve;
     this.proxy = ctx.proxy;
@@ -171,11 +172,6 @@ class ProbeRun implements Run {
 
 const performanceNow = (): number => performance.now();
 const wallNow = (): Date => new Date();
-
-/** Passing `ca` replaces the default roots, so the bundled ones are listed too. */
-function withRoots(ca: string[] | undefined): string[] | undefined {
-  return ca === undefined || ca.length === 0 ? undefined : [...rootCertificates, ...ca];
-}
 
 export function startRun(def: CheckDefinition, ctx: ProbeContext): Run {
   return new ProbeRun(def, ctx);

@@ -1,4 +1,5 @@
 // The one signature every probe implements, and the typed outcome it returns.
+import type { SecureContext } from 'node:tls';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import type { LocalFault } from '../base/local-fault.ts';
 import type { EgressPolicy } from './egress.ts';
@@ -27,7 +28,10 @@ export interface ProbeContext {
   now?: () => number;
   /** Wall clock for certificate expiry (days left); injectable for tests. */
   wallClock?: () => Date;
-  /** Extra trusted CA certificates (PEM), trusted in addition to Node's bundled roots. */
+  /**
+   * Extra trusted CA certificates (PEM), trusted in addition to what Node trusts by default. Runs
+   * share one TLS context per list (base/trusted-roots.ts): pass the same array while it holds.
+   */
   ca?: string[];
   /**
    * Code points of body/banner the caller keeps as response_sample (result_detail_max_chars).
@@ -164,8 +168,8 @@ export interface Run extends Stoppable {
   wallClock: () => Date;
   startedAt: number;
   sampleChars: number;
-  /** CA list for TLS connections; undefined keeps Node's default trust store. */
-  ca: string[] | undefined;
+  /** The TLS context its connections trust (Node's default, plus the extra CAs when given). */
+  trust: SecureContext;
   egressPolicy: EgressPolicy;
   /** Injected name resolution; undefined = let net.connect resolve (unless the policy is strict). */
   resolver: Resolver | undefined;

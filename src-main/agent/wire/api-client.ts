@@ -6,11 +6,11 @@ import { Agent, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AnswerTooLarge, fail, parseAnswer, readBounded, statusError } from './api-answer.ts';
 import { networkError, type ApiError, type ApiOutcome, type Route } from './api-error.ts';
-import { trustWith } from './ca-bundle.ts';
 import { wireLimits } from './limits.ts';
 import { maskProxy, type ProxyChoice } from './proxy.ts';
 import { boundedConnector, type OpeningConnector } from './connect-bound.ts';
 import { verifyingConnector } from './tls-trust.ts';
+import { trustContext } from '../base/trusted-roots.ts';
 import {
   checksResponseSchema,
   enrollResponseSchema,
@@ -81,7 +81,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     options.maxAnswerBytes ?? (path.startsWith('/api/checks') ? wireLimits.syncAnswerBytes : defaults.maxAnswerBytes);
   const base = options.baseUrl.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
-  const ca = options.ca === undefined || options.ca.length === 0 ? undefined : trustWith(options.ca);
+  const trust = trustContext(options.ca);
   const route: Route = {
     serverHost: new URL(base).host,
     ...(options.proxy === undefined ? {} : { proxy: maskProxy(options.proxy.url) }),
@@ -92,7 +92,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
   const dispatcher: Dispatcher =
     options.proxy === undefined
-      ? new Agent({ connections: 4, pipelining: 1, ...timeouts, connect: verifyingConnector({ ca, connectTimeoutMs }) })
+      ? new Agent({
+          connections: 4,
+          pipelining: 1,
+          ...timeouts,
+          connect: verifyingConnector({ trust, connectTimeoutMs }),
+        })
       : new ProxyAgent({
           uri: options.proxy.url.href,
           connections: 4,
@@ -109,7 +114,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           // Always a CONNECT tunnel, also to an http server: then a proxy's 403 or 502 can never
           // pass for the server's own answer (a 403 would read as "monitor disabled").
           proxyTunnel: true,
-          ...(ca === undefined ? {} : { requestTls: { ca }, proxyTls: { ca } }),
+          requestTls: { secureContext: trust },
+          proxyTls: { secureContext: trust },
         });
   let skewSec: number | undefined;
 

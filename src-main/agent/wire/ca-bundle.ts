@@ -1,6 +1,5 @@
 const { X509Certificate } = process.getBuiltinModule('node:crypto');
 const { readFileSync } = process.getBuiltinModule('node:fs');
-const { getCACertificates } = process.getBuiltinModule('node:tls');
 // Extra certificate authorities (issue 12 §2): a PEM bundle file, several certificates, trusted
 // in addition to the system roots. Read once when a client is made; a bad file is one clear
 // sentence naming the file and the setting, never a stack trace.
@@ -42,9 +41,3 @@ export function readCaBundle(file: string, what: string): CaBundleOutcome {
   }
   return { ok: true, pems };
 }
-
-/**
- * The trust list for a TLS connection: what Node trusts by default (its roots, the system's when
- * enabled, NODE_EXTRA_CA_CERTS) plus the extra ones. Giving `ca` replaces the default, hence both.
- */
-export const trustWith = (pems: readonly string[]): string[] => [...getCACertificates('default'), ...pems];

@@ -2,7 +2,7 @@
 // trust is explained with its issuer ("signed by <issuer>"), which Node's own rejection does not
 // carry. The handshake completes unverified, the verdict is read, and an untrusted socket is
 // destroyed before a single byte (the API key) is written to it.
-import type { TLSSocket } from 'node:tls';
+import type { SecureContext, TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 import { boundedConnector, type OpeningConnector } from './connect-bound.ts';
 
@@ -39,11 +39,12 @@ function issuerName(socket: TLSSocket): string {
  * before the call's deadline.
  */
 export function verifyingConnector(options: {
-  ca?: string[] | undefined;
+  /** What the server's certificate must chain to (base/trusted-roots.ts). */
+  trust: SecureContext;
   connectTimeoutMs: number;
 }): buildConnector.connector {
   const open = buildConnector({
-    ...(options.ca === undefined ? {} : { ca: options.ca }),
+    secureContext: options.trust,
     // Verified below, by hand, so that the error can name the issuer.
     rejectUnauthorized: false,
     // A resumed session skips the name check; API traffic is a few calls a minute.
