@@ -15,8 +15,10 @@ export function rssSampler(everyMs = 100): { peakMb(): number; stop(): void } {
   return { peakMb: () => Math.max(peak, process.memoryUsage.rss()) / 1024 / 1024, stop: () => clearInterval(timer) };
 }
 
-/** Starts bench/target-process.ts in a child process; resolves with its base URL. */
-/** `tlsFile`: a JSON file with a PEM `cert` and `key`, for an https target. */
+/**
+ * Starts bench/target-process.ts in a child process; resolves with its base URL. `tlsFile`: a JSON
+ * file with a PEM `cert` and `key`, for an https target.
+ */
 export async function startTargetProcess(
   delayMs = 0,
   tlsFile?: string,

@@ -4,7 +4,7 @@
 // each run did before (a new list each run, so none is shared). Then what building one context
 // costs. BENCH_RUNS probes (default 400), 8 in flight, each on a fresh connection, three rounds
 // alternating. Prints a table; asserts nothing.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext, getCACertificates } from 'node:tls';
@@ -18,7 +18,8 @@ const inFlight = 8;
 const rounds = 3;
 
 const ca = await makeCa('Bench Office CA');
-const tlsFile = join(mkdtempSync(join(tmpdir(), 'bench-tls-')), 'target.json');
+const folder = mkdtempSync(join(tmpdir(), 'bench-tls-'));
+const tlsFile = join(folder, 'target.json');
 writeFileSync(tlsFile, JSON.stringify(await makeLeaf({ ca })));
 const target = await startTargetProcess(0, tlsFile);
 const office = [ca.cert];
@@ -67,4 +68,5 @@ try {
   ]);
 } finally {
   target.stop();
+  rmSync(folder, { recursive: true, force: true });
 }

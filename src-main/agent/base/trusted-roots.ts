@@ -16,8 +16,8 @@ const withExtras = new WeakMap<readonly string[], SecureContext>();
 /**
  * The TLS context for connections that trust `extra` besides Node's default (none: the default
  * alone), made once per list and shared by every connection with it. Without one, each
- * connection builds its own from the options: 0.2 ms of CPU with the default trust, 7-12 ms with
- * a list that names ~120 roots, more than a whole probe (issue 26, docs/performance.md "TLS
+ * connection builds its own from the options, and with extra CAs that means parsing every root
+ * Node trusts: several times the CPU of the whole probe (issue 26, docs/performance.md "TLS
  * contexts"). A shared context resumes no session: Node keeps no client sessions in it, so every
  * run still makes a full handshake.
  */

@@ -104,6 +104,7 @@ class ProbeRun implements Run {
     this.startedAt = this.now();
   }
 
+  /** The run's deadline passed (its timer, onDeadline): it stops with a TimeoutError. */
   passDeadline(): void {
     this.#deadlinePassed = true;
     this.#stop(new DOMException(timedOut(this.timeoutSec), 'TimeoutError'));
