@@ -72,6 +72,8 @@ export function goalRows(
   saturated: AgentMeasured | undefined,
   at80: AgentMeasured | undefined,
   rest: RestingMeasured | undefined,
+  /** The same agent earlier in its life, still warming up (main.ts): printed beside, not judged. */
+  warming?: RestingMeasured,
 ): Row[] {
   const at = (n: number): AgentMeasured | undefined => runs.find((m) => m.checks === n);
   const added = (n: number, limit: number): Row => {
@@ -121,12 +123,14 @@ export function goalRows(
       `at rest (${rest?.checks ?? 20} checks at ${rest?.intervalS ?? 60} s): CPU <= ${goalValues.restingCpuMsPerS} ms per second`,
       rest === undefined
         ? undefined
-        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)})`,
+        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)}; from ${rest.fromS} s${warming === undefined ? '' : `; from ${warming.fromS} s, still warming up: ${fixed(warming.cpuMsPerS, 2)} ms/s`})`,
       rest !== undefined && rest.cpuMsPerS <= goalValues.restingCpuMsPerS,
     ),
     goal(
       `at rest: <= ${goalValues.restingWakeupsPerS} wakeups per second of the agent process`,
-      rest === undefined ? undefined : `${fixed(rest.wakeupsPerS, 2)}/s`,
+      rest === undefined
+        ? undefined
+        : `${fixed(rest.wakeupsPerS, 2)}/s${warming === undefined ? '' : ` (${fixed(warming.wakeupsPerS, 2)}/s from ${warming.fromS} s)`}`,
       rest !== undefined && rest.wakeupsPerS <= goalValues.restingWakeupsPerS,
     ),
   ];

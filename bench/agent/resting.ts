@@ -41,6 +41,8 @@ export interface Quiet {
 }
 
 export interface RestingMeasured extends Quiet {
+  /** The window began this many seconds after the agent started. */
+  fromS: number;
   checks: number;
   intervalS: number;
   windowS: number;
@@ -116,13 +118,19 @@ const builtProbes = (cli: string): string => pathToFileURL(resolve(dirname(cli),
 export const msPerProbe = (rest: RestingMeasured, prober: RestingMeasured['prober']): number =>
   (prober.cpuMsPerS * rest.windowS) / Math.max(1, prober.probes);
 
+/** A window of the resting agent's life: from this many seconds after its start, for this long. */
+export interface RestWindow {
+  fromS: number;
+  lengthS: number;
+}
+
+/** The resting agent over each window in turn (in order, not overlapping), all in one life. */
 export function measureResting(
   cli: string,
   target: Target,
   folder: string,
-  warmupS: number,
-  windowS: number,
-): Promise<RestingMeasured> {
+  windows: readonly RestWindow[],
+): Promise<RestingMeasured[]> {
   return withAgent(
     cli,
     resting.checks,
@@ -130,6 +138,8 @@ export function measureResting(
     folder,
     false,
     async (agent) => {
+      // The windows count from here: the agent was started just before.
+      const startedAt = performance.now();
       // Both references run with the command's own V8 flags and environment, read from its first line.
       const launch = commandLaunch(cli);
       const startReference = (name: string, args: readonly string[], ipc: boolean): ChildProcess =>
@@ -150,45 +160,51 @@ export function measureResting(
         ],
         true,
       );
+      const measured: RestingMeasured[] = [];
       try {
-        await sleep(warmupS * 1000);
-        const died = agent.gone();
-        if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
-        // Asked outside the window: the question wakes the prober.
-        const [sentBefore, agentSentBefore] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
-        const readAll = () => ({
-          agent: read(agent.pid),
-          reference: read(reference.pid ?? 0),
-          prober: read(prober.pid ?? 0),
-          agentProber: read(agentProber.pid ?? 0),
-        });
-        const begin = readAll();
-        const servedBefore = await target.served();
-        await sleep(windowS * 1000);
-        const end = readAll();
-        const servedAfter = await target.served();
-        const [sentAfter, agentSentAfter] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
-        const proberProbes = sentAfter.sent - sentBefore.sent;
-        const agentProberProbes = agentSentAfter.sent - agentSentBefore.sent;
-        return {
-          checks: resting.checks,
-          intervalS: resting.intervalS,
-          windowS: (end.agent.at - begin.agent.at) / 1000,
-          ...between(begin.agent, end.agent),
-          threads: end.agent.proc.threads,
-          threadsMsPerS: perRole(begin.agent, end.agent),
-          rssMb: end.agent.proc.rssMb,
-          // The target counts the probers' requests with the agent's.
-          probes: servedAfter - servedBefore - proberProbes - agentProberProbes,
-          reference: { periodMs: resting.referencePeriodMs, ...between(begin.reference, end.reference) },
-          prober: { periodMs: proberPeriodMs, probes: proberProbes, ...between(begin.prober, end.prober) },
-          agentProbes: {
-            periodMs: proberPeriodMs,
-            probes: agentProberProbes,
-            failed: agentSentAfter.failed - agentSentBefore.failed,
-            ...between(begin.agentProber, end.agentProber),
-          },
-        };
+        for (const window of windows) {
+          await sleep(Math.max(0, startedAt + window.fromS * 1000 - performance.now()));
+          const windowS = window.lengthS;
+          const died = agent.gone();
+          if (died !== undefined) throw new Error(`before the window from ${window.fromS} s, ${died}`);
+          // Asked outside the window: the question wakes the prober.
+          const [sentBefore, agentSentBefore] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
+          const readAll = () => ({
+            agent: read(agent.pid),
+            reference: read(reference.pid ?? 0),
+            prober: read(prober.pid ?? 0),
+            agentProber: read(agentProber.pid ?? 0),
+          });
+          const begin = readAll();
+          const servedBefore = await target.served();
+          await sleep(windowS * 1000);
+          const end = readAll();
+          const servedAfter = await target.served();
+          const [sentAfter, agentSentAfter] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
+          const proberProbes = sentAfter.sent - sentBefore.sent;
+          const agentProberProbes = agentSentAfter.sent - agentSentBefore.sent;
+          measured.push({
+            fromS: window.fromS,
+            checks: resting.checks,
+            intervalS: resting.intervalS,
+            windowS: (end.agent.at - begin.agent.at) / 1000,
+            ...between(begin.agent, end.agent),
+            threads: end.agent.proc.threads,
+            threadsMsPerS: perRole(begin.agent, end.agent),
+            rssMb: end.agent.proc.rssMb,
+            // The target counts the probers' requests with the agent's.
+            probes: servedAfter - servedBefore - proberProbes - agentProberProbes,
+            reference: { periodMs: resting.referencePeriodMs, ...between(begin.reference, end.reference) },
+            prober: { periodMs: proberPeriodMs, probes: proberProbes, ...between(begin.prober, end.prober) },
+            agentProbes: {
+              periodMs: proberPeriodMs,
+              probes: agentProberProbes,
+              failed: agentSentAfter.failed - agentSentBefore.failed,
+              ...between(begin.agentProber, end.agentProber),
+            },
+          });
+        }
+        return measured;
       } finally {
         await Promise.all([stopChild(reference), stopChild(prober), stopChild(agentProber)]);
       }
