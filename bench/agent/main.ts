@@ -50,11 +50,13 @@ if (!Number.isFinite(restWindowS) || restWindowS < 0) throw new Error('BENCH_RES
  * the agent is still warming up. V8 compiles a function's baseline code only once it has run
  * often enough and a batch of such functions has gathered, and at rest that takes minutes: minute
  * by minute (--trace-baseline-batch-compilation), two agents compiled 32–34 batches in their
- * second minute, 1–4 a minute from the fourth to the ninth, none or one after. And the start's
- * garbage is collected by a full GC near the seventh minute (--trace-gc: 1.55 and 1.65 ms/s in
- * that minute against 0.94–1.08 around it), with no other full GC in the 13 minutes after it. The
- * second window, after ten intervals, is what a laptop's agent pays for the hours after: the goal
- * is judged there. Both windows are printed (docs/performance.md, "At rest, taken apart").
+ * second minute, 1–4 a minute from the fourth to the ninth, none or one after. The second
+ * window, after ten intervals, is past that warm-up, what a laptop's agent pays for the hours
+ * after: the goal is judged there. Either window may hold the full GC that collects the start's
+ * garbage, whose minute varies (the seventh for those two, --trace-gc: 1.55 and 1.65 ms/s in that
+ * minute against 0.94–1.08 around it, and no other in the 13 minutes after; within the second
+ * window in a later bench): V8's helpers' share of the row says when one did. Both windows are
+ * printed (docs/performance.md, "At rest, taken apart").
  */
 const restWarmingFromS = 4 * resting.intervalS;
 const restSettledFromS = 10 * resting.intervalS;
@@ -373,7 +375,7 @@ async function main(): Promise<void> {
     );
     if (warming !== undefined)
       console.log(
-        `  earlier in the same life, a ${fixed(warming.windowS, 0)} s window from ${warming.fromS} s (its code still warming up, the start's full GC near the seventh minute; where benches read this row until it moved): ${fixed(warming.cpuMsPerS, 2)} ms/s at ${fixed(warming.wakeupsPerS, 2)} wake-ups a second, V8's helpers ${fixed(warming.threadsMsPerS.v8Helpers, 2)} of it; the bare prober ${fixed(warming.prober.cpuMsPerS, 2)}, the agent's own probe alone ${fixed(warming.agentProbes.cpuMsPerS, 2)}`,
+        `  earlier in the same life, a ${fixed(warming.windowS, 0)} s window from ${warming.fromS} s (its code still warming up; where benches read this row until it moved): ${fixed(warming.cpuMsPerS, 2)} ms/s at ${fixed(warming.wakeupsPerS, 2)} wake-ups a second, V8's helpers ${fixed(warming.threadsMsPerS.v8Helpers, 2)} of it; the bare prober ${fixed(warming.prober.cpuMsPerS, 2)}, the agent's own probe alone ${fixed(warming.agentProbes.cpuMsPerS, 2)}`,
       );
   }
 
