@@ -160,24 +160,23 @@ export function measureResting(
         ],
         true,
       );
+      const readAll = () => ({
+        agent: read(agent.pid),
+        reference: read(reference.pid ?? 0),
+        prober: read(prober.pid ?? 0),
+        agentProber: read(agentProber.pid ?? 0),
+      });
       const measured: RestingMeasured[] = [];
       try {
         for (const window of windows) {
           await sleep(Math.max(0, startedAt + window.fromS * 1000 - performance.now()));
-          const windowS = window.lengthS;
           const died = agent.gone();
           if (died !== undefined) throw new Error(`before the window from ${window.fromS} s, ${died}`);
           // Asked outside the window: the question wakes the prober.
           const [sentBefore, agentSentBefore] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
-          const readAll = () => ({
-            agent: read(agent.pid),
-            reference: read(reference.pid ?? 0),
-            prober: read(prober.pid ?? 0),
-            agentProber: read(agentProber.pid ?? 0),
-          });
           const begin = readAll();
           const servedBefore = await target.served();
-          await sleep(windowS * 1000);
+          await sleep(window.lengthS * 1000);
           const end = readAll();
           const servedAfter = await target.served();
           const [sentAfter, agentSentAfter] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
