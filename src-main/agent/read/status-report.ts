@@ -4,7 +4,7 @@
 import { effectiveInterval, sharedBy } from '../schedule/grid.ts';
 import type { StoredIdentity } from '../identity/key-vault.ts';
 import type { LiveStateDocument } from '../live/live-state-file.ts';
-import { currentSchemaVersion, schemaVersion, type Database } from '../store/database.ts';
+import { atOneMoment, currentSchemaVersion, schemaVersion, type Database } from '../store/database.ts';
 import { listChecks } from '../store/checks.ts';
 import { getMeta } from '../store/meta.ts';
 import {
@@ -111,13 +111,23 @@ export interface StatusReport {
 /**
  * Whether a check is runnable is the running agent's own decision (runnable-checks.ts), made
  * here from the guids its definitions file defined (the agent publishes those, never a definition).
- * `live` is the running agent's fresh live state (readLiveState), undefined when none runs.
+ * `live` is the running agent's fresh live state (readLiveState), undefined when none runs. The
+ * store is read at one moment: a running agent commits between two reads.
  */
 export function statusReport(
   db: Database,
   identity: StoredIdentity | undefined,
   keyPresent: boolean,
   live?: LiveStateDocument,
+): StatusReport {
+  return atOneMoment(db, () => reportFrom(db, identity, keyPresent, live));
+}
+
+function reportFrom(
+  db: Database,
+  identity: StoredIdentity | undefined,
+  keyPresent: boolean,
+  live: LiveStateDocument | undefined,
 ): StatusReport {
   const load = live?.load ?? undefined;
   const privateDefinitions = live?.private_definitions ?? noPrivateDefinitions;

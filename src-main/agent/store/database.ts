@@ -156,6 +156,24 @@ export function transaction<T>(db: Database, fn: () => T): T {
   }
 }
 
+/**
+ * Runs fn's reads in one read transaction, so that every one of them sees the store as the first
+ * did. A reader of the store another process writes (`status` while `run` goes on) asks which
+ * schema the store has and then reads the tables of that schema, and the agent may commit between
+ * two reads: at its start one migration a commit, so that a report read the version before the
+ * history was keyed by check and the history after. Inside a caller's transaction fn joins it.
+ */
+export function atOneMoment<T>(db: Database, fn: () => T): T {
+  if (db.isTransaction) return fn();
+  db.exec('BEGIN');
+  try {
+    return fn();
+  } finally {
+    // Nothing was written: ending the transaction only lets go of the moment it read.
+    if (stillOpen(db)) db.exec('ROLLBACK');
+  }
+}
+
 /** What to forget of the open transaction's writes if it does not commit (onRollback). */
 const undoers = new WeakMap<Database, (() => void)[]>();
 
