@@ -109,14 +109,18 @@ export const schemaVersion = (db: Database): number =>
 
 export const currentSchemaVersion = migrations.length;
 
-function migrate(db: Database): void {
+/**
+ * Brings the store's schema up to `target` (every migration by default), one version a commit as
+ * `run` does at its start; a lower target leaves a store as an older version left it (tests).
+ */
+export function migrate(db: Database, target = migrations.length): void {
   const current = schemaVersion(db);
   if (current > migrations.length) {
     throw new Error(
       `the data folder was written by a newer Uptime Agent (schema ${current}, this version knows ${migrations.length}); update the app`,
     );
   }
-  for (let version = current; version < migrations.length; version++) {
+  for (let version = current; version < Math.min(target, migrations.length); version++) {
     transaction(db, () => {
       db.exec(migrations[version] ?? '');
       db.exec(`PRAGMA user_version = ${version + 1}`);

@@ -6,8 +6,13 @@
 // made it, between the report's reads.
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { currentSchemaVersion, openDatabaseReadOnly, type Database } from '../../../src-main/agent/store/database.ts';
-import { migrations } from '../../../src-main/agent/store/migrations.ts';
+import {
+  currentSchemaVersion,
+  migrate,
+  openDatabaseReadOnly,
+  schemaVersion,
+  type Database,
+} from '../../../src-main/agent/store/database.ts';
 import { statusReport } from '../../../src-main/agent/read/status-report.ts';
 import { tempDataDir } from '../../support/cli.ts';
 const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
@@ -22,15 +27,8 @@ function agentStoreAt(file: string, version: number): { migrateOnce: () => void 
   const writer = new DatabaseSync(file);
   open.push(writer);
   writer.exec('PRAGMA journal_mode = WAL');
-  const step = (v: number): void => {
-    writer.exec('BEGIN IMMEDIATE');
-    writer.exec(migrations[v] ?? '');
-    writer.exec(`PRAGMA user_version = ${v + 1}`);
-    writer.exec('COMMIT');
-  };
-  for (let v = 0; v < version; v++) step(v);
-  let next = version;
-  return { migrateOnce: () => step(next++) };
+  migrate(writer, version);
+  return { migrateOnce: () => migrate(writer, schemaVersion(writer) + 1) };
 }
 
 /** The reader, with the agent's next commit landing just before the report first reads `table`. */

@@ -6,9 +6,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, transaction } from '../../../src-main/agent/store/database.ts';
+import { migrate, openDatabase, transaction } from '../../../src-main/agent/store/database.ts';
 import { allHistory, createHistory, type HistoryEntry } from '../../../src-main/agent/store/history.ts';
-import { migrations } from '../../../src-main/agent/store/migrations.ts';
 import { lastResults } from '../../../src-main/agent/store/results-view.ts';
 import { createRollups } from '../../../src-main/agent/store/rollups.ts';
 
@@ -29,8 +28,7 @@ const tempFile = (): string => join(mkdtempSync(join(tmpdir(), 'history-keys-'))
 function storeAtSchema(file: string, version: number): DatabaseSync {
   const db = new DatabaseSync(file);
   db.exec('PRAGMA journal_mode = WAL');
-  for (const sql of migrations.slice(0, version)) db.exec(sql);
-  db.exec(`PRAGMA user_version = ${version}`);
+  migrate(db, version);
   return db;
 }
 
