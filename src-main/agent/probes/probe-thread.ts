@@ -4,7 +4,7 @@
 // rest. Below that one thread is cheaper, so probe-placement.ts uses this only from
 // probeThreadFromRunsPerSec (defaults.ts; figures in docs/architecture.md, issue 14).
 import { extname } from 'node:path';
-import { probeThreadSemiSpaceMb, startThreadWithSemiSpace } from '../base/runtime-v8-flags.ts';
+import { probeThreadSemiSpaceMb, startThreadWithHeap } from '../base/runtime-v8-flags.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { cancelledError } from './errors.ts';
 import { runProbe } from './index.ts';
@@ -48,12 +48,27 @@ export interface ProbeThread {
   close(): Promise<void>;
 }
 
+/**
+ * Why a thread stopped on its own: it outgrew the old generation it was started with (Node ends
+ * such a thread, not the process), or it failed (a bug).
+ */
+export type ThreadLoss = { kind: 'out-of-memory'; reason: Error } | { kind: 'failed'; reason: Error };
+
 export interface ProbeThreadOptions {
-  /** The thread stopped on its own (a bug): its runs are run again here, and so is every later one. */
-  onLost: (reason: Error) => void;
-  /** The thread's script; tests give one that fails. */
+  /** The thread stopped on its own: its runs were started again here. */
+  onLost: (loss: ThreadLoss) => void;
+  /** The thread's old generation in MB; undefined: the process's own limit. */
+  oldSpaceMb?: number | undefined;
+  /** The thread's script; tests give ones that fail or outgrow their memory. */
   entry?: URL;
 }
+
+/** Node's code for a thread it ended at its heap limit. */
+const outOfMemoryCode = 'ERR_WORKER_OUT_OF_MEMORY';
+const lossOf = (failure: Error | undefined, code: number): ThreadLoss =>
+  failure !== undefined && (failure as NodeJS.ErrnoException).code === outOfMemoryCode
+    ? { kind: 'out-of-memory', reason: failure }
+    : { kind: 'failed', reason: failure ?? new Error(`the probe thread exited with code ${code}`) };
 
 /**
  * Whether a context can cross to the thread. Injected clocks and resolvers (tests, the demo) are
@@ -102,7 +117,10 @@ interface Pending {
 }
 
 export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
-  const worker = startThreadWithSemiSpace(probeThreadSemiSpaceMb, () => new Worker(options.entry ?? defaultEntry));
+  const worker = startThreadWithHeap(
+    { semiSpaceMb: probeThreadSemiSpaceMb, oldSpaceMb: options.oldSpaceMb },
+    () => new Worker(options.entry ?? defaultEntry),
+  );
   // Never what keeps the process alive: the agent closes it, and a stray one must not hang exit.
   worker.unref();
   const pending = new Map<number, Pending>();
@@ -171,7 +189,7 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
     // Nothing it held is lost: each run starts again here, with the signal it was given.
     for (const run of pending.values()) run.settle(runProbe(run.def, run.ctx));
     pending.clear();
-    options.onLost(failure ?? new Error(`the probe thread exited with code ${code}`));
+    options.onLost(lossOf(failure, code));
   });
 
   return {

@@ -3,6 +3,7 @@
 // it costs). Decided per run from the demand, so a sync that adds or removes checks moves the
 // next runs; a thread no longer needed is ended once it is idle, which gives its memory back.
 import type { Logger } from '../base/log.ts';
+import { probeThreadOldSpaceMb } from '../base/runtime-v8-flags.ts';
 import { runProbe } from '../probes/index.ts';
 import { createProbeThread, portable, type ProbeThread, type ProbeThreadOptions } from '../probes/probe-thread.ts';
 import type { Probe } from '../probes/types.ts';
@@ -13,7 +14,7 @@ export interface ProbePlacementDeps {
   /** From this many runs a second probes run in a thread of their own; Infinity: never. */
   threadFromRunsPerSec: number;
   log: Logger;
-  /** Tests give a thread script that fails. */
+  /** Tests give thread scripts that fail or outgrow their memory. */
   threadEntry?: URL;
 }
 
@@ -41,17 +42,29 @@ export function createProbePlacement(deps: ProbePlacementDeps): ProbePlacement {
   let thread: ProbeThread | undefined;
   // After a thread failed once (a bug), runs stay in the main thread for the life of the process.
   let lost = false;
+  // The thread's old generation is bounded (runtime-v8-flags.ts) until a thread outgrows it: the
+  // next one gets the process's own limit, as the main thread has.
+  let oldSpaceMb: number | undefined = probeThreadOldSpaceMb;
 
   function start(demand: number): ProbeThread {
     const options: ProbeThreadOptions = {
-      onLost: (reason) => {
-        lost = true;
+      onLost: (loss) => {
         thread = undefined;
+        if (loss.kind === 'out-of-memory' && oldSpaceMb !== undefined) {
+          deps.log.warn(
+            { boundMb: oldSpaceMb },
+            'the probe thread ran out of the memory it starts with; its runs were started again, and the next probe thread gets as much memory as the main thread',
+          );
+          oldSpaceMb = undefined;
+          return;
+        }
+        lost = true;
         deps.log.error(
-          { err: reason },
+          { err: loss.reason },
           'the probe thread stopped unexpectedly; its runs were started again and checks are probed in the main thread from now on',
         );
       },
+      oldSpaceMb,
       ...(deps.threadEntry === undefined ? {} : { entry: deps.threadEntry }),
     };
     deps.log.info({ runsPerSec: Math.round(demand) }, placementMessages.toThread);

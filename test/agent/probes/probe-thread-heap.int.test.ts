@@ -1,15 +1,18 @@
-// The probe thread's young generation is its own (runtime-v8-flags.ts): in a real process started
-// with the agent's small one (--max-semi-space-size=2, as the command and the desktop app are),
-// the probe thread's young generation grows past it, while a thread started afterwards keeps the
-// process's size (the main thread's was set when the process started, before any of this).
+// The probe thread's heap is its own (runtime-v8-flags.ts): in a real process started with the
+// agent's flags (--max-semi-space-size=2 --max-old-space-size=256, as the command and the desktop
+// app are), the probe thread's young generation grows past the process's and its old generation
+// is bounded below the process's, while a thread started afterwards keeps the process's sizes (the
+// main thread's were set when the process started, before any of this), and so does a probe
+// thread started without the bound (after one outgrew it: runs/probe-placement.ts).
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { probeThreadSemiSpaceMb } from '../../../src-main/agent/base/runtime-v8-flags.ts';
+import { probeThreadOldSpaceMb, probeThreadSemiSpaceMb } from '../../../src-main/agent/base/runtime-v8-flags.ts';
 
-/** The process's own size, as the command's first line and the desktop app's flags give it. */
+/** The process's own sizes, as the command's first line and the desktop app's flags give them. */
 const processSemiSpaceMb = 2;
+const processOldSpaceMb = 256;
 
 const probeThreadUrl = pathToFileURL(
   resolve(import.meta.dirname, '../../../src-main/agent/probes/probe-thread.ts'),
@@ -20,7 +23,7 @@ const probeThreadUrl = pathToFileURL(
 // left of it), the median of readings over the second half: a single reading can overshoot the
 // limit for a moment (seen up to 7.6 MB with 2 MB, even in a process that never changed a flag).
 const churn = `
-  import { getHeapSpaceStatistics } from 'node:v8';
+  import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
   const semiSpace = () => {
     const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     return space.space_used_size + space.space_available_size;
@@ -34,17 +37,17 @@ const churn = `
       if (i >= 1_500_000 && i % 50_000 === 0) readings.push(semiSpace());
     }
     readings.sort((a, b) => a - b);
-    return readings[readings.length >> 1];
+    return { semiSpace: readings[readings.length >> 1], limit: getHeapStatistics().heap_size_limit };
   }
 `;
 
-// A probe thread script that answers every run with the young generation it grew to (as the
-// outcome's error text): the size is that of the thread createProbeThread started.
+// A probe thread script that answers every run with the young generation it grew to and its heap's
+// limit (as the outcome's error text): the sizes are those of the thread createProbeThread started.
 const reportingEntry = `data:text/javascript,${encodeURIComponent(`
   import { parentPort } from 'node:worker_threads';
   ${churn}
   parentPort.on('message', (message) => {
-    const size = String(grownSemiSpace());
+    const size = JSON.stringify(grownSemiSpace());
     parentPort.postMessage({ outcomes: message.runs.map((run) => [run.id, { success: false, error: size }]) });
   });
 `)}`;
@@ -59,30 +62,52 @@ const plainEntry = `data:text/javascript,${encodeURIComponent(`
 const script = `
   import { Worker } from 'node:worker_threads';
   const { createProbeThread } = await import(${JSON.stringify(probeThreadUrl)});
-  const thread = createProbeThread({ onLost: (reason) => { throw reason; }, entry: new URL(${JSON.stringify(reportingEntry)}) });
-  const outcome = await thread.probe({ type: 'tcp', guid: 'g', host: '127.0.0.1', port: 1 }, {});
+  const run = async (oldSpaceMb) => {
+    const thread = createProbeThread({ onLost: (loss) => { throw loss.reason; }, oldSpaceMb, entry: new URL(${JSON.stringify(reportingEntry)}) });
+    const outcome = await thread.probe({ type: 'tcp', guid: 'g', host: '127.0.0.1', port: 1 }, {});
+    await thread.close();
+    return JSON.parse(outcome.error);
+  };
+  const probeThread = await run(${probeThreadOldSpaceMb});
   const plain = new Worker(new URL(${JSON.stringify(plainEntry)}));
   const later = await new Promise((resolve) => plain.once('message', resolve));
   await plain.terminate();
-  await thread.close();
-  console.log(JSON.stringify({ probeThread: Number(outcome.error), later }));
+  const unbounded = await run(undefined);
+  console.log(JSON.stringify({ probeThread, later, unbounded }));
 `;
 
-describe("the probe thread's young generation", () => {
-  it('is larger than the process’s own, which later threads keep', () => {
+interface Sizes {
+  semiSpace: number;
+  limit: number;
+}
+
+describe("the probe thread's heap", () => {
+  it('has a larger young generation and a smaller old one than the process’s own, which later threads keep', () => {
     const child = spawnSync(
       process.execPath,
-      [`--max-semi-space-size=${processSemiSpaceMb}`, '--input-type=module', '--eval', script],
+      [
+        `--max-semi-space-size=${processSemiSpaceMb}`,
+        `--max-old-space-size=${processOldSpaceMb}`,
+        '--input-type=module',
+        '--eval',
+        script,
+      ],
       {
         encoding: 'utf8',
         timeout: 60_000,
       },
     );
     expect(child.stderr).toBe('');
-    const sizes = JSON.parse(child.stdout) as { probeThread: number; later: number };
+    const sizes = JSON.parse(child.stdout) as { probeThread: Sizes; later: Sizes; unbounded: Sizes };
     const mb = 1024 * 1024;
-    expect(sizes.probeThread).toBeGreaterThan((probeThreadSemiSpaceMb - 0.5) * mb);
-    expect(sizes.probeThread).toBeLessThanOrEqual(probeThreadSemiSpaceMb * mb);
-    expect(sizes.later).toBeLessThanOrEqual(processSemiSpaceMb * mb);
+    expect(sizes.probeThread.semiSpace).toBeGreaterThan((probeThreadSemiSpaceMb - 0.5) * mb);
+    expect(sizes.probeThread.semiSpace).toBeLessThanOrEqual(probeThreadSemiSpaceMb * mb);
+    expect(sizes.later.semiSpace).toBeLessThanOrEqual(processSemiSpaceMb * mb);
+    // A heap's limit is its old generation's and its young generation's together.
+    expect(sizes.probeThread.limit).toBeGreaterThanOrEqual(probeThreadOldSpaceMb * mb);
+    expect(sizes.probeThread.limit).toBeLessThan(processOldSpaceMb * mb);
+    expect(sizes.later.limit).toBeGreaterThanOrEqual(processOldSpaceMb * mb);
+    expect(sizes.unbounded.limit).toBeGreaterThanOrEqual(processOldSpaceMb * mb);
+    expect(sizes.unbounded.semiSpace).toBeGreaterThan((probeThreadSemiSpaceMb - 0.5) * mb);
   });
 });

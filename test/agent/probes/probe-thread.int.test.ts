@@ -2,7 +2,12 @@
 // network settings per run, cancellation, and a thread that dies losing no run.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runProbe } from '../../../src-main/agent/probes/index.ts';
-import { createProbeThread, portable, type ProbeThread } from '../../../src-main/agent/probes/probe-thread.ts';
+import {
+  createProbeThread,
+  portable,
+  type ProbeThread,
+  type ThreadLoss,
+} from '../../../src-main/agent/probes/probe-thread.ts';
 import type { ProbeOutcome } from '../../../src-main/agent/probes/types.ts';
 import {
   closedPort,
@@ -42,10 +47,10 @@ afterEach(async () => {
   thread = undefined;
 });
 
-const lostReasons: Error[] = [];
+const losses: ThreadLoss[] = [];
 const openThread = (entry?: URL): ProbeThread => {
   thread = createProbeThread({
-    onLost: (reason) => lostReasons.push(reason),
+    onLost: (loss) => losses.push(loss),
     ...(entry === undefined ? {} : { entry }),
   });
   return thread;
@@ -78,7 +83,7 @@ describe('probe thread', () => {
     expect(there.map((o) => o.success)).toEqual([true, false, true, true, false]);
     expect(there[0]?.timings?.connectMs).toEqual(expect.any(Number));
     expect(t.inFlight()).toBe(0);
-    expect(lostReasons).toEqual([]);
+    expect(losses).toEqual([]);
   });
 
   it('uses the network settings each run was started with, when they change between runs', async () => {
@@ -126,7 +131,7 @@ describe('probe thread', () => {
   });
 
   it('loses no run when the thread dies: its runs and every later one run in the main thread', async () => {
-    lostReasons.length = 0;
+    losses.length = 0;
     const t = openThread(brokenProbeThreadEntry);
     const before = http.requests.length;
     const runs = await Promise.all([
@@ -135,12 +140,12 @@ describe('probe thread', () => {
     ]);
     expect(runs.map((o) => o.success)).toEqual([true, true]);
     expect(http.requests.length - before).toBe(1);
-    expect(lostReasons.map((r) => r.message)).toEqual(['probe thread bug']);
+    expect(losses.map((l) => [l.kind, l.reason.message])).toEqual([['failed', 'probe thread bug']]);
     expect(await t.probe(definition({ url: `${http.url}/down` }), {})).toMatchObject({
       success: false,
       httpStatus: 503,
     });
-    expect(lostReasons).toHaveLength(1);
+    expect(losses).toHaveLength(1);
   });
 
   it('takes only contexts without functions: injected clocks and resolvers stay in their thread', () => {

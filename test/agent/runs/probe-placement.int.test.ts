@@ -1,5 +1,6 @@
 // Where runs are probed: the main thread below the threshold, the probe thread from it, back
-// once the demand falls; contexts with functions stay; a thread that dies is not started again.
+// once the demand falls; contexts with functions stay; a thread that dies is not started again,
+// and one that outgrew its memory bound is, without the bound.
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src-main/agent/base/log.ts';
@@ -89,6 +90,25 @@ describe('probe placement', () => {
     const errors = lines.filter((l) => l.level >= 50);
     expect(errors.map((l) => l.msg)).toEqual([
       expect.stringMatching(/probe thread stopped unexpectedly; its runs were started again/),
+    ]);
+  });
+
+  it('after the thread outgrew its memory bound, starts the next one without it, losing no run', async () => {
+    const hungry = new URL('../../support/hungry-probe-thread.ts', import.meta.url);
+    const { placement: p, setDemand, lines } = place({ threshold: 1, threadEntry: hungry });
+    setDemand(1000);
+    const before = http.requests.length;
+    // The first thread is ended at its limit with these runs in it: they run again here.
+    const first = await Promise.all([p.probe(up(), {}), p.probe(up(), {})]);
+    expect(first.map((o) => o.success)).toEqual([true, true]);
+    expect(p.threaded()).toBe(false);
+    // The next run starts a thread with the process's own limit, which probes it.
+    expect(await p.probe(late(), {})).toMatchObject({ success: true });
+    expect(p.threaded()).toBe(true);
+    expect(http.requests.length - before).toBe(3);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      expect.stringMatching(/^the probe thread ran out of the memory it starts with; its runs were started again/),
     ]);
   });
 
