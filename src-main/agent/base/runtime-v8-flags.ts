@@ -50,11 +50,12 @@ export const probeThreadSemiSpaceMb = 4;
  * halfway from there to its limit; the thread keeps ~5-6 MB live at saturation (its runs in
  * flight, its code), so with the process's limit its old generation swung between ~7 and ~14 MB
  * used in 14.4-16.9 MB of pages, and with 24 MB between ~7 and ~10 in ~10 (the memory preload,
- * 6,000 checks). Five rounds alternating at 6,000 checks (30 s warm-up, 30 s window): RSS
- * 148.4-151.2 (mean 149.9) against 152.7-155.5 (153.8) MB, 4,432-5,505 against 4,159-5,310 runs a
- * second; 20 MB saved ~3 MB more in two rounds, 16 MB cost a quarter of the rate (full GCs). A
- * thread that outgrows it (its runs hold more than usual: 256 slow runs with large headers) is
- * started again without it (runs/probe-placement.ts).
+ * 6,000 checks). Six rounds alternating at 6,000 checks (30 s warm-up, 30 s window): RSS
+ * 148.4-151.2 (mean 149.8) against 152.7-155.5 (153.65) MB, 4,269-5,505 (mean 4,783) against
+ * 4,159-5,310 (4,745) runs a second; 20 MB saved ~2 MB more in three rounds, 16 MB cost a quarter of
+ * the rate (full GCs; docs/performance.md "The probe thread near saturation"). 256 runs of a 200
+ * KB page landing at once fit in 16 MB; with ~54 KB of cookies each as well they outgrow 24 MB,
+ * and a thread that outgrows it is started again without it (runs/probe-placement.ts).
  */
 export const probeThreadOldSpaceMb = 24;
 
@@ -89,7 +90,8 @@ const processHeapFlagMb = (flag: keyof typeof heapFlags): number =>
 
 /**
  * Starts a thread with the heap given. V8 reads its heap flags when it creates an isolate, and a
- * Worker's resourceLimits cannot set them past the process's flags (the flags win: measured), so
+ * Worker's resourceLimits cannot set them past the process's flags (the flags win: measured for
+ * the semi-spaces; V8 reads the old generation's flag after the limits as well), so
  * the flags are set while the thread starts and set back once it runs (or fails to): the main
  * thread's isolate exists already, and a thread started later gets the process's sizes again.
  */

@@ -51,7 +51,8 @@ export function createProbePlacement(deps: ProbePlacementDeps): ProbePlacement {
       onLost: (loss) => {
         thread = undefined;
         if (loss.kind === 'out-of-memory' && oldSpaceMb !== undefined) {
-          deps.log.warn(
+          // The agent adapting, not a fault: nothing for anyone to do.
+          deps.log.info(
             { boundMb: oldSpaceMb },
             'the probe thread ran out of the memory it starts with; its runs were started again, and the next probe thread gets as much memory as the main thread',
           );

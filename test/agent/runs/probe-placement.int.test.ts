@@ -106,8 +106,8 @@ describe('probe placement', () => {
     expect(await p.probe(late(), {})).toMatchObject({ success: true });
     expect(p.threaded()).toBe(true);
     expect(http.requests.length - before).toBe(3);
-    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
-    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    expect(lines.filter((l) => /ran out of the memory/.test(l.msg)).map((l) => l.msg)).toEqual([
       expect.stringMatching(/^the probe thread ran out of the memory it starts with; its runs were started again/),
     ]);
   });
