@@ -53,7 +53,7 @@ export const probeThreadSemiSpaceMb = 4;
  * 6,000 checks). Six rounds alternating at 6,000 checks (30 s warm-up, 30 s window): RSS
  * 148.4-151.2 (mean 149.8) against 152.7-155.5 (153.65) MB, 4,269-5,505 (mean 4,783) against
  * 4,159-5,310 (4,745) runs a second; 20 MB saved ~2 MB more in three rounds, 16 MB cost a quarter of
- * the rate (full GCs; docs/performance.md "The probe thread near saturation"). 256 runs of a 200
+ * the rate in one run (full GCs; docs/performance.md "The probe thread near saturation"). 256 runs of a 200
  * KB page landing at once fit in 16 MB; with ~54 KB of cookies each as well they outgrow 24 MB,
  * and a thread that outgrows it is started again without it (runs/probe-placement.ts).
  */
@@ -91,9 +91,10 @@ const processHeapFlagMb = (flag: keyof typeof heapFlags): number =>
 /**
  * Starts a thread with the heap given. V8 reads its heap flags when it creates an isolate, and a
  * Worker's resourceLimits cannot set them past the process's flags (the flags win: measured for
- * the semi-spaces; V8 reads the old generation's flag after the limits as well), so
- * the flags are set while the thread starts and set back once it runs (or fails to): the main
- * thread's isolate exists already, and a thread started later gets the process's sizes again.
+ * the semi-spaces, and V8 applies the old generation's flag after the limits too), so the flags
+ * are set while the thread starts and set back once it runs (or fails to): the main thread's
+ * isolate exists already, and a thread started later gets the process's sizes again
+ * (test/agent/probes/probe-thread-heap.int.test.ts).
  */
 export function startThreadWithHeap(heap: ThreadHeap, start: () => Worker): Worker {
   const own = { semiSpace: processHeapFlagMb('semiSpace'), oldSpace: processHeapFlagMb('oldSpace') };
