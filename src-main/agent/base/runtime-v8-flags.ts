@@ -52,10 +52,11 @@ export const probeThreadSemiSpaceMb = 4;
  * used in 14.4-16.9 MB of pages, and with 24 MB between ~7 and ~10 in ~10 (the memory preload,
  * 6,000 checks). Six rounds alternating at 6,000 checks (30 s warm-up, 30 s window): RSS
  * 148.4-151.2 (mean 149.8) against 152.7-155.5 (153.65) MB, 4,269-5,505 (mean 4,783) against
- * 4,159-5,310 (4,745) runs a second; 20 MB saved ~2 MB more in three rounds, 16 MB cost a quarter of
- * the rate in one run (full GCs; docs/performance.md "The probe thread near saturation"). 256 runs of a 200
- * KB page landing at once fit in 16 MB; with ~54 KB of cookies each as well they outgrow 24 MB,
- * and a thread that outgrows it is started again without it (runs/probe-placement.ts).
+ * 4,159-5,310 (4,745) runs a second; 20 MB saved ~2 MB more but ran fewer runs a second in three
+ * rounds of four, 16 MB a quarter fewer in one (full GCs; docs/performance.md "The probe thread
+ * near saturation"). 256 runs of a 200 KB page landing at once fit in 16 MB; with ~54 KB of
+ * cookies each as well they outgrow 24 MB, and a thread that outgrows it is started again
+ * without it (runs/probe-placement.ts).
  */
 export const probeThreadOldSpaceMb = 24;
 
