@@ -4,6 +4,7 @@
 // rest. Below that one thread is cheaper, so probe-placement.ts uses this only from
 // probeThreadFromRunsPerSec (defaults.ts; figures in docs/architecture.md, issue 14).
 import { extname } from 'node:path';
+import { localFaultOf } from '../base/local-fault.ts';
 import { probeThreadSemiSpaceMb, startThreadWithHeap } from '../base/runtime-v8-flags.ts';
 import type { CheckDefinition } from '../wire/schemas.ts';
 import { cancelledError } from './errors.ts';
@@ -63,10 +64,10 @@ export interface ProbeThreadOptions {
   entry?: URL;
 }
 
-/** Node's code for a thread it ended at its heap limit. */
-const outOfMemoryCode = 'ERR_WORKER_OUT_OF_MEMORY';
+// Node ends a thread at its heap limit with ERR_WORKER_OUT_OF_MEMORY, one of the memory faults
+// base/local-fault.ts knows.
 const lossOf = (failure: Error | undefined, code: number): ThreadLoss =>
-  failure !== undefined && (failure as NodeJS.ErrnoException).code === outOfMemoryCode
+  failure !== undefined && localFaultOf(failure) === 'memory'
     ? { kind: 'out-of-memory', reason: failure }
     : { kind: 'failed', reason: failure ?? new Error(`the probe thread exited with code ${code}`) };
 
