@@ -2,7 +2,7 @@
 // string across chunk boundaries and keeps a leading sample, holding only a bounded amount of
 // text in memory and saying as soon as nothing more needs to be read.
 import { bomUndecided, textDecoderFor } from './body-decoding.ts';
-import { ownText } from './detail.ts';
+import { cutOwn } from './detail.ts';
 import { matchSettled } from './verdict.ts';
 
 export interface ScanOptions {
@@ -51,8 +51,8 @@ export function createTextScanner(options: ScanOptions): TextScanner {
   let capped = false;
 
   const take = (text: string): void => {
-    // A copy: a run in flight holds its sample, not the whole chunk it came from.
-    if (sample.length < sampleUnits) sample += ownText(text.slice(0, sampleUnits - sample.length));
+    // Its own text: a run in flight holds its sample, not the whole chunk it came from.
+    if (sample.length < sampleUnits && text !== '') sample += cutOwn(text, sampleUnits - sample.length);
     if (matchString === '' || found) return;
     const window = tail + text;
     found = window.includes(matchString);
