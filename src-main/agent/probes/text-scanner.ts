@@ -52,7 +52,7 @@ export function createTextScanner(options: ScanOptions): TextScanner {
 
   const take = (text: string): void => {
     // Its own text: a run in flight holds its sample, not the whole chunk it came from.
-    if (sample.length < sampleUnits && text !== '') sample += cutOwn(text, sampleUnits - sample.length);
+    if (sample.length < sampleUnits) sample += cutOwn(text, sampleUnits - sample.length);
     if (matchString === '' || found) return;
     const window = tail + text;
     found = window.includes(matchString);

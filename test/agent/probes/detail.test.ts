@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capDetail, decodeUtf8 } from '../../../src-main/agent/probes/detail.ts';
+import { capDetail, cutOwn, decodeUtf8 } from '../../../src-main/agent/probes/detail.ts';
 
 describe('capDetail', () => {
   it.each([
@@ -47,5 +47,19 @@ describe('capDetail', () => {
   it('the result always encodes as valid UTF-8 and round-trips', () => {
     const out = capDetail('x\uDC00y\uD83D', 10);
     expect(Buffer.from(out, 'utf8').toString('utf8')).toBe(out);
+  });
+});
+
+// What the copy is for (its own text, not a view of the longer one) is measured on a real page
+// in sample-memory.int.test.ts; here, that the cut is the right text at its edges.
+describe('cutOwn', () => {
+  it.each([
+    { name: 'a real cut keeps the first units', text: 'x'.repeat(20) + 'tail', end: 20, out: 'x'.repeat(20) },
+    { name: 'a text that fits is whole', text: 'hello', end: 5, out: 'hello' },
+    { name: 'room to spare is whole', text: 'hello', end: 4096, out: 'hello' },
+    { name: 'the empty text', text: '', end: 10, out: '' },
+    { name: 'one unit short', text: 'hello world, longer than a view', end: 30, out: 'hello world, longer than a vie' },
+  ])('$name', ({ text, end, out }) => {
+    expect(cutOwn(text, end)).toBe(out);
   });
 });
