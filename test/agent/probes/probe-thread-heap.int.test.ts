@@ -1,18 +1,26 @@
 // The probe thread's heap is its own (runtime-v8-flags.ts): in a real process started with the
-// agent's flags (--max-semi-space-size=2 --max-old-space-size=256, as the command and the desktop
-// app are), the probe thread's young generation grows past the process's and its old generation
-// is bounded below the process's, while a thread started afterwards keeps the process's sizes (the
-// main thread's were set when the process started, before any of this), and so does a probe
-// thread started without the bound (after one outgrew it: runs/probe-placement.ts).
+// agent's heap sizes (the command's first line; test/electron/v8-flags.test.ts keeps the desktop
+// app's equal), the probe thread's young generation grows past the process's and its old
+// generation is bounded below the process's, while a thread started afterwards keeps the
+// process's sizes (the main thread's were set when the process started, before any of this), and
+// so does a probe thread started without the bound (after one outgrew it: runs/probe-placement.ts).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { probeThreadOldSpaceMb, probeThreadSemiSpaceMb } from '../../../src-main/agent/base/runtime-v8-flags.ts';
+import {
+  ownHeapFlagMb,
+  probeThreadOldSpaceMb,
+  probeThreadSemiSpaceMb,
+} from '../../../src-main/agent/base/runtime-v8-flags.ts';
 
-/** The process's own sizes, as the command's first line and the desktop app's flags give them. */
-const processSemiSpaceMb = 2;
-const processOldSpaceMb = 256;
+/** The process's own sizes, from the command's first line (the desktop app's flags equal it). */
+const command = resolve(import.meta.dirname, '../../../src-main/cli/main.ts');
+const [commandLine = ''] = readFileSync(command, 'utf8').split('\n');
+const processSemiSpaceMb = ownHeapFlagMb('semiSpace', [commandLine]);
+const processOldSpaceMb = ownHeapFlagMb('oldSpace', [commandLine]);
+if (processSemiSpaceMb === 0 || processOldSpaceMb === 0) throw new Error(`no heap sizes in ${commandLine}`);
 
 const probeThreadUrl = pathToFileURL(
   resolve(import.meta.dirname, '../../../src-main/agent/probes/probe-thread.ts'),

@@ -1,8 +1,8 @@
 // What a run's sample holds: its own text, not the body it was cut from. The sample outlives the
 // run (each check's last run keeps it, read/last-runs.ts), and a sample cut from a decoded chunk
 // of the body by slicing kept that whole chunk alive in V8 (up to 64 KB a check, against the 4 KB
-// sample; probes/detail.ts cutOwn). A real process against a real loopback page of 256 KB: the heap that 100 kept samples
-// hold, after full GCs.
+// sample; probes/detail.ts cutOwn). A real process against a real loopback page of 256 KB: the
+// heap that 100 kept samples hold, after full GCs.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
