@@ -57,28 +57,31 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
   let source: PrivateDefinitionsSource | undefined;
   let privateState: PrivateDefinitionsState | undefined;
   let stored: StoredCheck[] = [];
-  /** The names of `stored`, by guid (holds() reads its keys). */
-  let names = new Map<string, string>();
+  /** The guids of `stored` (holds() reads it). */
+  let held: ReadonlySet<string> = new Set<string>();
   let runnable: RunnableSet = runnableChecks([], new Map());
   let summary: PrivateDefinitionsSummary = summarizePrivateDefinitions(undefined, runnable, (guid) => guid);
   let target: ScheduleTarget | undefined;
-  let scheduled = new Set<string>();
+  /** What the target was fed last: the runnable checks of the refresh that fed it (no copy of their guids). */
+  let scheduled: ReadonlyMap<string, unknown> = new Map();
   let syncChain: Promise<unknown> = Promise.resolve();
 
   function refresh(): void {
-    const before = names;
+    const before = held;
     stored = listChecks(deps.db);
-    names = new Map(stored.map((s) => [s.check.guid, s.check.name]));
+    held = new Set(stored.map((s) => s.check.guid));
     runnable = runnableChecks(stored, privateState?.entries ?? new Map());
+    // The summary names a few checks, once: the names are not kept beside the stored checks.
+    const names = new Map(stored.map((s) => [s.check.guid, s.check.name]));
     summary = summarizePrivateDefinitions(privateState, runnable, (guid) => names.get(guid) ?? guid);
     for (const check of runnable.runnable.values()) target?.upsert(check);
-    for (const guid of scheduled) {
+    for (const guid of scheduled.keys()) {
       if (runnable.runnable.has(guid)) continue;
       target?.remove(guid);
-      deps.onGone(guid, names.has(guid));
+      deps.onGone(guid, held.has(guid));
     }
-    for (const guid of before.keys()) if (!names.has(guid) && !scheduled.has(guid)) deps.onGone(guid, false);
-    scheduled = target === undefined ? new Set() : new Set(runnable.runnable.keys());
+    for (const guid of before) if (!held.has(guid) && !scheduled.has(guid)) deps.onGone(guid, false);
+    scheduled = target === undefined ? new Map() : runnable.runnable;
     deps.onChanged();
   }
 
@@ -101,7 +104,7 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
   return {
     runnable: () => runnable,
     stored: () => stored,
-    holds: (guid) => names.has(guid),
+    holds: (guid) => held.has(guid),
     privateDefinition: (guid) => privateState?.entries.get(guid),
     privateSummary: () => summary,
     async useFile(file) {
@@ -143,7 +146,7 @@ export function createCheckSet(deps: CheckSetDeps): CheckSet {
     },
     feed(next) {
       target = next;
-      scheduled = new Set();
+      scheduled = new Map();
       refresh();
     },
     close() {
