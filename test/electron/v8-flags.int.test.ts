@@ -3,12 +3,13 @@
 // Either way `env -S` must start node with whole flags it accepts: a misspelt or cut flag stops
 // node before the agent runs. Real processes: /usr/bin/env, then the node running the tests.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandFirstLine } from '../support/cli.ts';
 import { tempDataDir } from '../support/temp-dir.ts';
 
-const [firstLine = ''] = readFileSync(resolve(import.meta.dirname, '../../src-main/cli/main.ts'), 'utf8').split('\n');
+const firstLine = commandFirstLine();
 
 /** What a kernel reading `bytes` of the line execs: the interpreter, and the rest as one argument. */
 async function startAs(bytes: number): Promise<{ execArgv: string[]; arenas: string | undefined }> {

@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandFirstLine } from '../support/cli.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const read = (file: string): string => readFileSync(resolve(root, file), 'utf8');
-const [firstLine = ''] = read('src-main/cli/main.ts').split('\n');
+const firstLine = commandFirstLine();
 
 describe("the agent's V8 flags", () => {
   it('are the same for the headless command and the packaged desktop app', () => {

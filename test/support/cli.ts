@@ -1,9 +1,13 @@
 // Runs the real `uptime-agent` command as a child process, as users and external tests do.
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { resolve } from 'node:path';
 
 export const cliEntry = resolve(import.meta.dirname, '../../src-main/cli/main.ts');
+
+/** The command's first line: how it starts node, with the agent's V8 flags (read, not run). */
+export const commandFirstLine = (): string => readFileSync(cliEntry, 'utf8').split('\n')[0] ?? '';
 
 export interface CliResult {
   code: number | null;

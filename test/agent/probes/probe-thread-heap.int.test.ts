@@ -5,7 +5,6 @@
 // process's sizes (the main thread's were set when the process started, before any of this), and
 // so does a probe thread started without the bound (after one outgrew it: runs/probe-placement.ts).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +13,10 @@ import {
   probeThreadOldSpaceMb,
   probeThreadSemiSpaceMb,
 } from '../../../src-main/agent/base/runtime-v8-flags.ts';
+import { commandFirstLine } from '../../support/cli.ts';
 
 /** The process's own sizes, from the command's first line (the desktop app's flags equal it). */
-const command = resolve(import.meta.dirname, '../../../src-main/cli/main.ts');
-const [commandLine = ''] = readFileSync(command, 'utf8').split('\n');
+const commandLine = commandFirstLine();
 const processSemiSpaceMb = ownHeapFlagMb('semiSpace', [commandLine]);
 const processOldSpaceMb = ownHeapFlagMb('oldSpace', [commandLine]);
 if (processSemiSpaceMb === 0 || processOldSpaceMb === 0) throw new Error(`no heap sizes in ${commandLine}`);
