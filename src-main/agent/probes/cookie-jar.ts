@@ -40,7 +40,8 @@ export function createCookieJar(wallNow: () => number): CookieJar {
   };
   return {
     store(setCookie, url) {
-      for (const line of setCookie ?? []) {
+      if (setCookie === undefined) return;
+      for (const line of setCookie) {
         const cookie = parseSetCookie(line, url, wallNow(), order++);
         if (cookie === undefined) continue;
         const kept = live().filter(
@@ -51,6 +52,8 @@ export function createCookieJar(wallNow: () => number): CookieJar {
       }
     },
     header(url) {
+      // Most runs meet no cookie: asked on every hop, an empty jar answers without building lists.
+      if (cookies.length === 0) return undefined;
       const host = hostOf(url);
       const path = url.pathname === '' ? '/' : url.pathname;
       const sent = live()

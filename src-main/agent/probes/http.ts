@@ -194,7 +194,7 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
   let error = '';
   try {
     if (decode === undefined || decode.length === 0) {
-      await feedBody(hop.body, (chunk) => {
+      await feedBody(hop, (chunk) => {
         received += chunk.length;
         return take(chunk);
       });
