@@ -103,8 +103,10 @@ export function describeError(err: unknown, host: string): string {
     const known = byCode[code];
     if (known !== undefined) return known(host);
     if (code.startsWith('HPE_') || e.name === 'HTTPParserError') {
-      // Node's parser errors carry llhttp's own reason ("Expected HTTP/").
-      return `invalid HTTP response (${typeof e.reason === 'string' && e.reason !== '' ? e.reason : String(e.message)})`;
+      // Parser errors carry llhttp's own reason ("Expected HTTP/"). Where it lists the protocols
+      // it could read ("Expected HTTP/, RTSP/ or ICE/"), only HTTP is one a probe reads.
+      const reason = typeof e.reason === 'string' && e.reason !== '' ? e.reason : String(e.message);
+      return `invalid HTTP response (${reason.replace(/^Expected HTTP\/, .*$/, 'Expected HTTP/')})`;
     }
     if (code.startsWith('ERR_INVALID_') || code.startsWith('ERR_HTTP_')) return `invalid request: ${String(e.message)}`;
     if (code.startsWith('ERR_SSL_') || code === 'EPROTO') {

@@ -12,7 +12,7 @@ import { createCookieJar } from './cookie-jar.ts';
 import { capDetail } from './detail.ts';
 import { cancelledError } from './errors.ts';
 import { probeDefaults } from './defaults.ts';
-import { feedBody, sendHop, type Hop } from './http-hop.ts';
+import { sendHop, type Hop } from './http-hop.ts';
 import { hopKey, redirectTarget, redirectedPlan, withCookies } from './http-redirect.ts';
 import { planRequest, withUrlCredentials, type RequestPlan } from './http-request.ts';
 import { redactUrl } from './redact.ts';
@@ -194,12 +194,12 @@ async function readBody(def: CheckDefinition, run: Run, hop: Hop, codings: strin
   let error = '';
   try {
     if (decode === undefined || decode.length === 0) {
-      await feedBody(hop, (chunk) => {
+      await hop.feed((chunk) => {
         received += chunk.length;
         return take(chunk);
       });
     } else {
-      const raw = counted(hop.body as AsyncIterable<Buffer>, (n) => (received += n));
+      const raw = counted(hop.chunks(), (n) => (received += n));
       for await (const chunk of decodedBody(raw, decode)) if (take(chunk)) break;
     }
   } catch (err) {

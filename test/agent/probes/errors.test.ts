@@ -41,6 +41,13 @@ describe('describeError', () => {
       out: 'invalid HTTP response (Expected HTTP/)',
     },
     {
+      name: 'llhttp: the protocols it could read, of which a probe reads HTTP',
+      err: coded('HPE_INVALID_CONSTANT', 'Parse Error: Expected HTTP/, RTSP/ or ICE/', {
+        reason: 'Expected HTTP/, RTSP/ or ICE/',
+      }),
+      out: 'invalid HTTP response (Expected HTTP/)',
+    },
+    {
       name: 'altname',
       err: coded('ERR_TLS_CERT_ALTNAME_INVALID'),
       out: 'TLS certificate does not match nosuch.invalid',
