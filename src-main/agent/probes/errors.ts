@@ -97,8 +97,9 @@ export function describeError(err: unknown, host: string): string {
       return 'TLS handshake failed: the target closed the connection';
     }
     const code = typeof e.code === 'string' ? e.code : '';
-    // Node's HTTP client says a connection that ended before the response (or its body) was
-    // complete with these two messages; a reset from the peer says "read ECONNRESET".
+    // A connection that ended before the response (or its body) was complete, as Node's HTTP
+    // client says it (the proxy's answer to CONNECT) and the probe's own reader after it
+    // (http-response.ts); a reset from the peer says "read ECONNRESET".
     if (code === 'ECONNRESET' && (e.message === 'socket hang up' || e.message === 'aborted')) return closedEarly;
     const known = byCode[code];
     if (known !== undefined) return known(host);
