@@ -4,13 +4,10 @@
 //
 // The request is written as Node's HTTP/1.1 client writes it (Host first, the check's headers,
 // `Connection: close`, the body's length) and the answer is read with Node's own parser,
-// llhttp (http-response.ts). Node's client itself (its request object, the body as a stream,
-// an event per step) cost more than the whole loopback exchange: 0.19-0.23 against 0.13-0.14
-// ms and 21 against 10 KB of garbage a run (issue 26, docs/performance.md "What a probe
-// allocates"). undici, the agent's API client, is no lighter: its client destroys every
-// `Connection: close` socket with an error whose stack Node formats (~18 % of the agent's CPU
-// at 1,000 runs a second, issue 14).
-import type { Buffer as NodeBuffer } from 'node:buffer';
+// llhttp (http-response.ts): Node's client around that parser cost more than the whole
+// loopback exchange (llhttp.ts has the figures). undici's client, the agent's API client, is no
+// lighter: it destroys every `Connection: close` socket with an error whose stack Node formats
+// (~18 % of the agent's CPU at 1,000 runs a second, issue 14).
 import { bareHost, portOf } from '../base/url-parts.ts';
 import { connectTraced } from './connection.ts';
 import type { ConnectionTrace } from './trace.ts';
@@ -23,7 +20,7 @@ export interface Hop extends ResponseHead {
   /** Feeds the body to `take` until it says enough or the body ends. */
   feed(take: TakeChunk): Promise<void>;
   /** The body's chunks as they arrive, for decoding at the reader's pace. */
-  chunks(): AsyncIterable<NodeBuffer>;
+  chunks(): AsyncIterable<Buffer>;
   /** Whether the whole message arrived: false once the body ended before its declared end. */
   complete(): boolean;
   /** Run-clock time the response headers were complete. */
@@ -76,7 +73,7 @@ export async function sendHop(
  * header lines (names and values checked by planRequest, sent as Latin-1), `Connection: close`
  * and the body's length unless the check set them, then the body in UTF-8.
  */
-export function requestBytes(plan: RequestPlan, url: URL): NodeBuffer {
+function requestBytes(plan: RequestPlan, url: URL): Buffer {
   let head = `${plan.method} ${url.pathname}${url.search} HTTP/1.1\r\n`;
   // Host first (RFC 9110 §7.2) unless the check sets its own.
   if (!hasHeader(plan.headers, 'host')) head += `Host: ${url.host}\r\n`;

@@ -2,7 +2,6 @@
 // read it: interim 1xx answers passed over, header bytes bounded, names matched without case,
 // a body ending with the connection complete only when its framing says so. The head the probe
 // uses comes first; then the body goes to one reader, straight from the parser (no stream).
-import type { Buffer as NodeBuffer } from 'node:buffer';
 import type { Socket } from 'node:net';
 import { ResponseParser, type ParseError } from './llhttp.ts';
 
@@ -21,13 +20,15 @@ export interface ResponseHead {
 }
 
 /** Takes a chunk of the body; true when nothing more is wanted. */
-export type TakeChunk = (chunk: NodeBuffer) => boolean;
+export type TakeChunk = (chunk: Buffer) => boolean;
 
 // Node's client says a connection that ended before its response with this error, which
 // errors.ts words as closed early.
 const hangUp = (): Error => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 const overflow = (): ParseError =>
   Object.assign(new Error('Parse Error: Header overflow'), { code: 'HPE_HEADER_OVERFLOW', reason: 'Header overflow' });
+/** An interim answer (100 Continue, 103 Early Hints): the response proper follows it. */
+const interim = (status: number): boolean => status >= 100 && status < 200 && status !== 101;
 // Body bytes held for a reader that is still busy (decoding) before the connection is paused.
 const heldBytesMax = 64 * 1024;
 
@@ -47,7 +48,7 @@ export class ResponseReader {
   /** The connection is over (ended, closed or failed): no more body will come. */
   #over = false;
   #error: Error | undefined;
-  #held: NodeBuffer[] = [];
+  #held: Buffer[] = [];
   #heldBytes = 0;
   #take: TakeChunk | undefined;
   #settle: ((err?: Error) => void) | undefined;
@@ -65,7 +66,7 @@ export class ResponseReader {
     this.#parser = new ResponseParser(this);
     this.head = new Promise((resolve, reject) => (this.#head = { resolve, reject }));
     socket.once('data', onFirstByte);
-    socket.on('data', (chunk: NodeBuffer) => this.#read(chunk));
+    socket.on('data', (chunk: Buffer) => this.#read(chunk));
     socket.on('end', () => this.#ended());
     socket.on('close', () => this.#closed());
     socket.on('error', (err: Error) => this.#fail(err));
@@ -93,7 +94,7 @@ export class ResponseReader {
   }
 
   /** The body's chunks as they arrive, for a reader that decodes them at its own pace. */
-  async *chunks(): AsyncGenerator<NodeBuffer> {
+  async *chunks(): AsyncGenerator<Buffer> {
     for (;;) {
       const chunk = this.#held.shift();
       if (chunk !== undefined) {
@@ -115,11 +116,11 @@ export class ResponseReader {
     this.#release();
   }
 
-  onStatus(bytes: NodeBuffer): number {
+  onStatus(bytes: Buffer): number {
     return this.#counted(bytes.length);
   }
 
-  onHeaderField(bytes: NodeBuffer): number {
+  onHeaderField(bytes: Buffer): number {
     const text = bytes.toString('latin1');
     if (this.#inName) appendLast(this.#names, text);
     else {
@@ -130,7 +131,7 @@ export class ResponseReader {
     return this.#counted(bytes.length);
   }
 
-  onHeaderValue(bytes: NodeBuffer): number {
+  onHeaderValue(bytes: Buffer): number {
     const text = bytes.toString('latin1');
     if (this.#inName) this.#values.push(text);
     else appendLast(this.#values, text);
@@ -141,12 +142,12 @@ export class ResponseReader {
   onHeadersComplete(status: number): number {
     this.#status = status;
     if (this.#values.length < this.#names.length) this.#values.push('');
-    if (status < 100 || status >= 200 || status === 101) this.#headed();
+    if (!interim(status)) this.#headed();
     return 0;
   }
 
-  onBody(bytes: NodeBuffer): number {
-    if (this.#status < 200) return 0;
+  onBody(bytes: Buffer): number {
+    if (interim(this.#status)) return 0;
     const take = this.#take;
     if (take === undefined) {
       this.#held.push(bytes);
@@ -160,8 +161,7 @@ export class ResponseReader {
   }
 
   onMessageComplete(): number {
-    // An interim answer (100 Continue, 103 Early Hints): the response proper follows.
-    if (this.#status >= 100 && this.#status < 200 && this.#status !== 101) {
+    if (interim(this.#status)) {
       this.#names = [];
       this.#values = [];
       this.#inName = false;
@@ -190,7 +190,7 @@ export class ResponseReader {
     pending.resolve(headOf(this.#status, this.#names, this.#values));
   }
 
-  #read(chunk: NodeBuffer): void {
+  #read(chunk: Buffer): void {
     if (this.#complete) return;
     this.#executing = true;
     const step = this.#parser.execute(chunk);

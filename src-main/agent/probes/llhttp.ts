@@ -4,18 +4,17 @@
 // than the whole loopback exchange: on a socket dialled the same way, 0.13-0.14 ms and 10 KB of
 // garbage a run against 0.19-0.23 ms and 21 KB (issue 26, docs/performance.md "What a probe
 // allocates"). The same parser keeps the same strictness and the same error reasons.
-import type { Buffer as NodeBuffer } from 'node:buffer';
 
 const { createRequire } = process.getBuiltinModule('node:module');
 const requireUndici = createRequire(import.meta.url);
 
 /** What the parser tells, as it parses. Each returns 0 to go on, or -1 to stop parsing. */
 export interface ParserEvents {
-  onStatus(bytes: NodeBuffer): number;
-  onHeaderField(bytes: NodeBuffer): number;
-  onHeaderValue(bytes: NodeBuffer): number;
+  onStatus(bytes: Buffer): number;
+  onHeaderField(bytes: Buffer): number;
+  onHeaderValue(bytes: Buffer): number;
   onHeadersComplete(status: number): number;
-  onBody(bytes: NodeBuffer): number;
+  onBody(bytes: Buffer): number;
   onMessageComplete(): number;
 }
 
@@ -44,13 +43,13 @@ const errorNames = new Map(Object.entries(constants.ERROR).map(([name, code]) =>
 
 // The parser being run and the chunk it reads: llhttp calls back with offsets into its own copy.
 let current: ParserEvents | undefined;
-let chunkRef: NodeBuffer | undefined;
+let chunkRef: Buffer | undefined;
 let bufferPtr = 0;
 let bufferSize = 0;
 let bufferView: Uint8Array | undefined;
 
-const at = (ptr: number, length: number): NodeBuffer =>
-  (chunkRef as NodeBuffer).subarray(ptr - bufferPtr, ptr - bufferPtr + length);
+const at = (ptr: number, length: number): Buffer =>
+  (chunkRef as Buffer).subarray(ptr - bufferPtr, ptr - bufferPtr + length);
 
 function instantiate(): LlhttpExports {
   let module: WebAssembly.Module;
@@ -93,7 +92,7 @@ export class ResponseParser {
     this.#ptr = this.#llhttp.llhttp_alloc(constants.TYPE.RESPONSE);
   }
 
-  execute(chunk: NodeBuffer): ParseStep {
+  execute(chunk: Buffer): ParseStep {
     const wasm = this.#llhttp;
     if (chunk.length > bufferSize) {
       if (bufferPtr !== 0) wasm.free(bufferPtr);
@@ -123,7 +122,7 @@ export class ResponseParser {
     this.#ptr = 0;
   }
 
-  #ran(step: () => number, chunk: NodeBuffer | undefined): ParseStep {
+  #ran(step: () => number, chunk: Buffer | undefined): ParseStep {
     if (this.#ptr === 0) return 'parsed';
     let code: number;
     try {
