@@ -36,7 +36,9 @@ export function headerFault(name: string, value: string): HeaderFault | undefine
 /** Case-insensitive lookup of a header name in a plan's headers. */
 export function hasHeader(headers: Record<string, string>, name: string): boolean {
   const lower = name.toLowerCase();
-  return Object.keys(headers).some((h) => h.toLowerCase() === lower);
+  // A loop rather than Object.keys().some(): asked four times a run, for nothing to keep.
+  for (const h in headers) if (h.toLowerCase() === lower) return true;
+  return false;
 }
 
 const faultWords = (name: string): Record<HeaderFault, string> => ({

@@ -57,15 +57,16 @@ export class ResponseReader {
 
   /** When the head was complete, on the clock given. */
   headersAt = 0;
+  /** When the first byte of the answer came, on the clock given; undefined until one does. */
+  firstByteAt: number | undefined;
   readonly #now: () => number;
 
-  constructor(socket: Socket, maxHeaderBytes: number, now: () => number, onFirstByte: () => void) {
+  constructor(socket: Socket, maxHeaderBytes: number, now: () => number) {
     this.#socket = socket;
     this.#maxHeaderBytes = maxHeaderBytes;
     this.#now = now;
     this.#parser = new ResponseParser(this);
     this.head = new Promise((resolve, reject) => (this.#head = { resolve, reject }));
-    socket.once('data', onFirstByte);
     socket.on('data', (chunk: Buffer) => this.#read(chunk));
     socket.on('end', () => this.#ended());
     socket.on('close', () => this.#closed());
@@ -116,27 +117,25 @@ export class ResponseReader {
     this.#release();
   }
 
-  onStatus(bytes: Buffer): number {
-    return this.#counted(bytes.length);
+  onStatus(length: number): number {
+    return this.#counted(length);
   }
 
-  onHeaderField(bytes: Buffer): number {
-    const text = bytes.toString('latin1');
+  onHeaderField(text: string): number {
     if (this.#inName) appendLast(this.#names, text);
     else {
       if (this.#values.length < this.#names.length) this.#values.push('');
       this.#names.push(text);
       this.#inName = true;
     }
-    return this.#counted(bytes.length);
+    return this.#counted(text.length);
   }
 
-  onHeaderValue(bytes: Buffer): number {
-    const text = bytes.toString('latin1');
+  onHeaderValue(text: string): number {
     if (this.#inName) this.#values.push(text);
     else appendLast(this.#values, text);
     this.#inName = false;
-    return this.#counted(bytes.length);
+    return this.#counted(text.length);
   }
 
   onHeadersComplete(status: number): number {
@@ -191,6 +190,7 @@ export class ResponseReader {
   }
 
   #read(chunk: Buffer): void {
+    this.firstByteAt ??= this.#now();
     if (this.#complete) return;
     this.#executing = true;
     const step = this.#parser.execute(chunk);

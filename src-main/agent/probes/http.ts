@@ -55,7 +55,8 @@ export const httpProbe: Probe = async (def, ctx) => {
 
 async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, firstUrl: URL): Promise<ProbeOutcome> {
   const insecure = def.insecure_skip_verify === true;
-  const visited = new Set<string>();
+  // The hops this run has been redirected from, made at the first redirect: most runs have none.
+  let visited: Set<string> | undefined;
   // A fresh jar per run: a gate that sets a cookie and redirects to itself is no loop, since the
   // next visit carries the cookie (loops are keyed by request and cookies sent).
   const jar = createCookieJar(() => run.wallClock().getTime());
@@ -66,7 +67,6 @@ async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, fi
   for (let redirects = 0; ; redirects++) {
     const request = withUrlCredentials(plan, url);
     const cookies = jar.header(request.url);
-    visited.add(`${hopKey(request.plan, request.url)} ${cookies ?? ''}`);
     const trace: ConnectionTrace = { startedAt: run.now() };
     let hop: Hop;
     try {
@@ -84,6 +84,7 @@ async function follow(def: CheckDefinition, run: Run, firstPlan: RequestPlan, fi
     if (redirects >= probeDefaults.maxRedirects) {
       return answered(run, hop, trace, `too many redirects (more than ${probeDefaults.maxRedirects})`, 'redirect', '');
     }
+    (visited ??= new Set()).add(`${hopKey(request.plan, request.url)} ${cookies ?? ''}`);
     plan = redirectedPlan(request.plan, hop.status, request.url, step.url);
     url = step.url;
     if (visited.has(`${hopKey(plan, url)} ${jar.header(url) ?? ''}`)) {

@@ -8,11 +8,15 @@
 const { createRequire } = process.getBuiltinModule('node:module');
 const requireUndici = createRequire(import.meta.url);
 
-/** What the parser tells, as it parses. Each returns 0 to go on, or -1 to stop parsing. */
+/**
+ * What the parser tells, as it parses. Each returns 0 to go on, or -1 to stop parsing. The head's
+ * pieces come as Latin-1 text (one character a byte, as Node's client reads them), cut straight
+ * from the chunk: no view of the chunk is made for them.
+ */
 export interface ParserEvents {
-  onStatus(bytes: Buffer): number;
-  onHeaderField(bytes: Buffer): number;
-  onHeaderValue(bytes: Buffer): number;
+  onStatus(length: number): number;
+  onHeaderField(text: string): number;
+  onHeaderValue(text: string): number;
   onHeadersComplete(status: number): number;
   onBody(bytes: Buffer): number;
   onMessageComplete(): number;
@@ -50,6 +54,8 @@ let bufferView: Uint8Array | undefined;
 
 const at = (ptr: number, length: number): Buffer =>
   (chunkRef as Buffer).subarray(ptr - bufferPtr, ptr - bufferPtr + length);
+const textAt = (ptr: number, length: number): string =>
+  (chunkRef as Buffer).toString('latin1', ptr - bufferPtr, ptr - bufferPtr + length);
 
 function instantiate(): LlhttpExports {
   let module: WebAssembly.Module;
@@ -64,9 +70,9 @@ function instantiate(): LlhttpExports {
     env: {
       wasm_on_url: () => 0,
       wasm_on_message_begin: () => 0,
-      wasm_on_status: (_p: number, ptr: number, length: number) => events().onStatus(at(ptr, length)),
-      wasm_on_header_field: (_p: number, ptr: number, length: number) => events().onHeaderField(at(ptr, length)),
-      wasm_on_header_value: (_p: number, ptr: number, length: number) => events().onHeaderValue(at(ptr, length)),
+      wasm_on_status: (_p: number, _ptr: number, length: number) => events().onStatus(length),
+      wasm_on_header_field: (_p: number, ptr: number, length: number) => events().onHeaderField(textAt(ptr, length)),
+      wasm_on_header_value: (_p: number, ptr: number, length: number) => events().onHeaderValue(textAt(ptr, length)),
       wasm_on_headers_complete: (_p: number, status: number) => events().onHeadersComplete(status),
       wasm_on_body: (_p: number, ptr: number, length: number) => events().onBody(at(ptr, length)),
       wasm_on_message_complete: () => events().onMessageComplete(),

@@ -26,7 +26,8 @@ export function waitFor(socket: Socket, event: 'connect' | 'secureConnect', run:
       socket.destroy();
       settle(reason);
     };
-    socket.once(event, onEvent).once('error', settle).once('close', onClose);
+    // on, not once: settle takes all three off, and once wraps each listener in two objects more.
+    socket.on(event, onEvent).on('error', settle).on('close', onClose);
     // A run already stopped calls onStopped at once.
     unwatch = run.onStop(onStopped);
   });

@@ -16,15 +16,15 @@ function recorder(stopAtField = ''): { seen: Seen; events: ParserEvents } {
   let inField = false;
   const events: ParserEvents = {
     onStatus: () => 0,
-    onHeaderField: (bytes) => {
-      if (inField) seen.fields.push(`${seen.fields.pop() ?? ''}${bytes.toString('latin1')}`);
-      else seen.fields.push(bytes.toString('latin1'));
+    onHeaderField: (text) => {
+      if (inField) seen.fields.push(`${seen.fields.pop() ?? ''}${text}`);
+      else seen.fields.push(text);
       inField = true;
       return seen.fields.at(-1) === stopAtField ? -1 : 0;
     },
-    onHeaderValue: (bytes) => {
-      if (inField) seen.values.push(bytes.toString('latin1'));
-      else seen.values.push(`${seen.values.pop() ?? ''}${bytes.toString('latin1')}`);
+    onHeaderValue: (text) => {
+      if (inField) seen.values.push(text);
+      else seen.values.push(`${seen.values.pop() ?? ''}${text}`);
       inField = false;
       return 0;
     },
