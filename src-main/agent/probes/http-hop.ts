@@ -49,12 +49,13 @@ export async function sendHop(
   try {
     head = await reader.head;
   } catch (err) {
-    trace.firstByteAt ??= reader.firstByteAt;
     unwatch();
     reader.close();
     throw err;
+  } finally {
+    // An answer that came but could not be read is an answer too: its first byte counts.
+    trace.firstByteAt ??= reader.firstByteAt;
   }
-  trace.firstByteAt ??= reader.firstByteAt;
   return new OpenHop(head, reader, unwatch);
 }
 
