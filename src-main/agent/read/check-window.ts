@@ -3,6 +3,7 @@
 // windows read whole buckets: minutes for 1 h and 24 h (exact), hours for 7 d.
 import type { RunExplanation } from './run-explanation.ts';
 import type { AgentEvent, EventLog } from '../store/events.ts';
+import { bucketMs } from '../store/rollup-buckets.ts';
 import type { Resolution, RollupBucket, Rollups, WindowCounts } from '../store/rollups.ts';
 
 export const windowRanges = ['1h', '24h', '7d'] as const;
@@ -13,7 +14,6 @@ const spans: Record<WindowRange, { ms: number; resolution: Resolution }> = {
   '24h': { ms: 86_400_000, resolution: 'minute' },
   '7d': { ms: 7 * 86_400_000, resolution: 'hour' },
 };
-const bucketMs: Record<Resolution, number> = { minute: 60_000, hour: 3_600_000 };
 
 export interface CheckWindow {
   range: WindowRange;
