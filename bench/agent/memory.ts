@@ -15,6 +15,12 @@ export interface OsMemory {
   mallocMb: number;
   /** Anonymous memory outside malloc's arenas: mostly the V8 heap. */
   otherAnonMb: number;
+  /**
+   * Of otherAnonMb, V8's pages (its anonymous read-write mappings of 256 KiB). V8 keeps the pages a
+   * GC frees in a pool until a GC that reduces memory, so pages above the heap's total are a past
+   * burst's high-water mark, not live heap (docs/performance.md, the soak's step).
+   */
+  v8PagesMb: number;
 }
 
 export interface InsideMemory {
@@ -63,6 +69,9 @@ export function parseSmaps(text: string): Mapping[] {
   return mappings;
 }
 
+/** V8's page: every page of its heap's spaces but the large objects' is one mapping of this size. */
+const v8PageBytes = 256 * 1024;
+
 /** glibc's non-main arenas: heaps of at most 64 MiB, aligned to 64 MiB, the unused rest reserved ---p. */
 const arenaHeapBytes = 64 * 1024 * 1024;
 
@@ -82,10 +91,14 @@ export function classify(mappings: readonly Mapping[], rollup: string): OsMemory
   let fileKb = 0;
   let mallocKb = 0;
   let anonKb = 0;
+  let v8PagesKb = 0;
   mappings.forEach((m, i) => {
     if (m.path.startsWith('/')) fileKb += m.rssKb;
     else if (m.path === '[heap]' || isArenaHeap(m, mappings[i + 1])) mallocKb += m.rssKb;
-    else anonKb += m.rssKb;
+    else {
+      anonKb += m.rssKb;
+      if (m.path === '' && m.perms === 'rw-p' && m.end - m.start === v8PageBytes) v8PagesKb += m.rssKb;
+    }
   });
   const mb = (kb: number): number => kb / 1024;
   return {
@@ -94,6 +107,7 @@ export function classify(mappings: readonly Mapping[], rollup: string): OsMemory
     fileMb: mb(fileKb),
     mallocMb: mb(mallocKb),
     otherAnonMb: mb(anonKb),
+    v8PagesMb: mb(v8PagesKb),
   };
 }
 

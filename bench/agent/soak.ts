@@ -88,6 +88,7 @@ export async function soak(
         external: `${fixed(inside === undefined ? Number.NaN : inside.external / mib, 1)} MB`,
         'malloc heap+arenas': typeof os === 'string' ? '—' : `${fixed(os.mallocMb, 1)} MB`,
         'other anon': typeof os === 'string' ? '—' : `${fixed(os.otherAnonMb, 1)} MB`,
+        'V8 pages': typeof os === 'string' ? '—' : `${fixed(os.v8PagesMb, 1)} MB`,
         'probes/s': fixed(probes / stepS, 0),
         'CPU per probe': `${fixed((now.proc.cpuMs - last.proc.cpuMs) / probes, 2)} ms`,
       };
