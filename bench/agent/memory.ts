@@ -69,7 +69,7 @@ export function parseSmaps(text: string): Mapping[] {
   return mappings;
 }
 
-/** V8's page: every page of its heap's spaces but the large objects' is one mapping of this size. */
+/** V8's page: each page of its heap's spaces is a mapping of this size, but code (inside V8's code range) and large objects. */
 const v8PageBytes = 256 * 1024;
 
 /** glibc's non-main arenas: heaps of at most 64 MiB, aligned to 64 MiB, the unused rest reserved ---p. */
