@@ -3,8 +3,7 @@
 // windows read whole buckets: minutes for 1 h and 24 h (exact), hours for 7 d.
 import type { RunExplanation } from './run-explanation.ts';
 import type { AgentEvent, EventLog } from '../store/events.ts';
-import { bucketMs } from '../store/rollup-buckets.ts';
-import type { Resolution, RollupBucket, Rollups, WindowCounts } from '../store/rollups.ts';
+import { bucketMs, type Resolution, type RollupBucket, type Rollups, type WindowCounts } from '../store/rollups.ts';
 
 export const windowRanges = ['1h', '24h', '7d'] as const;
 export type WindowRange = (typeof windowRanges)[number];

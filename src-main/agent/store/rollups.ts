@@ -32,6 +32,7 @@ import {
 } from './rollup-buckets.ts';
 
 export type { Resolution, RollupRun } from './rollup-buckets.ts';
+export { bucketMs } from './rollup-buckets.ts';
 
 export const rollupDefaults = {
   /** Minute rows cover the 1 h and 24 h windows exactly, with an hour to spare for the edge. */
