@@ -8,6 +8,10 @@
 // >= busyFrom of the time, and doubles back, up to agentDefaults.concurrency, after each window
 // under spareBelow. Runs that wait on slow targets leave the thread idle, which raises the cap
 // again within a few windows; without a probe thread the cap is the full one.
+// The busy share is the loop's, not its CPU: on a machine short of cores the loop also reads busy
+// while its thread waits for one. A cap that stays at the full one did no better there, and with
+// 256 runs in flight the thread spent twice as long in GC (docs/performance.md, "The probe thread
+// near saturation").
 
 /** The cap's range: agentDefaults.concurrency and busyConcurrency. */
 export interface RunCapBounds {
