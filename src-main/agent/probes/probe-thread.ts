@@ -79,6 +79,13 @@ export const portable = (ctx: ProbeContext): boolean =>
   ctx.now === undefined && ctx.wallClock === undefined && ctx.resolve === undefined;
 
 // The script sits beside this module, as .ts when run from source and .js when built.
+/**
+ * The thread's name, which Node gives its operating-system thread too: `top -H`, `perf` and the
+ * bench (bench/agent/proc-stats.ts) tell it from V8's and libuv's threads by it. At most 15
+ * characters, the kernel's limit for a thread's name.
+ */
+export const probeThreadName = 'probe-thread';
+
 const defaultEntry = new URL(`./probe-thread-entry${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
 const cancelled = (): ProbeOutcome => ({
@@ -120,7 +127,7 @@ interface Pending {
 export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
   const worker = startThreadWithHeap(
     { semiSpaceMb: probeThreadSemiSpaceMb, oldSpaceMb: options.oldSpaceMb },
-    () => new Worker(options.entry ?? defaultEntry),
+    () => new Worker(options.entry ?? defaultEntry, { name: probeThreadName }),
   );
   // Never what keeps the process alive: the agent closes it, and a stray one must not hang exit.
   worker.unref();

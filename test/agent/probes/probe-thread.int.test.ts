@@ -1,10 +1,12 @@
 // The probe thread against real loopback targets: the same outcomes as in the main thread,
 // network settings per run, cancellation, and a thread that dies losing no run.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runProbe } from '../../../src-main/agent/probes/index.ts';
 import {
   createProbeThread,
   portable,
+  probeThreadName,
   type ProbeThread,
   type ThreadLoss,
 } from '../../../src-main/agent/probes/probe-thread.ts';
@@ -146,6 +148,23 @@ describe('probe thread', () => {
       httpStatus: 503,
     });
     expect(losses).toHaveLength(1);
+  });
+
+  it('carries its name as its operating-system thread name, so top, perf and the bench can tell it apart', async () => {
+    /** The names of this process's threads (/proc/self/task/TID/comm); a thread gone meanwhile is skipped. */
+    const threadNames = (): string[] =>
+      readdirSync('/proc/self/task').flatMap((tid) => {
+        try {
+          return [readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()];
+        } catch {
+          return [];
+        }
+      });
+    const before = threadNames().filter((name) => name === probeThreadName).length;
+    const t = openThread();
+    // Its first run has come back: the thread is up and named.
+    await t.probe(definition({ url: tcp.url }), {});
+    expect(threadNames().filter((name) => name === probeThreadName)).toHaveLength(before + 1);
   });
 
   it('takes only contexts without functions: injected clocks and resolvers stay in their thread', () => {
