@@ -11,7 +11,15 @@ import { readStatus, scheduleBetween, type ScheduleFigures, type StatusReading }
 import { startChild, stopChild } from './children.ts';
 import { insideMemory, osMemory, type InsideMemory, type OsMemory } from './memory.ts';
 import { nextMessage, type Measured } from './measure.ts';
-import { idleShare, sampleMachine, sampleProcess } from './proc-stats.ts';
+import {
+  idleShare,
+  sampleMachine,
+  sampleProcess,
+  threadRoles,
+  threadTimesByRole,
+  type ThreadRole,
+  type ThreadTime,
+} from './proc-stats.ts';
 import type { Target } from './target.ts';
 
 export interface AgentMeasured extends Measured {
@@ -29,6 +37,29 @@ export interface AgentMeasured extends Measured {
   memory: { os: OsMemory | string; inside: InsideMemory | undefined; probeThread: InsideMemory | undefined };
   /** The share of the whole machine's CPU left idle during the window (proc-stats.ts idleShare). */
   machineIdle: number;
+  /**
+   * Each kind of thread's time during the window, per second of it (proc-stats.ts threadTimesByRole):
+   * cpuMs / 1000 is the share of one core it ran on, waitMs / 1000 the share it spent ready to run
+   * but waiting for a core.
+   */
+  threadsPerS: Record<ThreadRole, ThreadTime>;
+}
+
+/** `end` − `begin`, per second of `seconds`. */
+function perSecond(
+  begin: Record<ThreadRole, ThreadTime>,
+  end: Record<ThreadRole, ThreadTime>,
+  seconds: number,
+): Record<ThreadRole, ThreadTime> {
+  return Object.fromEntries(
+    threadRoles.map((role) => [
+      role,
+      {
+        cpuMs: (end[role].cpuMs - begin[role].cpuMs) / seconds,
+        waitMs: (end[role].waitMs - begin[role].waitMs) / seconds,
+      },
+    ]),
+  ) as Record<ThreadRole, ThreadTime>;
 }
 
 export interface RunningAgent {
@@ -195,12 +226,19 @@ export function measureAgent(
     const statusBefore = await readStatus(cli, agent.dataDir, agent.env);
     const before = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
     const machineBefore = sampleMachine();
+    const threadsBefore = threadTimesByRole(agent.pid);
+    const windowStart = performance.now();
     let rssMb = before.proc.rssMb;
     for (let second = 0; second < windowS; second++) {
       await sleep(1000);
       rssMb = sampleProcess(agent.pid).rssMb;
     }
     const machineIdle = idleShare(machineBefore, sampleMachine());
+    const threadsPerS = perSecond(
+      threadsBefore,
+      threadTimesByRole(agent.pid),
+      (performance.now() - windowStart) / 1000,
+    );
     const after = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
     const probeThread = agent.probeThread();
     const memory = {
@@ -231,6 +269,7 @@ export function measureAgent(
           : scheduleBetween(statusBefore.value, statusAfter.value),
       memory,
       machineIdle,
+      threadsPerS,
     };
   });
 }

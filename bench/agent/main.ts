@@ -18,6 +18,7 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
+import type { ThreadRole } from './proc-stats.ts';
 import { measureResting, msPerProbe, resting, wakeupMs, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
@@ -172,6 +173,24 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
   };
 }
 
+/** One kind of thread over the window: the share of a core it ran on, and the share it waited for one. */
+function threadCell(m: AgentMeasured, role: ThreadRole): string {
+  const { cpuMs, waitMs } = m.threadsPerS[role];
+  return cpuMs === 0 && waitMs === 0 ? '—' : `${percent(cpuMs / 1000)} / ${percent(waitMs / 1000)}`;
+}
+
+function threadsRow(m: AgentMeasured, label: string): Record<string, string> {
+  return {
+    system: agentName(m, label),
+    main: threadCell(m, 'main'),
+    'probe thread': threadCell(m, 'probeThread'),
+    "V8's helpers": threadCell(m, 'v8Helpers'),
+    "libuv's pool": threadCell(m, 'libuvPool'),
+    other: threadCell(m, 'other'),
+    'machine idle': percent(m.machineIdle),
+  };
+}
+
 const usedOfTotal = (v8: InsideMemory | undefined): string =>
   v8 === undefined ? '—' : `${fixed(v8.heapUsed / mib, 1)} / ${fixed(v8.heapTotal / mib, 1)} MB`;
 
@@ -289,6 +308,11 @@ async function main(): Promise<void> {
     console.log(
       `  warm-up + window < ${lagMinuteS} s: the lag p99 of the rows at N includes the agent's start (the 80 % row warms up longer)`,
     );
+
+  printTable(
+    "the agent's threads during the window, each kind as a share of one core: on a core / ready to run but not on one (/proc/PID/task/*/schedstat; V8's helpers and libuv's pool summed over their threads). A thread waits behind the target, the server and the agent's other threads, or for an idle core to wake: its runs start and end that much later whatever its own work",
+    agentRows.map(({ m, label }) => threadsRow(m, label)),
+  );
 
   printTable(
     'memory at the end of the window: /proc/PID/smaps (file-backed = node and its libraries; malloc = [heap] + glibc arenas; other anonymous = mostly the V8 heap) and, with the preload, V8 itself',

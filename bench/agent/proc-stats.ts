@@ -2,6 +2,7 @@
 // everything the process does: JIT, GC, SQLite, the kernel time of its sockets.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { probeThreadName } from '../../src-main/agent/probes/probe-thread.ts';
 
 export interface ProcSample {
   /** user + system CPU since the process started. */
@@ -79,29 +80,43 @@ function* threadFiles(pid: number, name: string): Generator<[number, string]> {
 
 /**
  * What a Node process's threads are for, from their names (/proc/PID/task/TID/comm): its main
- * thread (the thread whose id is the process's), V8's helper threads (`V8Worker`: concurrent
- * marking and sweeping of a full GC, scavenging, compiling), libuv's pool (`libuv-worker`: file
- * system calls, fdatasync), and the rest (a worker thread of the program's own, the inspector).
+ * thread (the thread whose id is the process's), the agent's probe thread (its name,
+ * probes/probe-thread.ts), V8's helper threads (`V8Worker`: concurrent marking and sweeping of a
+ * full GC, scavenging, compiling), libuv's pool (`libuv-worker`: file system calls, fdatasync),
+ * and the rest (the inspector's, Node's platform timer thread).
  */
-export const threadRoles = ['main', 'v8Helpers', 'libuvPool', 'other'] as const;
+export const threadRoles = ['main', 'probeThread', 'v8Helpers', 'libuvPool', 'other'] as const;
 export type ThreadRole = (typeof threadRoles)[number];
 
 function threadRole(pid: number, tid: number, comm: string): ThreadRole {
   if (tid === pid) return 'main';
+  if (comm === probeThreadName) return 'probeThread';
   if (comm.startsWith('V8Worker')) return 'v8Helpers';
   if (comm.startsWith('libuv-worker')) return 'libuvPool';
   return 'other';
 }
 
+/** A thread's time so far, in ms to the nanosecond. */
+export interface ThreadTime {
+  /** On a core. */
+  cpuMs: number;
+  /** Ready to run but waiting for a core (the scheduler's run queue): what the machine's other work costs it. */
+  waitMs: number;
+}
+
 /**
- * CPU time of the process's threads so far by what they are for, in ms to the nanosecond: the
- * first field of /proc/PID/task/TID/schedstat. /proc/PID/stat counts in clock ticks (10 ms here),
- * and a resting agent's minute is ~90 ms of CPU, nine ticks: ±11 % from the rounding alone. A
- * thread that exits takes its time with it, so this is for processes whose threads live as long
- * as they do (the resting row, the wake-up reference).
+ * The time of the process's threads so far by what they are for: the first two fields of
+ * /proc/PID/task/TID/schedstat (on a core, and runnable but waiting for one). /proc/PID/stat
+ * counts in clock ticks (10 ms here), and a resting agent's minute is ~90 ms of CPU, nine ticks:
+ * ±11 % from the rounding alone. A thread that exits takes its time with it, so this is for
+ * processes whose threads live as long as they do (the resting row, the wake-up reference, a
+ * window of an agent whose probe thread runs throughout).
  */
-export function threadsCpuByRole(pid: number): Record<ThreadRole, number> {
-  const ms = Object.fromEntries(threadRoles.map((role) => [role, 0])) as Record<ThreadRole, number>;
+export function threadTimesByRole(pid: number): Record<ThreadRole, ThreadTime> {
+  const times = Object.fromEntries(threadRoles.map((role) => [role, { cpuMs: 0, waitMs: 0 }])) as Record<
+    ThreadRole,
+    ThreadTime
+  >;
   for (const [tid, schedstat] of threadFiles(pid, 'schedstat')) {
     let comm = '';
     try {
@@ -109,9 +124,18 @@ export function threadsCpuByRole(pid: number): Record<ThreadRole, number> {
     } catch {
       // Ended between the two reads: its time still counts, as "other".
     }
-    ms[threadRole(pid, tid, comm)] += Number(schedstat.split(' ')[0]) / 1e6;
+    const [onCpu = '0', waiting = '0'] = schedstat.split(' ');
+    const time = times[threadRole(pid, tid, comm)];
+    time.cpuMs += Number(onCpu) / 1e6;
+    time.waitMs += Number(waiting) / 1e6;
   }
-  return ms;
+  return times;
+}
+
+/** CPU time of the process's threads so far by what they are for, in ms (threadTimesByRole). */
+export function threadsCpuByRole(pid: number): Record<ThreadRole, number> {
+  const times = threadTimesByRole(pid);
+  return Object.fromEntries(threadRoles.map((role) => [role, times[role].cpuMs])) as Record<ThreadRole, number>;
 }
 
 /** Every thread's time together, from threadsCpuByRole. */
