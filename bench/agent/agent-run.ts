@@ -15,8 +15,8 @@ import {
   idleShare,
   sampleMachine,
   sampleProcess,
-  threadRoles,
   threadTimesByRole,
+  threadTimesPerSecond,
   type ThreadRole,
   type ThreadTime,
 } from './proc-stats.ts';
@@ -43,23 +43,6 @@ export interface AgentMeasured extends Measured {
    * but waiting for a core.
    */
   threadsPerS: Record<ThreadRole, ThreadTime>;
-}
-
-/** `end` − `begin`, per second of `seconds`. */
-function perSecond(
-  begin: Record<ThreadRole, ThreadTime>,
-  end: Record<ThreadRole, ThreadTime>,
-  seconds: number,
-): Record<ThreadRole, ThreadTime> {
-  return Object.fromEntries(
-    threadRoles.map((role) => [
-      role,
-      {
-        cpuMs: (end[role].cpuMs - begin[role].cpuMs) / seconds,
-        waitMs: (end[role].waitMs - begin[role].waitMs) / seconds,
-      },
-    ]),
-  ) as Record<ThreadRole, ThreadTime>;
 }
 
 export interface RunningAgent {
@@ -234,7 +217,7 @@ export function measureAgent(
       rssMb = sampleProcess(agent.pid).rssMb;
     }
     const machineIdle = idleShare(machineBefore, sampleMachine());
-    const threadsPerS = perSecond(
+    const threadsPerS = threadTimesPerSecond(
       threadsBefore,
       threadTimesByRole(agent.pid),
       (performance.now() - windowStart) / 1000,

@@ -132,15 +132,26 @@ export function threadTimesByRole(pid: number): Record<ThreadRole, ThreadTime> {
   return times;
 }
 
-/** CPU time of the process's threads so far by what they are for, in ms (threadTimesByRole). */
-export function threadsCpuByRole(pid: number): Record<ThreadRole, number> {
-  const times = threadTimesByRole(pid);
-  return Object.fromEntries(threadRoles.map((role) => [role, times[role].cpuMs])) as Record<ThreadRole, number>;
+/** `end` − `begin` (two threadTimesByRole readings of one process), per second of `seconds`. */
+export function threadTimesPerSecond(
+  begin: Record<ThreadRole, ThreadTime>,
+  end: Record<ThreadRole, ThreadTime>,
+  seconds: number,
+): Record<ThreadRole, ThreadTime> {
+  return Object.fromEntries(
+    threadRoles.map((role) => [
+      role,
+      {
+        cpuMs: (end[role].cpuMs - begin[role].cpuMs) / seconds,
+        waitMs: (end[role].waitMs - begin[role].waitMs) / seconds,
+      },
+    ]),
+  ) as Record<ThreadRole, ThreadTime>;
 }
 
-/** Every thread's time together, from threadsCpuByRole. */
-export const allThreadsMs = (byRole: Record<ThreadRole, number>): number =>
-  threadRoles.reduce((sum, role) => sum + byRole[role], 0);
+/** Every thread's CPU time together, from threadTimesByRole. */
+export const allThreadsCpuMs = (times: Record<ThreadRole, ThreadTime>): number =>
+  threadRoles.reduce((sum, role) => sum + times[role].cpuMs, 0);
 
 /** The whole machine's CPU time so far (/proc/stat, first line, in clock ticks): idle and all. */
 export interface MachineCpu {

@@ -2,7 +2,7 @@
 // intervals after a warm-up (main.ts says how many), so the window holds each check's runs and
 // each background task about as often as their periods say. Figures from /proc only
 // (nothing asks the agent anything during the window: a status --json read would wake it): CPU
-// per second of wall time (to the nanosecond: threadsCpuByRole, also split by thread) and wakeups
+// per second of wall time (to the nanosecond: threadTimesByRole, also split by thread) and wakeups
 // per second, counted as context switches of all its threads (proc-stats.ts says why).
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
@@ -18,13 +18,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { ask, startChild, stopChild } from './children.ts';
 import {
-  allThreadsMs,
+  allThreadsCpuMs,
   contextSwitches,
   sampleProcess,
   threadRoles,
-  threadsCpuByRole,
+  threadTimesByRole,
+  threadTimesPerSecond,
   type ProcSample,
   type ThreadRole,
+  type ThreadTime,
 } from './proc-stats.ts';
 import { benchCheck } from './bench-checks.ts';
 import { commandLaunch } from './stack.ts';
@@ -66,19 +68,19 @@ export interface RestingMeasured extends Quiet {
 interface Reading {
   at: number;
   proc: ProcSample;
-  /** To the nanosecond (threadsCpuByRole), not in the 10 ms ticks of proc.cpuMs. */
+  /** To the nanosecond (threadTimesByRole), not in the 10 ms ticks of proc.cpuMs. */
   cpuMs: number;
-  byRole: Record<ThreadRole, number>;
+  byRole: Record<ThreadRole, ThreadTime>;
   voluntary: number;
   nonvoluntary: number;
 }
 
 function read(pid: number): Reading {
-  const byRole = threadsCpuByRole(pid);
+  const byRole = threadTimesByRole(pid);
   return {
     at: performance.now(),
     proc: sampleProcess(pid),
-    cpuMs: allThreadsMs(byRole),
+    cpuMs: allThreadsCpuMs(byRole),
     byRole,
     ...contextSwitches(pid),
   };
@@ -86,10 +88,8 @@ function read(pid: number): Reading {
 
 /** CPU per second of each kind of thread between two readings. */
 function perRole(begin: Reading, end: Reading): Record<ThreadRole, number> {
-  const seconds = (end.at - begin.at) / 1000;
-  return Object.fromEntries(
-    threadRoles.map((role) => [role, (end.byRole[role] - begin.byRole[role]) / seconds]),
-  ) as Record<ThreadRole, number>;
+  const perS = threadTimesPerSecond(begin.byRole, end.byRole, (end.at - begin.at) / 1000);
+  return Object.fromEntries(threadRoles.map((role) => [role, perS[role].cpuMs])) as Record<ThreadRole, number>;
 }
 
 function between(begin: Reading, end: Reading): Quiet {
