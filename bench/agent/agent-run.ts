@@ -13,9 +13,9 @@ import { insideMemory, osMemory, type InsideMemory, type OsMemory } from './memo
 import { nextMessage, type Measured } from './measure.ts';
 import {
   idleShare,
+  readThreads,
   sampleMachine,
   sampleProcess,
-  threadTimesByRole,
   threadTimesPerSecond,
   type ThreadRole,
   type ThreadTime,
@@ -38,7 +38,7 @@ export interface AgentMeasured extends Measured {
   /** The share of the whole machine's CPU left idle during the window (proc-stats.ts idleShare). */
   machineIdle: number;
   /**
-   * Each kind of thread's time during the window, per second of it (proc-stats.ts threadTimesByRole):
+   * Each kind of thread's time during the window, per second of it (proc-stats.ts threadTimesPerSecond):
    * cpuMs / 1000 is the share of one core it ran on, waitMs / 1000 the share it spent ready to run
    * but waiting for a core.
    */
@@ -209,7 +209,7 @@ export function measureAgent(
     const statusBefore = await readStatus(cli, agent.dataDir, agent.env);
     const before = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
     const machineBefore = sampleMachine();
-    const threadsBefore = threadTimesByRole(agent.pid);
+    const threadsBefore = readThreads(agent.pid);
     const windowStart = performance.now();
     let rssMb = before.proc.rssMb;
     for (let second = 0; second < windowS; second++) {
@@ -219,7 +219,7 @@ export function measureAgent(
     const machineIdle = idleShare(machineBefore, sampleMachine());
     const threadsPerS = threadTimesPerSecond(
       threadsBefore,
-      threadTimesByRole(agent.pid),
+      readThreads(agent.pid),
       (performance.now() - windowStart) / 1000,
     );
     const after = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };

@@ -184,10 +184,13 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
 /** One kind of thread over the window: the share of a core it ran on, and the share it waited for one. */
 function threadCell(m: AgentMeasured, role: ThreadRole): string {
   const { cpuMs, waitMs } = m.threadsPerS[role];
-  return cpuMs === 0 && waitMs === 0 ? '—' : `${percent(cpuMs / 1000)} / ${percent(waitMs / 1000)}`;
+  if (cpuMs === 0 && waitMs === 0) return '—';
+  // How long a thread that ended waited for a core is kept nowhere (proc-stats.ts threadTimesPerSecond).
+  return `${percent(cpuMs / 1000)} / ${role === 'ended' ? '?' : percent(waitMs / 1000)}`;
 }
 
-function threadsRow(m: AgentMeasured, label: string): Record<string, string> {
+/** The threads table's row; `ended` only in a table where a row had a thread end in its window. */
+function threadsRow(m: AgentMeasured, label: string, withEnded: boolean): Record<string, string> {
   return {
     system: agentName(m, label),
     main: threadCell(m, 'main'),
@@ -195,6 +198,7 @@ function threadsRow(m: AgentMeasured, label: string): Record<string, string> {
     "V8's helpers": threadCell(m, 'v8Helpers'),
     "libuv's pool": threadCell(m, 'libuvPool'),
     other: threadCell(m, 'other'),
+    ...(withEnded ? { 'ended in the window': threadCell(m, 'ended') } : {}),
     'machine idle': percent(m.machineIdle),
   };
 }
@@ -319,7 +323,13 @@ async function main(): Promise<void> {
 
   printTable(
     "the agent's threads during the window, each kind as a share of one core: on a core / ready to run but not on one (/proc/PID/task/*/schedstat; V8's helpers and libuv's pool summed over their threads). A thread waits behind the target, the server and the agent's other threads, or for an idle core to wake: its runs start and end that much later whatever its own work",
-    agentRows.map(({ m, label }) => threadsRow(m, label)),
+    agentRows.map(({ m, label }) =>
+      threadsRow(
+        m,
+        label,
+        agentRows.some((row) => row.m.threadsPerS.ended.cpuMs > 0),
+      ),
+    ),
   );
 
   printTable(
@@ -397,7 +407,7 @@ async function main(): Promise<void> {
     );
     const byThread = rest.threadsMsPerS;
     console.log(
-      `  the agent's ms/s by thread: main ${fixed(byThread.main, 2)}, V8's helpers ${fixed(byThread.v8Helpers, 2)} (they mark and sweep for a full GC: a window that holds one reads higher here), libuv's pool ${fixed(byThread.libuvPool, 2)}, other ${fixed(byThread.other, 2)}`,
+      `  the agent's ms/s by thread: main ${fixed(byThread.main, 2)}, V8's helpers ${fixed(byThread.v8Helpers, 2)} (they mark and sweep for a full GC: a window that holds one reads higher here), libuv's pool ${fixed(byThread.libuvPool, 2)}, other ${fixed(byThread.other, 2)}${byThread.ended > 0 ? `, threads that ended in the window ${fixed(byThread.ended, 2)}` : ''}`,
     );
     console.log(
       `  the same probes a minute from a bare prober cost ${fixed(rest.prober.cpuMsPerS, 2)} ms/s here (${fixed(msPerProbe(rest, rest.prober), 2)} ms a probe): the agent at rest is ${fixed(rest.cpuMsPerS / rest.prober.cpuMsPerS, 2)}x that, with its commits, calls to the server and housekeeping`,

@@ -83,9 +83,10 @@ function* threadFiles(pid: number, name: string): Generator<[number, string]> {
  * thread (the thread whose id is the process's), the agent's probe thread (its name,
  * probes/probe-thread.ts), V8's helper threads (`V8Worker`: concurrent marking and sweeping of a
  * full GC, scavenging, compiling), libuv's pool (`libuv-worker`: file system calls, fdatasync),
- * and the rest (the inspector's, Node's platform timer thread).
+ * and the rest (the inspector's, Node's platform timer thread). `ended` is no name: the threads
+ * that ended between two readings (threadTimesPerSecond).
  */
-export const threadRoles = ['main', 'probeThread', 'v8Helpers', 'libuvPool', 'other'] as const;
+export const threadRoles = ['main', 'probeThread', 'v8Helpers', 'libuvPool', 'other', 'ended'] as const;
 export type ThreadRole = (typeof threadRoles)[number];
 
 function threadRole(pid: number, tid: number, comm: string): ThreadRole {
@@ -104,19 +105,21 @@ export interface ThreadTime {
   waitMs: number;
 }
 
+/** A process's threads at one moment: each live thread's time so far, by its id. */
+export interface ThreadsReading {
+  threads: Map<number, { role: ThreadRole; time: ThreadTime }>;
+  /** The whole process's CPU so far (/proc/PID/stat), threads that ended included, in 10 ms ticks. */
+  processCpuMs: number;
+}
+
 /**
- * The time of the process's threads so far by what they are for: the first two fields of
- * /proc/PID/task/TID/schedstat (on a core, and runnable but waiting for one). /proc/PID/stat
- * counts in clock ticks (10 ms here), and a resting agent's minute is ~90 ms of CPU, nine ticks:
- * ±11 % from the rounding alone. A thread that exits takes its time with it, so this is for
- * processes whose threads live as long as they do (the resting row, the wake-up reference, a
- * window of an agent whose probe thread runs throughout).
+ * The time of the process's threads so far: the first two fields of /proc/PID/task/TID/schedstat
+ * (on a core, and runnable but waiting for one), to the nanosecond. /proc/PID/stat counts in clock
+ * ticks (10 ms here), and a resting agent's minute is ~90 ms of CPU, nine ticks: ±11 % from the
+ * rounding alone; it is read too, for the threads that end (threadTimesPerSecond).
  */
-export function threadTimesByRole(pid: number): Record<ThreadRole, ThreadTime> {
-  const times = Object.fromEntries(threadRoles.map((role) => [role, { cpuMs: 0, waitMs: 0 }])) as Record<
-    ThreadRole,
-    ThreadTime
-  >;
+export function readThreads(pid: number): ThreadsReading {
+  const threads: ThreadsReading['threads'] = new Map();
   for (const [tid, schedstat] of threadFiles(pid, 'schedstat')) {
     let comm = '';
     try {
@@ -125,31 +128,56 @@ export function threadTimesByRole(pid: number): Record<ThreadRole, ThreadTime> {
       // Ended between the two reads: its time still counts, as "other".
     }
     const [onCpu = '0', waiting = '0'] = schedstat.split(' ');
-    const time = times[threadRole(pid, tid, comm)];
-    time.cpuMs += Number(onCpu) / 1e6;
-    time.waitMs += Number(waiting) / 1e6;
+    threads.set(tid, {
+      role: threadRole(pid, tid, comm),
+      time: { cpuMs: Number(onCpu) / 1e6, waitMs: Number(waiting) / 1e6 },
+    });
   }
-  return times;
+  let processCpuMs = Number.NaN;
+  try {
+    processCpuMs = sampleProcess(pid).cpuMs;
+  } catch {
+    // The process ended: its threads above are all there is.
+  }
+  return { threads, processCpuMs };
 }
 
-/** `end` − `begin` (two threadTimesByRole readings of one process), per second of `seconds`. */
+/**
+ * Each kind of thread's time between two readings of one process, per second of `seconds`. Each
+ * thread counts from its own reading at `begin` (from 0 if it started since), so a thread that
+ * ended in between takes nothing away from its kind. Its time in the window is gone with it from
+ * /proc/PID/task, and only the process's own count in ticks still holds it: `ended` is what that
+ * count grew by beyond the live threads', on a core only (how long an ended thread waited for one
+ * is not kept anywhere), and 0 unless a thread did end, since ticks are too coarse to subtract
+ * otherwise (a thread started and ended between the readings is not seen either).
+ */
 export function threadTimesPerSecond(
-  begin: Record<ThreadRole, ThreadTime>,
-  end: Record<ThreadRole, ThreadTime>,
+  begin: ThreadsReading,
+  end: ThreadsReading,
   seconds: number,
 ): Record<ThreadRole, ThreadTime> {
-  return Object.fromEntries(
-    threadRoles.map((role) => [
-      role,
-      {
-        cpuMs: (end[role].cpuMs - begin[role].cpuMs) / seconds,
-        waitMs: (end[role].waitMs - begin[role].waitMs) / seconds,
-      },
-    ]),
-  ) as Record<ThreadRole, ThreadTime>;
+  const sums = Object.fromEntries(threadRoles.map((role) => [role, { cpuMs: 0, waitMs: 0 }])) as Record<
+    ThreadRole,
+    ThreadTime
+  >;
+  let liveCpuMs = 0;
+  for (const [tid, { role, time }] of end.threads) {
+    const before = begin.threads.get(tid)?.time ?? { cpuMs: 0, waitMs: 0 };
+    sums[role].cpuMs += time.cpuMs - before.cpuMs;
+    sums[role].waitMs += time.waitMs - before.waitMs;
+    liveCpuMs += time.cpuMs - before.cpuMs;
+  }
+  const someEnded = [...begin.threads.keys()].some((tid) => !end.threads.has(tid));
+  const processGrew = end.processCpuMs - begin.processCpuMs;
+  if (someEnded && Number.isFinite(processGrew)) sums.ended.cpuMs = Math.max(0, processGrew - liveCpuMs);
+  for (const role of threadRoles) {
+    sums[role].cpuMs /= seconds;
+    sums[role].waitMs /= seconds;
+  }
+  return sums;
 }
 
-/** Every thread's CPU time together, from threadTimesByRole. */
+/** Every kind's CPU time together, from threadTimesPerSecond. */
 export const allThreadsCpuMs = (times: Record<ThreadRole, ThreadTime>): number =>
   threadRoles.reduce((sum, role) => sum + times[role].cpuMs, 0);
 

@@ -2,7 +2,7 @@
 // intervals after a warm-up (main.ts says how many), so the window holds each check's runs and
 // each background task about as often as their periods say. Figures from /proc only
 // (nothing asks the agent anything during the window: a status --json read would wake it): CPU
-// per second of wall time (to the nanosecond: threadTimesByRole, also split by thread) and wakeups
+// per second of wall time (to the nanosecond: proc-stats.ts readThreads, also split by thread) and wakeups
 // per second, counted as context switches of all its threads (proc-stats.ts says why).
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
@@ -20,13 +20,13 @@ import { ask, startChild, stopChild } from './children.ts';
 import {
   allThreadsCpuMs,
   contextSwitches,
+  readThreads,
   sampleProcess,
   threadRoles,
-  threadTimesByRole,
   threadTimesPerSecond,
   type ProcSample,
   type ThreadRole,
-  type ThreadTime,
+  type ThreadsReading,
 } from './proc-stats.ts';
 import { benchCheck } from './bench-checks.ts';
 import { commandLaunch } from './stack.ts';
@@ -68,27 +68,27 @@ export interface RestingMeasured extends Quiet {
 interface Reading {
   at: number;
   proc: ProcSample;
-  /** To the nanosecond (threadTimesByRole), not in the 10 ms ticks of proc.cpuMs. */
-  cpuMs: number;
-  byRole: Record<ThreadRole, ThreadTime>;
+  /** Each thread's time to the nanosecond, not in the 10 ms ticks of proc.cpuMs. */
+  threads: ThreadsReading;
   voluntary: number;
   nonvoluntary: number;
 }
 
 function read(pid: number): Reading {
-  const byRole = threadTimesByRole(pid);
   return {
     at: performance.now(),
     proc: sampleProcess(pid),
-    cpuMs: allThreadsCpuMs(byRole),
-    byRole,
+    threads: readThreads(pid),
     ...contextSwitches(pid),
   };
 }
 
+const threadsPerS = (begin: Reading, end: Reading): ReturnType<typeof threadTimesPerSecond> =>
+  threadTimesPerSecond(begin.threads, end.threads, (end.at - begin.at) / 1000);
+
 /** CPU per second of each kind of thread between two readings. */
 function perRole(begin: Reading, end: Reading): Record<ThreadRole, number> {
-  const perS = threadTimesPerSecond(begin.byRole, end.byRole, (end.at - begin.at) / 1000);
+  const perS = threadsPerS(begin, end);
   return Object.fromEntries(threadRoles.map((role) => [role, perS[role].cpuMs])) as Record<ThreadRole, number>;
 }
 
@@ -96,7 +96,7 @@ function between(begin: Reading, end: Reading): Quiet {
   const seconds = (end.at - begin.at) / 1000;
   const voluntary = end.voluntary - begin.voluntary;
   return {
-    cpuMsPerS: (end.cpuMs - begin.cpuMs) / seconds,
+    cpuMsPerS: allThreadsCpuMs(threadsPerS(begin, end)),
     wakeupsPerS: (voluntary + end.nonvoluntary - begin.nonvoluntary) / seconds,
     voluntaryPerS: voluntary / seconds,
   };
