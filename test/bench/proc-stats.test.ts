@@ -1,0 +1,74 @@
+// The bench's threads table: each kind of thread's time over a window, from two readings of the
+// threads of one process (bench/agent/proc-stats.ts). Readings are made up here: what is tested is
+// the arithmetic the table stands on, in particular a thread that ends inside the window.
+import { describe, expect, it } from 'vitest';
+import {
+  allThreadsCpuMs,
+  threadTimesPerSecond,
+  type ThreadRole,
+  type ThreadsReading,
+} from '../../bench/agent/proc-stats.ts';
+
+type Thread = [tid: number, role: ThreadRole, cpuMs: number, waitMs: number];
+
+const reading = (processCpuMs: number, threads: Thread[]): ThreadsReading => ({
+  processCpuMs,
+  threads: new Map(threads.map(([tid, role, cpuMs, waitMs]) => [tid, { role, time: { cpuMs, waitMs } }])),
+});
+
+describe('threadTimesPerSecond', () => {
+  it('gives each kind what its threads ran and waited in the window, per second', () => {
+    const begin = reading(10_000, [
+      [100, 'main', 6_000, 500],
+      [101, 'v8Helpers', 1_000, 300],
+      [102, 'v8Helpers', 1_000, 300],
+    ]);
+    const end = reading(16_000, [
+      [100, 'main', 9_000, 800],
+      [101, 'v8Helpers', 1_500, 500],
+      [102, 'v8Helpers', 1_700, 600],
+    ]);
+    const perS = threadTimesPerSecond(begin, end, 10);
+    expect(perS.main).toEqual({ cpuMs: 300, waitMs: 30 });
+    expect(perS.v8Helpers.cpuMs).toBeCloseTo(120);
+    expect(perS.v8Helpers.waitMs).toBeCloseTo(50);
+    // No thread ended: the process's tick count (10 ms steps) is not subtracted from anything.
+    expect(perS.ended).toEqual({ cpuMs: 0, waitMs: 0 });
+    expect(allThreadsCpuMs(perS)).toBeCloseTo(420);
+  });
+
+  it('counts a thread that started in the window from zero', () => {
+    const begin = reading(5_000, [[100, 'main', 5_000, 0]]);
+    const end = reading(7_000, [
+      [100, 'main', 6_000, 0],
+      [200, 'probeThread', 1_000, 200],
+    ]);
+    const perS = threadTimesPerSecond(begin, end, 2);
+    expect(perS.probeThread).toEqual({ cpuMs: 500, waitMs: 100 });
+    expect(perS.ended.cpuMs).toBe(0);
+  });
+
+  it('takes nothing away from the kind of a thread that ended, and gives its time in the window to ended', () => {
+    // The probe thread had run 50 s before the window; it ran 1.5 s more in it, then ended.
+    const begin = reading(60_000, [
+      [100, 'main', 10_000, 0],
+      [200, 'probeThread', 50_000, 4_000],
+    ]);
+    const end = reading(62_500, [[100, 'main', 11_000, 0]]);
+    const perS = threadTimesPerSecond(begin, end, 4);
+    // The sums over live threads read (11,000 - 60,000) / 4 here: below zero.
+    expect(perS.probeThread).toEqual({ cpuMs: 0, waitMs: 0 });
+    expect(perS.main.cpuMs).toBe(250);
+    expect(perS.ended).toEqual({ cpuMs: 375, waitMs: 0 });
+    expect(allThreadsCpuMs(perS)).toBe(625);
+  });
+
+  it('never reads a negative ended share when the tick count lags the threads', () => {
+    const begin = reading(1_000, [
+      [100, 'main', 990, 0],
+      [101, 'other', 5, 0],
+    ]);
+    const end = reading(1_000, [[100, 'main', 1_004, 0]]);
+    expect(threadTimesPerSecond(begin, end, 1).ended.cpuMs).toBe(0);
+  });
+});
