@@ -105,6 +105,9 @@ export interface ScheduleFigures {
   overloaded: boolean;
 }
 
+/** Runs skipped in the window, for either reason: what the goals and every table count as missed. */
+export const missedRuns = (s: ScheduleFigures): number => s.missedOverlap + s.missedBacklog;
+
 export function scheduleBetween(before: AgentStatus, after: AgentStatus): ScheduleFigures | string {
   if (before.sampledAt === undefined || after.sampledAt === undefined) return 'the agent had no load sample yet';
   if (after.sampledAt <= before.sampledAt) return 'the agent took no new load sample during the window';

@@ -4,6 +4,7 @@
 // missed runs at 80 % of saturation, and the resting row (20 checks at 60 s); the soak
 // (BENCH_SOAK_MIN=30) prints its own verdict, "flat over 30 minutes at 1,000 checks".
 import type { AgentMeasured } from './agent-run.ts';
+import { missedRuns } from './agent-status.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
 import { wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
 import { fixed, percent } from '../support.ts';
@@ -36,8 +37,7 @@ const missedShare = 0.01;
 
 /** Runs missed in the window as a share of runs due: from the agent's figures, else from the target's count. */
 export function missedFraction(m: AgentMeasured): number {
-  if (typeof m.schedule !== 'string')
-    return m.schedule.due === 0 ? 0 : (m.schedule.missedOverlap + m.schedule.missedBacklog) / m.schedule.due;
+  if (typeof m.schedule !== 'string') return m.schedule.due === 0 ? 0 : missedRuns(m.schedule) / m.schedule.due;
   return Math.max(0, 1 - probesPerSecond(m) / m.checks);
 }
 
@@ -92,7 +92,7 @@ export function goalRows(
   const rate = full === undefined ? undefined : probesPerSecond(full);
   const schedule80 = at80 === undefined || typeof at80.schedule === 'string' ? undefined : at80.schedule;
   const lag = schedule80?.lagP99Ms;
-  const missed = schedule80 === undefined ? undefined : schedule80.missedOverlap + schedule80.missedBacklog;
+  const missed = schedule80 === undefined ? undefined : missedRuns(schedule80);
   const of80 = at80 === undefined ? '' : ` (${count(at80.checks)} checks)`;
   return [
     added(1000, goalValues.addedMbAt1000),

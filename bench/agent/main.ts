@@ -13,6 +13,7 @@ import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measureAgent, type AgentMeasured } from './agent-run.ts';
+import { missedRuns } from './agent-status.ts';
 import type { InsideMemory } from './memory.ts';
 import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
@@ -134,7 +135,7 @@ function agentRow(m: AgentMeasured, floor: Measured, label: string): Record<stri
   const rate = probesPerSecond(m);
   // The agent's own count, as in the schedule table: the target's count alone read a window whose
   // backlog drained before its end as all due (4,966 a second at 4,836 checks, 1,432 runs missed).
-  const missed = typeof m.schedule === 'string' ? undefined : m.schedule.missedOverlap + m.schedule.missedBacklog;
+  const missed = typeof m.schedule === 'string' ? undefined : missedRuns(m.schedule);
   const due =
     missed !== undefined
       ? `${count(rate)} ${missed === 0 ? '(all due)' : `(${count(missed)} missed)`}`
@@ -170,7 +171,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
     ...base,
     due: count(s.due),
     executed: count(s.executed),
-    'missed (overlap + backlog)': `${count(s.missedOverlap + s.missedBacklog)} (${count(s.missedOverlap)} + ${count(s.missedBacklog)})`,
+    'missed (overlap + backlog)': `${count(missedRuns(s))} (${count(s.missedOverlap)} + ${count(s.missedBacklog)})`,
     'waited for a slot': count(s.waitedForSlot),
     'cap at the end': s.runCap === null ? '—' : count(s.runCap),
     'lag p99': s.lagP99Ms === null ? '—' : `${s.lagP99Ms} ms`,
@@ -321,15 +322,10 @@ async function main(): Promise<void> {
       `  warm-up + window < ${lagMinuteS} s: the lag p99 of the rows at N includes the agent's start (the 80 % row warms up longer)`,
     );
 
+  const withEnded = agentRows.some(({ m }) => m.threadsPerS.ended.cpuMs > 0);
   printTable(
     "the agent's threads during the window, each kind as a share of one core: on a core / ready to run but not on one (/proc/PID/task/*/schedstat; V8's helpers and libuv's pool summed over their threads). A thread waits behind the target, the server and the agent's other threads, or for an idle core to wake: its runs start and end that much later whatever its own work",
-    agentRows.map(({ m, label }) =>
-      threadsRow(
-        m,
-        label,
-        agentRows.some((row) => row.m.threadsPerS.ended.cpuMs > 0),
-      ),
-    ),
+    agentRows.map(({ m, label }) => threadsRow(m, label, withEnded)),
   );
 
   printTable(

@@ -86,17 +86,15 @@ function read(pid: number): Reading {
 const threadsPerS = (begin: Reading, end: Reading): ReturnType<typeof threadTimesPerSecond> =>
   threadTimesPerSecond(begin.threads, end.threads, (end.at - begin.at) / 1000);
 
-/** CPU per second of each kind of thread between two readings. */
-function perRole(begin: Reading, end: Reading): Record<ThreadRole, number> {
-  const perS = threadsPerS(begin, end);
-  return Object.fromEntries(threadRoles.map((role) => [role, perS[role].cpuMs])) as Record<ThreadRole, number>;
-}
+/** CPU per second of each kind of thread, from threadsPerS. */
+const cpuByRole = (perS: ReturnType<typeof threadTimesPerSecond>): Record<ThreadRole, number> =>
+  Object.fromEntries(threadRoles.map((role) => [role, perS[role].cpuMs])) as Record<ThreadRole, number>;
 
-function between(begin: Reading, end: Reading): Quiet {
+function between(begin: Reading, end: Reading, perS = threadsPerS(begin, end)): Quiet {
   const seconds = (end.at - begin.at) / 1000;
   const voluntary = end.voluntary - begin.voluntary;
   return {
-    cpuMsPerS: allThreadsCpuMs(threadsPerS(begin, end)),
+    cpuMsPerS: allThreadsCpuMs(perS),
     wakeupsPerS: (voluntary + end.nonvoluntary - begin.nonvoluntary) / seconds,
     voluntaryPerS: voluntary / seconds,
   };
@@ -182,14 +180,15 @@ export function measureResting(
           const [sentAfter, agentSentAfter] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
           const proberProbes = sentAfter.sent - sentBefore.sent;
           const agentProberProbes = agentSentAfter.sent - agentSentBefore.sent;
+          const agentThreads = threadsPerS(begin.agent, end.agent);
           measured.push({
             fromS: window.fromS,
             checks: resting.checks,
             intervalS: resting.intervalS,
             windowS: (end.agent.at - begin.agent.at) / 1000,
-            ...between(begin.agent, end.agent),
+            ...between(begin.agent, end.agent, agentThreads),
             threads: end.agent.proc.threads,
-            threadsMsPerS: perRole(begin.agent, end.agent),
+            threadsMsPerS: cpuByRole(agentThreads),
             rssMb: end.agent.proc.rssMb,
             // The target counts the probers' requests with the agent's.
             probes: servedAfter - servedBefore - proberProbes - agentProberProbes,

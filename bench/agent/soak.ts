@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
-import { readStatus, scheduleBetween, type StatusReading } from './agent-status.ts';
+import { missedRuns, readStatus, scheduleBetween, type StatusReading } from './agent-status.ts';
 import { insideMemory, osMemory } from './memory.ts';
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
@@ -121,7 +121,7 @@ export async function soak(
       console.log(
         typeof s === 'string'
           ? `  schedule: ${s}`
-          : `  schedule over ${fixed(s.intervalS / 60, 1)} min: ${s.due.toLocaleString('en-US')} due, ${s.executed.toLocaleString('en-US')} executed, ${s.missedOverlap + s.missedBacklog} missed; lag p99 of the last minute ${s.lagP99Ms ?? '—'} ms`,
+          : `  schedule over ${fixed(s.intervalS / 60, 1)} min: ${s.due.toLocaleString('en-US')} due, ${s.executed.toLocaleString('en-US')} executed, ${missedRuns(s)} missed; lag p99 of the last minute ${s.lagP99Ms ?? '—'} ms`,
       );
     }
   });

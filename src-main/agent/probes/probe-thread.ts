@@ -78,7 +78,6 @@ const lossOf = (failure: Error | undefined, code: number): ThreadLoss =>
 export const portable = (ctx: ProbeContext): boolean =>
   ctx.now === undefined && ctx.wallClock === undefined && ctx.resolve === undefined;
 
-// The script sits beside this module, as .ts when run from source and .js when built.
 /**
  * The thread's name, which Node gives its operating-system thread too: `top -H`, `perf` and the
  * bench (bench/agent/proc-stats.ts) tell it from V8's and libuv's threads by it. At most 15
@@ -86,6 +85,7 @@ export const portable = (ctx: ProbeContext): boolean =>
  */
 export const probeThreadName = 'probe-thread';
 
+// The script sits beside this module, as .ts when run from source and .js when built.
 const defaultEntry = new URL(`./probe-thread-entry${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
 const cancelled = (): ProbeOutcome => ({
