@@ -123,7 +123,7 @@ export function goalRows(
       `at rest (${rest?.checks ?? 20} checks at ${rest?.intervalS ?? 60} s): CPU <= ${goalValues.restingCpuMsPerS} ms per second`,
       rest === undefined
         ? undefined
-        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)}; from ${rest.fromS} s${warming === undefined ? '' : `; from ${warming.fromS} s, still warming up: ${fixed(warming.cpuMsPerS, 2)} ms/s`})`,
+        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; the same exchanges on a bare socket: ${fixed(rest.rawExchanges.cpuMsPerS, 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)}; from ${rest.fromS} s${warming === undefined ? '' : `; from ${warming.fromS} s, still warming up: ${fixed(warming.cpuMsPerS, 2)} ms/s`})`,
       rest !== undefined && rest.cpuMsPerS <= goalValues.restingCpuMsPerS,
     ),
     goal(

@@ -379,7 +379,7 @@ async function main(): Promise<void> {
           RSS: '—',
         },
         {
-          system: `bare Node prober, a GET every ${count(rest.prober.periodMs)} ms on a fresh connection, same flags, same target (the floor)`,
+          system: `bare Node prober, a GET every ${count(rest.prober.periodMs)} ms on a fresh connection, same flags, same target (a bare client)`,
           'CPU per second': `${fixed(rest.prober.cpuMsPerS, 2)} ms/s`,
           'wakeups per second': `${fixed(rest.prober.wakeupsPerS, 2)}/s`,
           'of which voluntary': `${fixed(rest.prober.voluntaryPerS, 2)}/s`,
@@ -394,6 +394,15 @@ async function main(): Promise<void> {
           'of which voluntary': `${fixed(rest.agentProbes.voluntaryPerS, 2)}/s`,
           threads: '—',
           'probes in the window': `${count(rest.agentProbes.probes)}${rest.agentProbes.failed === 0 ? '' : ` (${count(rest.agentProbes.failed)} failed)`}`,
+          RSS: '—',
+        },
+        {
+          system: `bare socket, the same GET every ${count(rest.rawExchanges.periodMs)} ms on a fresh connection, nothing parsed, same flags and target (the exchanges alone: the floor)`,
+          'CPU per second': `${fixed(rest.rawExchanges.cpuMsPerS, 2)} ms/s`,
+          'wakeups per second': `${fixed(rest.rawExchanges.wakeupsPerS, 2)}/s`,
+          'of which voluntary': `${fixed(rest.rawExchanges.voluntaryPerS, 2)}/s`,
+          threads: '—',
+          'probes in the window': count(rest.rawExchanges.probes),
           RSS: '—',
         },
       ],
@@ -411,9 +420,12 @@ async function main(): Promise<void> {
     console.log(
       `  through the agent's own probe they cost ${fixed(rest.agentProbes.cpuMsPerS, 2)} ms/s (${fixed(msPerProbe(rest, rest.agentProbes), 2)} ms a probe, ${fixed(rest.agentProbes.cpuMsPerS / rest.prober.cpuMsPerS, 2)}x the bare prober's): of the agent's ${fixed(rest.cpuMsPerS, 2)} ms/s, ${fixed(rest.cpuMsPerS - rest.agentProbes.cpuMsPerS, 2)} are the rest of its work (scheduling, commits, calls to the server, housekeeping)`,
     );
+    console.log(
+      `  on a bare socket, with nothing parsed, the same exchanges cost ${fixed(rest.rawExchanges.cpuMsPerS, 2)} ms/s (${fixed(msPerProbe(rest, rest.rawExchanges), 2)} ms an exchange): what this machine charges for the connections themselves, whoever makes them; the agent's own probe adds ${fixed(msPerProbe(rest, rest.agentProbes) - msPerProbe(rest, rest.rawExchanges), 2)} ms a probe to that, and the goal's ${goalValues.restingCpuMsPerS} ms/s leaves ${fixed(goalValues.restingCpuMsPerS - rest.rawExchanges.cpuMsPerS, 2)} ms/s for all the agent does beyond its exchanges (its own calls to the server are exchanges too)`,
+    );
     if (warming !== undefined)
       console.log(
-        `  earlier in the same life, a ${fixed(warming.windowS, 0)} s window from ${warming.fromS} s (its code still warming up; where benches read this row until it moved): ${fixed(warming.cpuMsPerS, 2)} ms/s at ${fixed(warming.wakeupsPerS, 2)} wake-ups a second, V8's helpers ${fixed(warming.threadsMsPerS.v8Helpers, 2)} of it; the bare prober ${fixed(warming.prober.cpuMsPerS, 2)}, the agent's own probe alone ${fixed(warming.agentProbes.cpuMsPerS, 2)}`,
+        `  earlier in the same life, a ${fixed(warming.windowS, 0)} s window from ${warming.fromS} s (its code still warming up; where benches read this row until it moved): ${fixed(warming.cpuMsPerS, 2)} ms/s at ${fixed(warming.wakeupsPerS, 2)} wake-ups a second, V8's helpers ${fixed(warming.threadsMsPerS.v8Helpers, 2)} of it; the bare prober ${fixed(warming.prober.cpuMsPerS, 2)}, the agent's own probe alone ${fixed(warming.agentProbes.cpuMsPerS, 2)}, the bare socket ${fixed(warming.rawExchanges.cpuMsPerS, 2)}`,
       );
   }
 

@@ -7,9 +7,11 @@
 // Beside it, over the same window, a bare Node timer (wake-reference.js) prices a wake-up alone on
 // this machine: the agent's CPU at rest is mostly wake-ups, and their price differs between machines.
 // And a bare Node prober (rest-prober.js) sends the same number of probes a minute to the same
-// target, nothing else: the resting row's floor, as the raw prober is the floor under load; a
-// second one sends them through the agent's own built probe, so that the row tells what its probes
-// cost from what its commits, calls to the server and housekeeping cost.
+// target through Node's HTTP client, nothing else; a second one sends them through the agent's own
+// built probe, so that the row tells what its probes cost from what its commits, calls to the
+// server and housekeeping cost; a third writes the same request on a bare socket and parses
+// nothing: the resting row's floor, what this machine charges for the exchanges themselves, as the
+// raw prober is the floor under load.
 import type { ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -63,6 +65,8 @@ export interface RestingMeasured extends Quiet {
   prober: Quiet & { periodMs: number; probes: number };
   /** The same through the agent's own built probe (rest-prober.js with its module): its probes alone. */
   agentProbes: Quiet & { periodMs: number; probes: number; failed: number };
+  /** The same request on a bare socket, nothing parsed (rest-prober.js raw): the exchanges alone. */
+  rawExchanges: Quiet & { periodMs: number; probes: number };
 }
 
 interface Reading {
@@ -113,7 +117,7 @@ const sentBy = (prober: ChildProcess): Promise<{ sent: number; failed: number }>
 const builtProbes = (cli: string): string => pathToFileURL(resolve(dirname(cli), '../agent/probes/index.js')).href;
 
 /** What one probe of a prober costs, in ms of CPU: an isolated exchange's price here. */
-export const msPerProbe = (rest: RestingMeasured, prober: RestingMeasured['prober']): number =>
+export const msPerProbe = (rest: RestingMeasured, prober: Quiet & { probes: number }): number =>
   (prober.cpuMsPerS * rest.windowS) / Math.max(1, prober.probes);
 
 /** A window of the resting agent's life: from this many seconds after its start, for this long. */
@@ -158,12 +162,15 @@ export function measureResting(
         ],
         true,
       );
+      const rawProber = startReference('./rest-prober.js', [target.url, String(proberPeriodMs), 'raw'], true);
       const readAll = () => ({
         agent: read(agent.pid),
         reference: read(reference.pid ?? 0),
         prober: read(prober.pid ?? 0),
         agentProber: read(agentProber.pid ?? 0),
+        rawProber: read(rawProber.pid ?? 0),
       });
+      const sentByAll = () => Promise.all([sentBy(prober), sentBy(agentProber), sentBy(rawProber)]);
       const measured: RestingMeasured[] = [];
       try {
         for (const window of windows) {
@@ -171,15 +178,16 @@ export function measureResting(
           const died = agent.gone();
           if (died !== undefined) throw new Error(`before the window from ${window.fromS} s, ${died}`);
           // Asked outside the window: the question wakes the prober.
-          const [sentBefore, agentSentBefore] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
+          const [sentBefore, agentSentBefore, rawSentBefore] = await sentByAll();
           const begin = readAll();
           const servedBefore = await target.served();
           await sleep(window.lengthS * 1000);
           const end = readAll();
           const servedAfter = await target.served();
-          const [sentAfter, agentSentAfter] = await Promise.all([sentBy(prober), sentBy(agentProber)]);
+          const [sentAfter, agentSentAfter, rawSentAfter] = await sentByAll();
           const proberProbes = sentAfter.sent - sentBefore.sent;
           const agentProberProbes = agentSentAfter.sent - agentSentBefore.sent;
+          const rawProbes = rawSentAfter.sent - rawSentBefore.sent;
           const agentThreads = threadsPerS(begin.agent, end.agent);
           measured.push({
             fromS: window.fromS,
@@ -191,7 +199,7 @@ export function measureResting(
             threadsMsPerS: cpuByRole(agentThreads),
             rssMb: end.agent.proc.rssMb,
             // The target counts the probers' requests with the agent's.
-            probes: servedAfter - servedBefore - proberProbes - agentProberProbes,
+            probes: servedAfter - servedBefore - proberProbes - agentProberProbes - rawProbes,
             reference: { periodMs: resting.referencePeriodMs, ...between(begin.reference, end.reference) },
             prober: { periodMs: proberPeriodMs, probes: proberProbes, ...between(begin.prober, end.prober) },
             agentProbes: {
@@ -200,11 +208,12 @@ export function measureResting(
               failed: agentSentAfter.failed - agentSentBefore.failed,
               ...between(begin.agentProber, end.agentProber),
             },
+            rawExchanges: { periodMs: proberPeriodMs, probes: rawProbes, ...between(begin.rawProber, end.rawProber) },
           });
         }
         return measured;
       } finally {
-        await Promise.all([stopChild(reference), stopChild(prober), stopChild(agentProber)]);
+        await Promise.all([stopChild(reference), stopChild(prober), stopChild(agentProber), stopChild(rawProber)]);
       }
     },
     resting.intervalS,
