@@ -58,12 +58,15 @@ export interface RunningAgent {
   probeThread(): boolean;
   target: Target;
   stored(): Promise<number>;
+  /** Requests the agent has sent its server so far (enrolment included). */
+  calls(): Promise<number>;
 }
 
 interface BenchServer {
   url: string;
   token: string;
   stored(): Promise<number>;
+  calls(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -78,17 +81,16 @@ async function startServer(folder: string, checks: number, targetUrl: string, in
       ? { url: String(m.url), token: String(m.token) }
       : undefined,
   );
-  return {
-    ...ready,
-    stored: () => {
-      const answer = nextMessage(child, (m) =>
-        typeof m === 'object' && m !== null && 'stored' in m ? Number(m.stored) : undefined,
-      );
-      child.send('stored');
-      return answer;
-    },
-    stop: () => stopChild(child),
+  const count = (question: 'stored' | 'calls'): Promise<number> => {
+    const answer = nextMessage(child, (m) =>
+      typeof m === 'object' && m !== null && question in m
+        ? Number((m as Record<string, unknown>)[question])
+        : undefined,
+    );
+    child.send(question);
+    return answer;
   };
+  return { ...ready, stored: () => count('stored'), calls: () => count('calls'), stop: () => stopChild(child) };
 }
 
 function logTail(file: string): string {
@@ -183,6 +185,7 @@ export async function withAgent<T>(
             : `the agent exited (${agent.exitCode ?? agent.signalCode})):\n${logTail(logFile)}`,
         target,
         stored: () => server.stored(),
+        calls: () => server.calls(),
       });
     } finally {
       // The contract: a graceful stop within 15 s.

@@ -6,7 +6,7 @@
 import type { AgentMeasured } from './agent-run.ts';
 import { missedRuns } from './agent-status.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
-import { wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
+import { exchangesMsPerS, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
 import { fixed, percent } from '../support.ts';
 
 export const goalValues = {
@@ -123,7 +123,7 @@ export function goalRows(
       `at rest (${rest?.checks ?? 20} checks at ${rest?.intervalS ?? 60} s): CPU <= ${goalValues.restingCpuMsPerS} ms per second`,
       rest === undefined
         ? undefined
-        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; the same exchanges on a bare socket: ${fixed(rest.rawExchanges.cpuMsPerS, 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)}; from ${rest.fromS} s${warming === undefined ? '' : `; from ${warming.fromS} s, still warming up: ${fixed(warming.cpuMsPerS, 2)} ms/s`})`,
+        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; its probes and calls at a bare socket's price: ${fixed(exchangesMsPerS(rest), 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)}; from ${rest.fromS} s${warming === undefined ? '' : `; from ${warming.fromS} s, still warming up: ${fixed(warming.cpuMsPerS, 2)} ms/s`})`,
       rest !== undefined && rest.cpuMsPerS <= goalValues.restingCpuMsPerS,
     ),
     goal(

@@ -20,7 +20,15 @@ import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
 import type { ThreadRole } from './proc-stats.ts';
-import { measureResting, msPerProbe, resting, wakeupMs, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
+import {
+  exchangesMsPerS,
+  measureResting,
+  msPerProbe,
+  resting,
+  wakeupMs,
+  wakeupsCostMsPerS,
+  type RestingMeasured,
+} from './resting.ts';
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
@@ -421,7 +429,7 @@ async function main(): Promise<void> {
       `  through the agent's own probe they cost ${fixed(rest.agentProbes.cpuMsPerS, 2)} ms/s (${fixed(msPerProbe(rest, rest.agentProbes), 2)} ms a probe, ${fixed(rest.agentProbes.cpuMsPerS / rest.prober.cpuMsPerS, 2)}x the bare prober's): of the agent's ${fixed(rest.cpuMsPerS, 2)} ms/s, ${fixed(rest.cpuMsPerS - rest.agentProbes.cpuMsPerS, 2)} are the rest of its work (scheduling, commits, calls to the server, housekeeping)`,
     );
     console.log(
-      `  on a bare socket, with nothing parsed, the same exchanges cost ${fixed(rest.rawExchanges.cpuMsPerS, 2)} ms/s (${fixed(msPerProbe(rest, rest.rawExchanges), 2)} ms an exchange): what this machine charges for the connections themselves, whoever makes them; the agent's own probe adds ${fixed(msPerProbe(rest, rest.agentProbes) - msPerProbe(rest, rest.rawExchanges), 2)} ms a probe to that, and the goal's ${goalValues.restingCpuMsPerS} ms/s leaves ${fixed(goalValues.restingCpuMsPerS - rest.rawExchanges.cpuMsPerS, 2)} ms/s for all the agent does beyond its exchanges (its own calls to the server are exchanges too)`,
+      `  on a bare socket, with nothing parsed, the same exchanges cost ${fixed(rest.rawExchanges.cpuMsPerS, 2)} ms/s (${fixed(msPerProbe(rest, rest.rawExchanges), 2)} ms an exchange): what this machine charges for the connections themselves, whoever makes them, and the agent's own probe adds ${fixed(msPerProbe(rest, rest.agentProbes) - msPerProbe(rest, rest.rawExchanges), 2)} ms a probe to that; the agent's ${count(rest.probes)} probes and ${count(rest.calls)} calls to the server in the window come to ${fixed(exchangesMsPerS(rest), 2)} ms/s at that price, leaving ${fixed(goalValues.restingCpuMsPerS - exchangesMsPerS(rest), 2)} of the goal's ${goalValues.restingCpuMsPerS} ms/s for all it does with them`,
     );
     if (warming !== undefined)
       console.log(

@@ -59,6 +59,8 @@ export interface RestingMeasured extends Quiet {
   rssMb: number;
   /** Requests the target served in the window: the checks' runs. */
   probes: number;
+  /** Requests the agent sent its server in the window (syncs, statuses, uploads, pings): exchanges too. */
+  calls: number;
   /** The bare timer (wake-reference.js) over the same window. */
   reference: Quiet & { periodMs: number };
   /** The bare prober (rest-prober.js) over the same window: the same probes a minute, nothing else. */
@@ -119,6 +121,13 @@ const builtProbes = (cli: string): string => pathToFileURL(resolve(dirname(cli),
 /** What one probe of a prober costs, in ms of CPU: an isolated exchange's price here. */
 export const msPerProbe = (rest: RestingMeasured, prober: Quiet & { probes: number }): number =>
   (prober.cpuMsPerS * rest.windowS) / Math.max(1, prober.probes);
+
+/**
+ * What the agent's exchanges alone come to at the bare socket's price, in ms of CPU a second: its
+ * probes and its calls to the server, each a connection opened, a request written, an answer read.
+ */
+export const exchangesMsPerS = (rest: RestingMeasured): number =>
+  (msPerProbe(rest, rest.rawExchanges) * (rest.probes + rest.calls)) / rest.windowS;
 
 /** A window of the resting agent's life: from this many seconds after its start, for this long. */
 export interface RestWindow {
@@ -181,9 +190,11 @@ export function measureResting(
           const [sentBefore, agentSentBefore, rawSentBefore] = await sentByAll();
           const begin = readAll();
           const servedBefore = await target.served();
+          const callsBefore = await agent.calls();
           await sleep(window.lengthS * 1000);
           const end = readAll();
           const servedAfter = await target.served();
+          const callsAfter = await agent.calls();
           const [sentAfter, agentSentAfter, rawSentAfter] = await sentByAll();
           const proberProbes = sentAfter.sent - sentBefore.sent;
           const agentProberProbes = agentSentAfter.sent - agentSentBefore.sent;
@@ -200,6 +211,7 @@ export function measureResting(
             rssMb: end.agent.proc.rssMb,
             // The target counts the probers' requests with the agent's.
             probes: servedAfter - servedBefore - proberProbes - agentProberProbes - rawProbes,
+            calls: callsAfter - callsBefore,
             reference: { periodMs: resting.referencePeriodMs, ...between(begin.reference, end.reference) },
             prober: { periodMs: proberPeriodMs, probes: proberProbes, ...between(begin.prober, end.prober) },
             agentProbes: {

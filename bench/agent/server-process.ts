@@ -1,7 +1,8 @@
 // The reference uptime server for the agent bench, in its own process: a file database (results
 // counted from it), one auto-assign organisation holding N checks at one interval (1 s unless
 // told) against the target. argv: dbPath checkCount targetUrl [intervalSec]. Tells its parent
-// {url, token}; answers "stored" with the number of results it holds.
+// {url, token}; answers "stored" with the number of results it holds, and "calls" with the number
+// of requests it has been sent (every call of the agent's, each an exchange of its own).
 import { DatabaseSync } from 'node:sqlite';
 import { startReferenceServer } from '../../test/reference-server/index.ts';
 import { seed } from '../../test/reference-server/seed.ts';
@@ -17,6 +18,8 @@ const stored = reader.prepare('SELECT count(*) AS n FROM results');
 
 process.on('message', (message) => {
   if (message === 'stored') process.send?.({ stored: (stored.get() as { n: number }).n });
+  // The request log is bounded; its sequence numbers count every request of the server's life.
+  if (message === 'calls') process.send?.({ calls: server.requests().at(-1)?.seq ?? 0 });
 });
 process.on('disconnect', () => {
   reader.close();
