@@ -27,6 +27,7 @@ import {
   resting,
   wakeupMs,
   wakeupsCostMsPerS,
+  type Quiet,
   type RestingMeasured,
 } from './resting.ts';
 import { soak } from './soak.ts';
@@ -232,6 +233,23 @@ function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
   };
 }
 
+/** One row of the resting table: a process's CPU and wake-ups over the window, and what else is known of it. */
+function restRow(
+  system: string,
+  quiet: Quiet,
+  more: { threads?: string; probes?: string; rss?: string } = {},
+): Record<string, string> {
+  return {
+    system,
+    'CPU per second': `${fixed(quiet.cpuMsPerS, 2)} ms/s`,
+    'wakeups per second': `${fixed(quiet.wakeupsPerS, 2)}/s`,
+    'of which voluntary': `${fixed(quiet.voluntaryPerS, 2)}/s`,
+    threads: more.threads ?? '—',
+    'probes in the window': more.probes ?? '—',
+    RSS: more.rss ?? '—',
+  };
+}
+
 async function main(): Promise<void> {
   const folder = removeOnExit(mkdtempSync(join(tmpdir(), 'uptime-agent-bench-')));
   console.log(
@@ -368,51 +386,29 @@ async function main(): Promise<void> {
     printTable(
       `at rest: ${rest.checks} checks at ${rest.intervalS} s, a ${fixed(rest.windowS, 0)} s window from ${rest.fromS} s after its start (CPU of all threads to the ns, /proc/PID/task/*/schedstat; wakeups = context switches of all threads, /proc/PID/task/*/status)`,
       [
-        {
-          system: `uptime-agent, ${rest.checks} checks at ${rest.intervalS} s`,
-          'CPU per second': `${fixed(rest.cpuMsPerS, 2)} ms/s`,
-          'wakeups per second': `${fixed(rest.wakeupsPerS, 2)}/s`,
-          'of which voluntary': `${fixed(rest.voluntaryPerS, 2)}/s`,
+        restRow(`uptime-agent, ${rest.checks} checks at ${rest.intervalS} s`, rest, {
           threads: String(rest.threads),
-          'probes in the window': count(rest.probes),
-          RSS: mb(rest.rssMb),
-        },
-        {
-          system: `bare Node timer every ${ref.periodMs} ms, same flags, same window (a wake-up's price here)`,
-          'CPU per second': `${fixed(ref.cpuMsPerS, 2)} ms/s`,
-          'wakeups per second': `${fixed(ref.wakeupsPerS, 2)}/s`,
-          'of which voluntary': `${fixed(ref.voluntaryPerS, 2)}/s`,
-          threads: '—',
-          'probes in the window': '—',
-          RSS: '—',
-        },
-        {
-          system: `bare Node prober, a GET every ${count(rest.prober.periodMs)} ms on a fresh connection, same flags, same target (a bare client)`,
-          'CPU per second': `${fixed(rest.prober.cpuMsPerS, 2)} ms/s`,
-          'wakeups per second': `${fixed(rest.prober.wakeupsPerS, 2)}/s`,
-          'of which voluntary': `${fixed(rest.prober.voluntaryPerS, 2)}/s`,
-          threads: '—',
-          'probes in the window': count(rest.prober.probes),
-          RSS: '—',
-        },
-        {
-          system: `the agent's own probe alone (built runProbe, the checks' definition), same pace, flags and target`,
-          'CPU per second': `${fixed(rest.agentProbes.cpuMsPerS, 2)} ms/s`,
-          'wakeups per second': `${fixed(rest.agentProbes.wakeupsPerS, 2)}/s`,
-          'of which voluntary': `${fixed(rest.agentProbes.voluntaryPerS, 2)}/s`,
-          threads: '—',
-          'probes in the window': `${count(rest.agentProbes.probes)}${rest.agentProbes.failed === 0 ? '' : ` (${count(rest.agentProbes.failed)} failed)`}`,
-          RSS: '—',
-        },
-        {
-          system: `bare socket, the same GET every ${count(rest.rawExchanges.periodMs)} ms on a fresh connection, nothing parsed, same flags and target (the exchanges alone: the floor)`,
-          'CPU per second': `${fixed(rest.rawExchanges.cpuMsPerS, 2)} ms/s`,
-          'wakeups per second': `${fixed(rest.rawExchanges.wakeupsPerS, 2)}/s`,
-          'of which voluntary': `${fixed(rest.rawExchanges.voluntaryPerS, 2)}/s`,
-          threads: '—',
-          'probes in the window': count(rest.rawExchanges.probes),
-          RSS: '—',
-        },
+          probes: count(rest.probes),
+          rss: mb(rest.rssMb),
+        }),
+        restRow(`bare Node timer every ${ref.periodMs} ms, same flags, same window (a wake-up's price here)`, ref),
+        restRow(
+          `bare Node prober, a GET every ${count(rest.prober.periodMs)} ms on a fresh connection, same flags, same target (a bare client)`,
+          rest.prober,
+          { probes: count(rest.prober.probes) },
+        ),
+        restRow(
+          `the agent's own probe alone (built runProbe, the checks' definition), same pace, flags and target`,
+          rest.agentProbes,
+          {
+            probes: `${count(rest.agentProbes.probes)}${rest.agentProbes.failed === 0 ? '' : ` (${count(rest.agentProbes.failed)} failed)`}`,
+          },
+        ),
+        restRow(
+          `bare socket, the same GET every ${count(rest.rawExchanges.periodMs)} ms on a fresh connection, nothing parsed, same flags and target (the exchanges alone: the floor)`,
+          rest.rawExchanges,
+          { probes: count(rest.rawExchanges.probes) },
+        ),
       ],
     );
     console.log(
