@@ -64,11 +64,17 @@ export interface RestingMeasured extends Quiet {
   /** The bare timer (wake-reference.js) over the same window. */
   reference: Quiet & { periodMs: number };
   /** The bare prober (rest-prober.js) over the same window: the same probes a minute, nothing else. */
-  prober: Quiet & { periodMs: number; probes: number };
+  prober: ProberFigures;
   /** The same through the agent's own built probe (rest-prober.js with its module): its probes alone. */
-  agentProbes: Quiet & { periodMs: number; probes: number; failed: number };
+  agentProbes: ProberFigures & { failed: number };
   /** The same request on a bare socket, nothing parsed (rest-prober.js raw): the exchanges alone. */
-  rawExchanges: Quiet & { periodMs: number; probes: number };
+  rawExchanges: ProberFigures;
+}
+
+/** One of the probers beside the agent (rest-prober.js): its pace, and the requests it sent in the window. */
+export interface ProberFigures extends Quiet {
+  periodMs: number;
+  probes: number;
 }
 
 interface Reading {
@@ -119,7 +125,7 @@ const sentBy = (prober: ChildProcess): Promise<{ sent: number; failed: number }>
 const builtProbes = (cli: string): string => pathToFileURL(resolve(dirname(cli), '../agent/probes/index.js')).href;
 
 /** What one probe of a prober costs, in ms of CPU: an isolated exchange's price here. */
-export const msPerProbe = (rest: RestingMeasured, prober: Quiet & { probes: number }): number =>
+export const msPerProbe = (rest: RestingMeasured, prober: ProberFigures): number =>
   (prober.cpuMsPerS * rest.windowS) / Math.max(1, prober.probes);
 
 /**
