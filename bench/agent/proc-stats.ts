@@ -44,22 +44,45 @@ export function sampleProcess(pid: number): ProcSample {
   };
 }
 
+/** Voluntary and nonvoluntary context switches. */
+export interface Switches {
+  voluntary: number;
+  nonvoluntary: number;
+}
+
 /**
- * Context switches of every thread of the process so far (/proc/PID/task/TID/status). A voluntary
- * switch is a thread going to sleep (epoll_wait, a futex, a blocking read) and so stands for one
- * wakeup later; a nonvoluntary one is a running thread preempted — on a quiet machine rare, on a
- * busy one noise. The bench's "wakeups" are the sum of both, an upper bound on how often the
- * process had the CPU woken for it. /proc/PID/status alone would count the main thread only;
- * a thread that exits takes its counts with it (the agent's threads live as long as it does).
+ * Context switches of every live thread of the process so far, by thread id
+ * (/proc/PID/task/TID/status). A voluntary switch is a thread going to sleep (epoll_wait, a
+ * futex, a blocking read) and so stands for one wakeup later; a nonvoluntary one is a running
+ * thread preempted — on a quiet machine rare, on a busy one noise. The bench's "wakeups" are the
+ * sum of both, an upper bound on how often the process had the CPU woken for it. /proc/PID/status
+ * alone would count the main thread only.
  */
-export function contextSwitches(pid: number): { voluntary: number; nonvoluntary: number } {
-  let voluntary = 0;
-  let nonvoluntary = 0;
-  for (const [, status] of threadFiles(pid, 'status')) {
-    voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-    nonvoluntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+export function contextSwitches(pid: number): Map<number, Switches> {
+  const threads = new Map<number, Switches>();
+  for (const [tid, status] of threadFiles(pid, 'status')) {
+    threads.set(tid, {
+      voluntary: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+      nonvoluntary: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+    });
   }
-  return { voluntary, nonvoluntary };
+  return threads;
+}
+
+/**
+ * The switches between two readings of contextSwitches, as threadTimesPerSecond counts time: each
+ * thread from its own count at `begin` (from 0 if it started since). A thread that ended in between
+ * takes its counts with it (the kernel keeps them nowhere a reader can see), so its switches in the
+ * window are missing; it takes nothing away from the others' either.
+ */
+export function switchesBetween(begin: Map<number, Switches>, end: Map<number, Switches>): Switches {
+  const sum: Switches = { voluntary: 0, nonvoluntary: 0 };
+  for (const [tid, now] of end) {
+    const before = begin.get(tid) ?? { voluntary: 0, nonvoluntary: 0 };
+    sum.voluntary += now.voluntary - before.voluntary;
+    sum.nonvoluntary += now.nonvoluntary - before.nonvoluntary;
+  }
+  return sum;
 }
 
 /**

@@ -22,11 +22,13 @@ import { ask, startChild, stopChild } from './children.ts';
 import {
   allThreadsCpuMs,
   contextSwitches,
+  switchesBetween,
   readThreads,
   sampleProcess,
   threadRoles,
   threadTimesPerSecond,
   type ProcSample,
+  type Switches,
   type ThreadRole,
   type ThreadsReading,
 } from './proc-stats.ts';
@@ -82,8 +84,8 @@ interface Reading {
   proc: ProcSample;
   /** Each thread's time to the nanosecond, not in the 10 ms ticks of proc.cpuMs. */
   threads: ThreadsReading;
-  voluntary: number;
-  nonvoluntary: number;
+  /** Each thread's context switches so far: the wakeups. */
+  switches: Map<number, Switches>;
 }
 
 function read(pid: number): Reading {
@@ -91,7 +93,7 @@ function read(pid: number): Reading {
     at: performance.now(),
     proc: sampleProcess(pid),
     threads: readThreads(pid),
-    ...contextSwitches(pid),
+    switches: contextSwitches(pid),
   };
 }
 
@@ -104,10 +106,10 @@ const cpuByRole = (perS: ReturnType<typeof threadTimesPerSecond>): Record<Thread
 
 function between(begin: Reading, end: Reading, perS = threadsPerS(begin, end)): Quiet {
   const seconds = (end.at - begin.at) / 1000;
-  const voluntary = end.voluntary - begin.voluntary;
+  const { voluntary, nonvoluntary } = switchesBetween(begin.switches, end.switches);
   return {
     cpuMsPerS: allThreadsCpuMs(perS),
-    wakeupsPerS: (voluntary + end.nonvoluntary - begin.nonvoluntary) / seconds,
+    wakeupsPerS: (voluntary + nonvoluntary) / seconds,
     voluntaryPerS: voluntary / seconds,
   };
 }

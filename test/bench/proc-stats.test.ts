@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   allThreadsCpuMs,
+  switchesBetween,
   threadTimesPerSecond,
   type ThreadRole,
   type ThreadsReading,
@@ -70,5 +71,33 @@ describe('threadTimesPerSecond', () => {
     ]);
     const end = reading(1_000, [[100, 'main', 1_004, 0]]);
     expect(threadTimesPerSecond(begin, end, 1).ended.cpuMs).toBe(0);
+  });
+});
+
+describe('switchesBetween', () => {
+  const switches = (threads: [tid: number, voluntary: number, nonvoluntary: number][]) =>
+    new Map(threads.map(([tid, voluntary, nonvoluntary]) => [tid, { voluntary, nonvoluntary }]));
+
+  it('sums what each thread switched in the window, a thread started since from zero', () => {
+    const begin = switches([
+      [100, 500, 40],
+      [101, 20, 1],
+    ]);
+    const end = switches([
+      [100, 560, 52],
+      [101, 23, 1],
+      [200, 7, 2],
+    ]);
+    expect(switchesBetween(begin, end)).toEqual({ voluntary: 70, nonvoluntary: 14 });
+  });
+
+  it('takes nothing away for a thread that ended in the window', () => {
+    // Summed over live threads, the probe thread's 9,000 switches before the window would come off.
+    const begin = switches([
+      [100, 500, 40],
+      [200, 9_000, 300],
+    ]);
+    const end = switches([[100, 530, 45]]);
+    expect(switchesBetween(begin, end)).toEqual({ voluntary: 30, nonvoluntary: 5 });
   });
 });
