@@ -50,4 +50,26 @@ describe('built-in modules', () => {
     expect(loaded).toContain('NativeModule _http_client');
     for (const name of unused) expect(loaded).not.toContain(name);
   });
+
+  it('the command loads the parts of undici its API client uses, not undici’s entry point and all it brings', () => {
+    // undici's index loads fetch, WebSocket, EventSource, the cache stores and the mocks: ~2.5 MB
+    // of the agent that it never uses (wire/undici-parts.ts).
+    const script = `
+      await import(${JSON.stringify(source('cli/main.ts'))});
+      const { Module } = process.getBuiltinModule('node:module');
+      process.stdout.write(JSON.stringify(Object.keys(Module._cache)));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '--eval', script], { encoding: 'utf8' });
+    expect(child.stderr).not.toMatch(/Error/);
+    const files = (JSON.parse(child.stdout) as string[]).map((file) => file.split('/node_modules/undici/')[1]);
+    expect(files).toContain('lib/dispatcher/proxy-agent.js');
+    expect(files).toContain('lib/api/api-connect.js');
+    for (const file of [
+      'index.js',
+      'lib/web/fetch/index.js',
+      'lib/web/websocket/websocket.js',
+      'lib/mock/mock-agent.js',
+    ])
+      expect(files).not.toContain(file);
+  });
 });

@@ -2,7 +2,7 @@
 // the probes', so the API key can never travel to a check target. It goes through the proxy
 // chosen for the server (proxy.ts), trusts the extra CAs given for the server, and notes how far
 // the server's clock (its Date header) is from ours.
-import { Agent, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AnswerTooLarge, fail, parseAnswer, readBounded, statusError } from './api-answer.ts';
 import { networkError, type ApiError, type ApiOutcome, type Route } from './api-error.ts';
@@ -10,6 +10,7 @@ import { wireLimits } from './limits.ts';
 import { maskProxy, type ProxyChoice } from './proxy.ts';
 import { boundedConnector, type OpeningConnector } from './connect-bound.ts';
 import { verifyingConnector } from './tls-trust.ts';
+import { Agent, Pool, ProxyAgent } from './undici-parts.ts';
 import { trustContext } from '../base/trusted-roots.ts';
 import {
   checksResponseSchema,
@@ -184,12 +185,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     timeout: AbortSignal,
     signal: AbortSignal | undefined,
   ): Promise<ApiOutcome<z.infer<S>>> {
-    const url = base + path;
-
     let answer: Dispatcher.ResponseData;
     try {
-      answer = await request(url, {
-        dispatcher,
+      const url = new URL(base + path);
+      answer = await dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
         method,
         signal: combined,
         // A connection of its own, closed with the answer: the agent calls a few times a minute

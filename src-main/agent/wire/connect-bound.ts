@@ -3,7 +3,8 @@
 // a wake-up after every call of an agent at rest (issue 26), so undici's is turned off wherever
 // the client connects (tls-trust.ts directly, api-client.ts to a proxy) and this one bounds it.
 import type { Socket } from 'node:net';
-import { errors, type buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
+import { errors } from './undici-parts.ts';
 
 /** undici's connector returns the socket it opens (core/connect.js), though its type says void. */
 export type OpeningConnector = (

@@ -3,7 +3,8 @@
 // carry. The handshake completes unverified, the verdict is read, and an untrusted socket is
 // destroyed before a single byte (the API key) is written to it.
 import type { SecureContext, TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import type { buildConnector as Connectors } from 'undici';
+import { buildConnector } from './undici-parts.ts';
 import { boundedConnector, type OpeningConnector } from './connect-bound.ts';
 
 /** Thrown (as a connect error) for a server certificate that failed verification. */
@@ -42,7 +43,7 @@ export function verifyingConnector(options: {
   /** What the server's certificate must chain to (base/trusted-roots.ts). */
   trust: SecureContext;
   connectTimeoutMs: number;
-}): buildConnector.connector {
+}): Connectors.connector {
   const open = buildConnector({
     secureContext: options.trust,
     // Verified below, by hand, so that the error can name the issuer.
