@@ -69,7 +69,7 @@ export default tseslint.config(
           message: "Load Node's built-in modules with process.getBuiltinModule('node:…'), not import().",
         },
         {
-          // undici's entry point loads all of undici, fetch and WebSocket included (~2.5 MB of the agent).
+          // undici's entry point loads all of undici, fetch and WebSocket included (wire/undici-parts.ts says what it cost).
           selector: "ImportDeclaration[importKind!='type'][source.value='undici']",
           message:
             "Take undici's classes from src-main/agent/wire/undici-parts.ts (a type import is fine): undici's entry point loads all of undici.",

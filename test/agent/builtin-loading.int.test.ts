@@ -52,8 +52,8 @@ describe('built-in modules', () => {
   });
 
   it('the command loads the parts of undici its API client uses, not undici’s entry point and all it brings', () => {
-    // undici's index loads fetch, WebSocket, EventSource, the cache stores and the mocks: ~2.5 MB
-    // of the agent that it never uses (wire/undici-parts.ts).
+    // undici's index loads fetch, WebSocket, EventSource, the cache stores and the mocks, which the
+    // agent never uses (wire/undici-parts.ts says what they cost).
     const script = `
       await import(${JSON.stringify(source('cli/main.ts'))});
       const { Module } = process.getBuiltinModule('node:module');

@@ -5,8 +5,7 @@
 // garbage a run against 0.19-0.23 ms and 21 KB (issue 26, docs/performance.md "What a probe
 // allocates"). The same parser keeps the same strictness and the same error reasons.
 
-const { createRequire } = process.getBuiltinModule('node:module');
-const requireUndici = createRequire(import.meta.url);
+import { undiciFile } from '../base/undici-file.ts';
 
 /**
  * What the parser tells, as it parses. Each returns 0 to go on, or -1 to stop parsing. The head's
@@ -36,7 +35,7 @@ interface LlhttpExports {
   llhttp_get_error_reason(parser: number): number;
 }
 
-const constants = requireUndici('undici/lib/llhttp/constants.js') as {
+const constants = undiciFile('lib/llhttp/constants.js') as {
   ERROR: Record<string, number>;
   TYPE: { RESPONSE: number };
 };
@@ -60,10 +59,10 @@ const textAt = (ptr: number, length: number): string =>
 function instantiate(): LlhttpExports {
   let module: WebAssembly.Module;
   try {
-    module = new WebAssembly.Module(requireUndici('undici/lib/llhttp/llhttp_simd-wasm.js') as Uint8Array<ArrayBuffer>);
+    module = new WebAssembly.Module(undiciFile('lib/llhttp/llhttp_simd-wasm.js') as Uint8Array<ArrayBuffer>);
   } catch {
     // A machine without WebAssembly SIMD: the plain build.
-    module = new WebAssembly.Module(requireUndici('undici/lib/llhttp/llhttp-wasm.js') as Uint8Array<ArrayBuffer>);
+    module = new WebAssembly.Module(undiciFile('lib/llhttp/llhttp-wasm.js') as Uint8Array<ArrayBuffer>);
   }
   const events = (): ParserEvents => current as ParserEvents;
   const instance = new WebAssembly.Instance(module, {

@@ -6,10 +6,9 @@
 // eslint.config.js keeps it). The probes read answers with undici's llhttp the same way
 // (probes/llhttp.ts).
 import type * as Undici from 'undici';
+import { undiciFile } from '../base/undici-file.ts';
 
-const { createRequire } = process.getBuiltinModule('node:module');
-const requireUndici = createRequire(import.meta.url);
-const part = (file: string): unknown => requireUndici(`undici/lib/${file}`);
+const part = (file: string): unknown => undiciFile(`lib/${file}`);
 
 const Dispatcher = part('dispatcher/dispatcher.js') as typeof Undici.Dispatcher;
 const api = part('api/index.js') as Record<'request' | 'stream' | 'pipeline' | 'upgrade' | 'connect', unknown>;
