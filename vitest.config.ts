@@ -18,6 +18,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent/electron-dist-guard' },
+    // One temporary folder for the run, removed at its end (test/support/run-temp-folder.ts).
+    globalSetup: ['test/support/run-temp-folder.ts'],
     pool: 'forks',
     // Vitest's default is one worker per core less one: a single worker on a 2-core machine, while
     // the integration files spend most of their time waiting on loopback servers and spawned CLIs.
