@@ -62,11 +62,17 @@ export function tcpAnswers(target: Endpoint, timeoutMs: number): Promise<boolean
       resolve(localFaultOf(error) === undefined ? false : undefined);
       return;
     }
+    let settled = false;
     const done = (answered: boolean | undefined): void => {
+      if (settled) return;
+      settled = true;
       socket.destroy();
       resolve(answered);
     };
-    socket.setTimeout(timeoutMs, () => done(false));
+    // The timeout concludes only after this turn's network events: when the process was held up
+    // past it (a long commit, a loaded machine), the connect that completed meanwhile is due in
+    // the same turn, after the timers, and an answer that came is not called silence.
+    socket.setTimeout(timeoutMs, () => setImmediate(() => done(false)));
     socket.once('connect', () => done(true));
     socket.once('error', (error: NodeJS.ErrnoException) =>
       done(localFaultOf(error) !== undefined ? undefined : answerCodes.has(error.code ?? '')),

@@ -34,6 +34,16 @@ describe('connectivity targets', () => {
     expect(await tcpAnswers(await target(), 300)).toBe(answers);
   });
 
+  it('counts an answer that arrived while this process was stalled past the timeout', async () => {
+    const target = await listening();
+    const verdict = tcpAnswers(target, 50);
+    // The agent's thread held up (a long commit, a loaded machine): the kernel completes the
+    // connect meanwhile, and the timeout and the connect are both due when the loop next runs.
+    const until = performance.now() + 200;
+    while (performance.now() < until);
+    expect(await verdict).toBe(true);
+  });
+
   it('never reuses a verdict taken before the failure it classifies', async () => {
     let now = 1_000;
     const targets: Endpoint[] = [await silent()];
