@@ -3,7 +3,7 @@
 // default: the command's own flags against a 1 MB semi-space), the agent runs N checks
 // (BENCH_CHECKS, default 20,1000) for a 20 s warm-up and a 20 s window, the sets interleaved and
 // each REPS times (BENCH_REPS, default 3), since one run on a shared machine moves by ±10 %.
-// Prints every run and then the mean per set: CPU per probe and RSS. Asserts nothing.
+// Prints every run and then the mean per set: CPU per probe, probes a second and RSS. Asserts nothing.
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,6 +47,7 @@ interface Run {
   set: number;
   checks: number;
   cpuPerProbeMs: number;
+  probesPerS: number;
   rssMb: number;
 }
 const runs: Run[] = [];
@@ -70,12 +71,13 @@ try {
             set,
             checks,
             cpuPerProbeMs: (after.proc.cpuMs - before.proc.cpuMs) / probes,
+            probesPerS: probes / windowS,
             rssMb: after.proc.rssMb,
           };
         });
         runs.push(run);
         console.log(
-          `round ${round + 1}, ${checks} checks, [${sets[set] ?? ''}]: ${fixed(run.cpuPerProbeMs, 3)} ms a probe, ${fixed(run.rssMb)} MB`,
+          `round ${round + 1}, ${checks} checks, [${sets[set] ?? ''}]: ${fixed(run.cpuPerProbeMs, 3)} ms a probe, ${fixed(run.probesPerS, 0)} probes/s, ${fixed(run.rssMb)} MB`,
         );
       }
 } finally {
@@ -94,6 +96,7 @@ printTable(
         flags,
         runs: mine.length,
         'CPU per probe': `${fixed(mean(mine.map((r) => r.cpuPerProbeMs)), 3)} ms`,
+        'probes/s': fixed(mean(mine.map((r) => r.probesPerS)), 0),
         RSS: `${fixed(mean(mine.map((r) => r.rssMb)))} MB`,
       };
     }),
