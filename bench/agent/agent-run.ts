@@ -12,11 +12,12 @@ import { startChild, stopChild } from './children.ts';
 import { insideMemory, osMemory, type InsideMemory, type OsMemory } from './memory.ts';
 import { nextMessage, type Measured } from './measure.ts';
 import {
-  idleShare,
+  machineShares,
   readThreads,
   sampleMachine,
   sampleProcess,
   threadTimesPerSecond,
+  type MachineShares,
   type ThreadRole,
   type ThreadTime,
 } from './proc-stats.ts';
@@ -35,8 +36,8 @@ export interface AgentMeasured extends Measured {
   schedule: ScheduleFigures | string;
   /** `probeThread`: the probe thread's own V8 heap, when it ran at the end of the window (preload only). */
   memory: { os: OsMemory | string; inside: InsideMemory | undefined; probeThread: InsideMemory | undefined };
-  /** The share of the whole machine's CPU left idle during the window (proc-stats.ts idleShare). */
-  machineIdle: number;
+  /** What the whole machine's cores did during the window: idle, and taken by the host (proc-stats.ts). */
+  machine: MachineShares;
   /**
    * Each kind of thread's time during the window, per second of it (proc-stats.ts threadTimesPerSecond):
    * cpuMs / 1000 is the share of one core it ran on, waitMs / 1000 the share it spent ready to run
@@ -219,7 +220,7 @@ export function measureAgent(
       await sleep(1000);
       rssMb = sampleProcess(agent.pid).rssMb;
     }
-    const machineIdle = idleShare(machineBefore, sampleMachine());
+    const machine = machineShares(machineBefore, sampleMachine());
     const threadsPerS = threadTimesPerSecond(
       threadsBefore,
       readThreads(agent.pid),
@@ -254,7 +255,7 @@ export function measureAgent(
           ? statusAfter.why
           : scheduleBetween(statusBefore.value, statusAfter.value),
       memory,
-      machineIdle,
+      machine,
       threadsPerS,
     };
   });

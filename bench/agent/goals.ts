@@ -6,8 +6,9 @@
 import type { AgentMeasured } from './agent-run.ts';
 import { missedRuns } from './agent-status.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
+import { machineWords } from './proc-stats.ts';
 import { exchangesMsPerS, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
-import { fixed, percent } from '../support.ts';
+import { fixed } from '../support.ts';
 
 export const goalValues = {
   /** RSS the checks add over an agent with baseChecks, at 1,000 and at 6,000 checks. */
@@ -115,7 +116,7 @@ export function goalRows(
       `schedule lag p99 <= ${goalValues.lagP99Ms} ms at 80 % of saturation${of80}`,
       lag === undefined || lag === null || at80 === undefined
         ? undefined
-        : `${lag} ms (the machine ${percent(at80.machineIdle)} idle in that window)`,
+        : `${lag} ms (the machine ${machineWords(at80.machine)} in that window)`,
       lag !== undefined && lag !== null && lag <= goalValues.lagP99Ms,
     ),
     goal(`0 missed runs at 80 % of saturation${of80}`, missed === undefined ? undefined : String(missed), missed === 0),

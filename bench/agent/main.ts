@@ -19,7 +19,7 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { addedMb, goalRows, goalValues, saturation, saturationRule } from './goals.ts';
 import { cpuPerProbeMs, measureFloor, probesPerSecond, type Measured } from './measure.ts';
-import type { ThreadRole } from './proc-stats.ts';
+import { machineWords, type ThreadRole } from './proc-stats.ts';
 import {
   exchangesMsPerS,
   measureResting,
@@ -171,7 +171,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
       'waited for a slot': '—',
       'cap at the end': '—',
       'lag p99': '—',
-      'machine idle': percent(m.machineIdle),
+      machine: machineWords(m.machine),
       between: m.status.before.ok && after.ok ? s : 'see below',
       'status --json took': took,
       unsent: '—',
@@ -184,7 +184,7 @@ function scheduleRow(m: AgentMeasured, label: string): Record<string, string> {
     'waited for a slot': count(s.waitedForSlot),
     'cap at the end': s.runCap === null ? '—' : count(s.runCap),
     'lag p99': s.lagP99Ms === null ? '—' : `${s.lagP99Ms} ms`,
-    'machine idle': percent(m.machineIdle),
+    machine: machineWords(m.machine),
     between: `${fixed(s.intervalS, 1)} s of samples${s.overloaded ? ', overloaded' : ''}`,
     'status --json took': took,
     unsent: after.ok ? count(after.value.unsent) : '—',
@@ -209,7 +209,7 @@ function threadsRow(m: AgentMeasured, label: string, withEnded: boolean): Record
     "libuv's pool": threadCell(m, 'libuvPool'),
     other: threadCell(m, 'other'),
     ...(withEnded ? { 'ended in the window': threadCell(m, 'ended') } : {}),
-    'machine idle': percent(m.machineIdle),
+    machine: machineWords(m.machine),
   };
 }
 
@@ -338,7 +338,7 @@ async function main(): Promise<void> {
   if (floor.failures > 0) console.log(`  the floor saw ${count(floor.failures)} failed requests`);
 
   printTable(
-    `schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; cap at the end = the cap on runs at once at the last sample, ${agentDefaults.concurrency} or down to ${agentDefaults.busyConcurrency} while the probe thread is busy; lag p99 = the minute before the last sample; machine idle = the whole machine's CPU left idle during the window, /proc/stat: the agent shares it with the target and the server, and the same load runs on time with it half idle and late with it a fifth idle)`,
+    `schedule, from the agent's own status --json read at both ends of the window (runs due = executed + missed; waited for a slot = executed runs that started only once a run under the concurrency cap ended, their wait part of their lag; cap at the end = the cap on runs at once at the last sample, ${agentDefaults.concurrency} or down to ${agentDefaults.busyConcurrency} while the probe thread is busy; lag p99 = the minute before the last sample; machine = the whole machine's CPU during the window, /proc/stat: the share left idle, and the share the host gave to other guests while this machine had work to run (steal time); the agent shares the machine with the target and the server, and the same load runs on time with it half idle and late with it a fifth idle)`,
     agentRows.map(({ m, label }) => scheduleRow(m, label)),
   );
   for (const { m } of agentRows)

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { probeThreadName } from '../../src-main/agent/probes/probe-thread.ts';
+import { percent } from '../support.ts';
 
 export interface ProcSample {
   /** user + system CPU since the process started. */
@@ -207,6 +208,8 @@ export const allThreadsCpuMs = (times: Record<ThreadRole, ThreadTime>): number =
 /** The whole machine's CPU time so far (/proc/stat, first line, in clock ticks): idle and all. */
 export interface MachineCpu {
   idle: number;
+  /** Steal time: ticks a core of this virtual machine was ready to run but the host ran another guest. */
+  stolen: number;
   total: number;
 }
 
@@ -214,16 +217,30 @@ export interface MachineCpu {
 export function parseMachineCpu(stat: string): MachineCpu {
   const ticks = (stat.split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
   const total = ticks.reduce((sum, n) => sum + (Number.isFinite(n) ? n : 0), 0);
-  return { idle: (ticks[3] ?? 0) + (ticks[4] ?? 0), total };
+  return { idle: (ticks[3] ?? 0) + (ticks[4] ?? 0), stolen: ticks[7] ?? 0, total };
 }
 
 export const sampleMachine = (): MachineCpu => parseMachineCpu(readFileSync('/proc/stat', 'utf8'));
 
 /**
- * The share of the machine's CPU that was idle between two samples, every core together. The
- * agent shares the machine with the target and the server, and a VM's cores give more or less
- * from one hour to the next: the same load has run late with the machine a fifth idle and on time
- * with it half idle (docs/architecture.md, the late runs at 80 %).
+ * What the machine's cores did between two samples, as shares of all their time, every core
+ * together. The agent shares the machine with the target and the server, and a VM's cores give
+ * more or less from one hour to the next: the same load has run late with the machine a fifth
+ * idle and on time with it half idle (docs/architecture.md, the late runs at 80 %). `stolen` is
+ * the part of it the host gave to other guests while this one had work to run, which no idle
+ * share shows.
  */
-export const idleShare = (before: MachineCpu, after: MachineCpu): number =>
-  after.total > before.total ? (after.idle - before.idle) / (after.total - before.total) : Number.NaN;
+export interface MachineShares {
+  idle: number;
+  stolen: number;
+}
+
+export function machineShares(before: MachineCpu, after: MachineCpu): MachineShares {
+  const total = after.total - before.total;
+  if (total <= 0) return { idle: Number.NaN, stolen: Number.NaN };
+  return { idle: (after.idle - before.idle) / total, stolen: (after.stolen - before.stolen) / total };
+}
+
+/** The shares in a table's words: "36 % idle, 4 % to the host". */
+export const machineWords = (shares: MachineShares): string =>
+  Number.isFinite(shares.idle) ? `${percent(shares.idle)} idle, ${percent(shares.stolen)} to the host` : 'n/a';

@@ -1,9 +1,13 @@
-// The bench's threads table: each kind of thread's time over a window, from two readings of the
+// The whole machine's shares of a window (idle, and taken by the host), and the bench's threads
+// table: each kind of thread's time over a window, from two readings of the
 // threads of one process (bench/agent/proc-stats.ts). Readings are made up here: what is tested is
 // the arithmetic the table stands on, in particular a thread that ends inside the window.
 import { describe, expect, it } from 'vitest';
 import {
   allThreadsCpuMs,
+  machineShares,
+  machineWords,
+  parseMachineCpu,
   switchesBetween,
   threadTimesPerSecond,
   type ThreadRole,
@@ -99,5 +103,31 @@ describe('switchesBetween', () => {
     ]);
     const end = switches([[100, 530, 45]]);
     expect(switchesBetween(begin, end)).toEqual({ voluntary: 30, nonvoluntary: 5 });
+  });
+});
+
+describe('machineShares', () => {
+  // /proc/stat's first line: user nice system idle iowait irq softirq steal guest guest_nice.
+  const stat = (idle: number, iowait: number, steal: number, busy: number): string =>
+    `cpu  ${busy} 0 0 ${idle} ${iowait} 0 0 ${steal} 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n`;
+
+  it('splits the window into the share left idle (iowait with it) and the share the host took', () => {
+    const before = parseMachineCpu(stat(1_000, 10, 50, 4_000));
+    expect(before).toEqual({ idle: 1_010, stolen: 50, total: 5_060 });
+    const after = parseMachineCpu(stat(1_300, 20, 150, 4_590));
+    // 1,000 ticks in the window: 310 idle, 100 stolen, 590 run.
+    const shares = machineShares(before, after);
+    expect(shares.idle).toBeCloseTo(0.31);
+    expect(shares.stolen).toBeCloseTo(0.1);
+    expect(machineWords(shares)).toBe('31 % idle, 10 % to the host');
+  });
+
+  it('reads a line without a steal column (an old kernel) as nothing taken', () => {
+    expect(parseMachineCpu('cpu  400 0 100 500 0 0 0\n')).toEqual({ idle: 500, stolen: 0, total: 1_000 });
+  });
+
+  it('says n/a for a window the clock did not move in, not a share of nothing', () => {
+    const same = parseMachineCpu(stat(1_000, 0, 0, 1_000));
+    expect(machineWords(machineShares(same, same))).toBe('n/a');
   });
 });
