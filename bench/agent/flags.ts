@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
+import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
 import { sampleProcess } from './proc-stats.ts';
 import { parseShebang } from './stack.ts';
 import { startTarget } from './target.ts';
@@ -46,9 +47,7 @@ const copies = sets.map((flags, i) => {
 interface Run {
   set: number;
   checks: number;
-  cpuPerProbeMs: number;
-  probesPerS: number;
-  rssMb: number;
+  m: Measured;
 }
 const runs: Run[] = [];
 stopEverythingOn((warmupS + windowS + 30) * 1000 * sets.length * sizes.length * reps + 60_000);
@@ -66,18 +65,18 @@ try {
           const before = { proc: sampleProcess(agent.pid), served: await target.served() };
           await sleep(windowS * 1000);
           const after = { proc: sampleProcess(agent.pid), served: await target.served() };
-          const probes = Math.max(1, after.served - before.served);
-          return {
-            set,
-            checks,
-            cpuPerProbeMs: (after.proc.cpuMs - before.proc.cpuMs) / probes,
-            probesPerS: probes / windowS,
+          const m: Measured = {
+            probes: Math.max(1, after.served - before.served),
+            cpuMs: after.proc.cpuMs - before.proc.cpuMs,
             rssMb: after.proc.rssMb,
+            peakRssMb: after.proc.peakRssMb,
+            windowS,
           };
+          return { set, checks, m };
         });
         runs.push(run);
         console.log(
-          `round ${round + 1}, ${checks} checks, [${sets[set] ?? ''}]: ${fixed(run.cpuPerProbeMs, 3)} ms a probe, ${fixed(run.probesPerS, 0)} probes/s, ${fixed(run.rssMb)} MB`,
+          `round ${round + 1}, ${checks} checks, [${sets[set] ?? ''}]: ${fixed(cpuPerProbeMs(run.m), 3)} ms a probe, ${fixed(probesPerSecond(run.m), 0)} probes/s, ${fixed(run.m.rssMb)} MB`,
         );
       }
 } finally {
@@ -95,9 +94,9 @@ printTable(
         checks,
         flags,
         runs: mine.length,
-        'CPU per probe': `${fixed(mean(mine.map((r) => r.cpuPerProbeMs)), 3)} ms`,
-        'probes/s': fixed(mean(mine.map((r) => r.probesPerS)), 0),
-        RSS: `${fixed(mean(mine.map((r) => r.rssMb)))} MB`,
+        'CPU per probe': `${fixed(mean(mine.map((r) => cpuPerProbeMs(r.m))), 3)} ms`,
+        'probes/s': fixed(mean(mine.map((r) => probesPerSecond(r.m))), 0),
+        RSS: `${fixed(mean(mine.map((r) => r.m.rssMb)))} MB`,
       };
     }),
   ),
