@@ -50,11 +50,44 @@ export function saturation(runs: readonly AgentMeasured[]): AgentMeasured | unde
 
 export const saturationRule = `saturation = the highest probes/s among runs that missed >= ${missedShare * 100} % of the runs due`;
 
-type Row = Record<string, string>;
-export const verdict = (met: boolean | undefined): string =>
-  met === undefined ? '— not measured' : met ? 'met' : 'NOT met';
+/** Below this rate the 80 % row and the search for saturation tell nothing (20 checks at 1 s, say). */
+export const minRateFor80 = 100;
 
-function goal(name: string, figure: string | undefined, met: boolean | undefined): Row {
+/**
+ * Larger runs the bench adds when none of the sizes asked for reached saturation, each at twice the
+ * largest N so far (12,000 and 24,000 checks after the default sizes). The lag goal is read at 80 % of
+ * saturation, and in a fast hour the agent carries 6,000 checks in full with half the machine
+ * idle (issue 26, a later session: 6,012 probes a second at 57 % idle, then 10,930 at 12,000
+ * checks): 80 % of the highest rate is then a far lighter load than 80 % of saturation. Two bound
+ * the bench's time at a minute or two more.
+ */
+export const saturationSearches = 2;
+
+/** The N of the next run that looks for saturation, or undefined: found, the search spent, or rates too small. */
+export function nextSaturationTry(runs: readonly AgentMeasured[], tried: number): number | undefined {
+  if (tried >= saturationSearches || saturation(runs) !== undefined) return undefined;
+  if (!runs.some((m) => probesPerSecond(m) >= minRateFor80)) return undefined;
+  return 2 * Math.max(...runs.map((m) => m.checks));
+}
+
+/**
+ * Met, not met, or not judged: without saturation the 80 % row ran at 80 % of a lower bound of it,
+ * so a miss there is a miss at a lighter load than the goal's, and a pass proves nothing.
+ */
+const at80Verdict = (met: boolean, saturated: AgentMeasured | undefined): boolean | 'unjudged' =>
+  met && saturated === undefined ? 'unjudged' : met;
+
+type Row = Record<string, string>;
+export const verdict = (met: boolean | 'unjudged' | undefined): string =>
+  met === undefined
+    ? '— not measured'
+    : met === 'unjudged'
+      ? '— not judged: no run reached saturation'
+      : met
+        ? 'met'
+        : 'NOT met';
+
+function goal(name: string, figure: string | undefined, met: boolean | 'unjudged' | undefined): Row {
   return { goal: name, figure: figure ?? '—', '': verdict(figure === undefined ? undefined : met) };
 }
 
@@ -94,7 +127,10 @@ export function goalRows(
   const schedule80 = at80 === undefined || typeof at80.schedule === 'string' ? undefined : at80.schedule;
   const lag = schedule80?.lagP99Ms;
   const missed = schedule80 === undefined ? undefined : missedRuns(schedule80);
-  const of80 = at80 === undefined ? '' : ` (${count(at80.checks)} checks)`;
+  const of80 =
+    at80 === undefined
+      ? ''
+      : ` (${count(at80.checks)} checks${saturated === undefined ? ', 80 % of the highest rate: no run reached saturation' : ''})`;
   return [
     added(1000, goalValues.addedMbAt1000),
     added(6000, goalValues.addedMbAt6000),
@@ -117,9 +153,13 @@ export function goalRows(
       lag === undefined || lag === null || at80 === undefined
         ? undefined
         : `${lag} ms (the machine ${machineWords(at80.machine)} in that window)`,
-      lag !== undefined && lag !== null && lag <= goalValues.lagP99Ms,
+      at80Verdict(lag !== undefined && lag !== null && lag <= goalValues.lagP99Ms, saturated),
     ),
-    goal(`0 missed runs at 80 % of saturation${of80}`, missed === undefined ? undefined : String(missed), missed === 0),
+    goal(
+      `0 missed runs at 80 % of saturation${of80}`,
+      missed === undefined ? undefined : String(missed),
+      at80Verdict(missed === 0, saturated),
+    ),
     goal(
       `at rest (${rest?.checks ?? 20} checks at ${rest?.intervalS ?? 60} s): CPU <= ${goalValues.restingCpuMsPerS} ms per second`,
       rest === undefined

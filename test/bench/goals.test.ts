@@ -1,0 +1,90 @@
+// The bench's reading of the lag goal: it is judged at 80 % of saturation, so when none of the
+// sizes asked for reached saturation the bench adds larger runs to find it (bench/agent/goals.ts
+// nextSaturationTry), and a pass at 80 % of a rate the agent carried in full is not judged. Runs
+// are made up here: what is tested is the rule, not a measurement.
+import { describe, expect, it } from 'vitest';
+import type { AgentMeasured } from '../../bench/agent/agent-run.ts';
+import { goalRows, nextSaturationTry, saturationSearches } from '../../bench/agent/goals.ts';
+import { threadRoles, type ThreadRole, type ThreadTime } from '../../bench/agent/proc-stats.ts';
+
+const windowS = 30;
+const noTime: ThreadTime = { cpuMs: 0, waitMs: 0 };
+const threads = Object.fromEntries(threadRoles.map((r) => [r, noTime])) as Record<ThreadRole, ThreadTime>;
+const status = { ok: false as const, why: 'made up' };
+
+/** An agent run at `checks` per second that executed `perS` of them a second and skipped the rest. */
+function run(checks: number, perS: number, lagP99Ms = 0): AgentMeasured {
+  const executed = perS * windowS;
+  const missed = (checks - perS) * windowS;
+  return {
+    checks,
+    probes: executed,
+    cpuMs: executed * 0.1,
+    rssMb: 100,
+    peakRssMb: 100,
+    windowS,
+    inside: false,
+    probeThread: checks >= 1500,
+    stored: executed,
+    status: { before: status, after: status },
+    schedule: {
+      intervalS: windowS,
+      due: executed + missed,
+      executed,
+      missedOverlap: 0,
+      missedBacklog: missed,
+      waitedForSlot: 0,
+      runCap: 256,
+      lagP99Ms,
+      overloaded: missed > 0,
+    },
+    memory: { os: 'made up', inside: undefined, probeThread: undefined },
+    machine: { idle: 0.5, stolen: 0 },
+    threadsPerS: threads,
+  };
+}
+
+const floor = { probes: 300_000, cpuMs: 30_000, rssMb: 0, peakRssMb: 0, windowS };
+
+describe('looking for saturation', () => {
+  it('adds a run at twice the largest N while every run carried all its checks, at most twice', () => {
+    const sizes = [run(20, 20), run(1000, 1000), run(6000, 6000)];
+    expect(nextSaturationTry(sizes, 0)).toBe(12_000);
+    expect(nextSaturationTry([...sizes, run(12_000, 12_000)], 1)).toBe(24_000);
+    expect(nextSaturationTry([...sizes, run(12_000, 12_000), run(24_000, 24_000)], saturationSearches)).toBeUndefined();
+  });
+
+  it('stops once a run missed 1 % of its runs or more', () => {
+    expect(nextSaturationTry([run(20, 20), run(6000, 5000)], 0)).toBeUndefined();
+    expect(nextSaturationTry([run(20, 20), run(6000, 6000), run(12_000, 10_930)], 1)).toBeUndefined();
+  });
+
+  it('does not look when every rate is too small to have an 80 % row', () => {
+    expect(nextSaturationTry([run(20, 20), run(50, 50)], 0)).toBeUndefined();
+  });
+});
+
+describe('the lag goal without saturation', () => {
+  const lagRow = (rows: Record<string, string>[]) => rows.find((r) => r.goal?.startsWith('schedule lag'));
+  const missedRow = (rows: Record<string, string>[]) => rows.find((r) => r.goal?.startsWith('0 missed runs'));
+
+  it('is not judged when it passed at 80 % of a rate the agent carried in full', () => {
+    const runs = [run(20, 20), run(6000, 6000)];
+    const rows = goalRows(runs, floor, undefined, run(4800, 4800, 0), undefined);
+    expect(lagRow(rows)?.['']).toBe('— not judged: no run reached saturation');
+    expect(lagRow(rows)?.goal).toContain('80 % of the highest rate');
+    expect(missedRow(rows)?.['']).toBe('— not judged: no run reached saturation');
+  });
+
+  it('is not met when it missed even there, since that load is lighter than the goal’s', () => {
+    const rows = goalRows([run(20, 20), run(6000, 6000)], floor, undefined, run(4800, 4800, 65), undefined);
+    expect(lagRow(rows)?.['']).toBe('NOT met');
+  });
+
+  it('is judged at 80 % of saturation once a run reached it', () => {
+    const saturated = run(12_000, 10_930);
+    const runs = [run(20, 20), run(6000, 6000), saturated];
+    expect(lagRow(goalRows(runs, floor, saturated, run(8744, 8744, 12), undefined))?.['']).toBe('met');
+    expect(lagRow(goalRows(runs, floor, saturated, run(8744, 8744, 96), undefined))?.['']).toBe('NOT met');
+  });
+});
