@@ -39,6 +39,11 @@ export interface AgentMeasured extends Measured {
   /** What the whole machine's cores did during the window: idle, and taken by the host (proc-stats.ts). */
   machine: MachineShares;
   /**
+   * The same over the minute the lag p99 covers (lagMinuteS up to the window's end), which begins
+   * before the window; undefined when the agent's life was shorter than that minute.
+   */
+  lagMachine: MachineShares | undefined;
+  /**
    * Each kind of thread's time during the window, per second of it (proc-stats.ts threadTimesPerSecond):
    * cpuMs / 1000 is the share of one core it ran on, waitMs / 1000 the share it spent ready to run
    * but waiting for a core.
@@ -197,6 +202,12 @@ export async function withAgent<T>(
   }
 }
 
+/**
+ * The agent's lag p99 covers the minute before its last load sample (one every 5 s): what the
+ * machine did is read over this long before the window's end to match it.
+ */
+export const lagMinuteS = 65;
+
 export function measureAgent(
   cli: string,
   checks: number,
@@ -207,6 +218,8 @@ export function measureAgent(
   inside: boolean,
 ): Promise<AgentMeasured> {
   return withAgent(cli, checks, target, folder, inside, async (agent) => {
+    const lagFromS = warmupS + windowS - lagMinuteS;
+    const atLagStart = lagFromS < 0 ? undefined : sleep(lagFromS * 1000).then(sampleMachine);
     await sleep(warmupS * 1000);
     const died = agent.gone();
     if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
@@ -220,7 +233,9 @@ export function measureAgent(
       await sleep(1000);
       rssMb = sampleProcess(agent.pid).rssMb;
     }
-    const machine = machineShares(machineBefore, sampleMachine());
+    const machineAfter = sampleMachine();
+    const machine = machineShares(machineBefore, machineAfter);
+    const lagMachine = atLagStart === undefined ? undefined : machineShares(await atLagStart, machineAfter);
     const threadsPerS = threadTimesPerSecond(
       threadsBefore,
       readThreads(agent.pid),
@@ -256,6 +271,7 @@ export function measureAgent(
           : scheduleBetween(statusBefore.value, statusAfter.value),
       memory,
       machine,
+      lagMachine,
       threadsPerS,
     };
   });

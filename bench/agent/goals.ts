@@ -152,7 +152,7 @@ export function goalRows(
       `schedule lag p99 <= ${goalValues.lagP99Ms} ms at 80 % of saturation${of80}`,
       lag === undefined || lag === null || at80 === undefined
         ? undefined
-        : `${lag} ms (the machine ${machineWords(at80.machine)} in that window)`,
+        : `${lag} ms (the machine ${at80.lagMachine === undefined ? '' : `${machineWords(at80.lagMachine)} over the lag's minute, `}${machineWords(at80.machine)} in the window)`,
       at80Verdict(lag !== undefined && lag !== null && lag <= goalValues.lagP99Ms, saturated),
     ),
     goal(

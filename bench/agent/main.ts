@@ -13,7 +13,7 @@
 import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { measureAgent, type AgentMeasured } from './agent-run.ts';
+import { lagMinuteS, measureAgent, type AgentMeasured } from './agent-run.ts';
 import { missedRuns } from './agent-status.ts';
 import type { InsideMemory } from './memory.ts';
 import { findBlackbox, measureBlackbox } from './blackbox.ts';
@@ -84,8 +84,6 @@ const restSettledFromS = 10 * resting.intervalS;
 const inside = process.env.BENCH_INSIDE ?? '';
 if (!['', '1', 'compare'].includes(inside)) throw new Error(`BENCH_INSIDE must be 1 or compare, got "${inside}"`);
 const floorWarmupS = 2;
-/** The agent's lag p99 covers the minute before its last load sample (taken every 5 s). */
-const lagMinuteS = 65;
 /**
  * How long a start at thousands of runs a second takes to settle (a cold probe thread, every
  * check's first history rows): the first ~10 s lag most, so the lag minute of the 80 % row begins

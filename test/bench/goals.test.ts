@@ -13,7 +13,7 @@ const threads = Object.fromEntries(threadRoles.map((r) => [r, noTime])) as Recor
 const status = { ok: false as const, why: 'made up' };
 
 /** An agent run at `checks` per second that executed `perS` of them a second and skipped the rest. */
-function run(checks: number, perS: number, lagP99Ms = 0): AgentMeasured {
+function run(checks: number, perS: number, lagP99Ms = 0, lagIdle?: number): AgentMeasured {
   const executed = perS * windowS;
   const missed = (checks - perS) * windowS;
   return {
@@ -40,6 +40,7 @@ function run(checks: number, perS: number, lagP99Ms = 0): AgentMeasured {
     },
     memory: { os: 'made up', inside: undefined, probeThread: undefined },
     machine: { idle: 0.5, stolen: 0 },
+    lagMachine: lagIdle === undefined ? undefined : { idle: lagIdle, stolen: 0.02 },
     threadsPerS: threads,
   };
 }
@@ -86,5 +87,16 @@ describe('the lag goal without saturation', () => {
     const runs = [run(20, 20), run(6000, 6000), saturated];
     expect(lagRow(goalRows(runs, floor, saturated, run(8744, 8744, 12), undefined))?.['']).toBe('met');
     expect(lagRow(goalRows(runs, floor, saturated, run(8744, 8744, 96), undefined))?.['']).toBe('NOT met');
+  });
+
+  it('says what the machine did over the lag’s own minute beside the window, when the life held it', () => {
+    const saturated = run(12_000, 10_930);
+    const runs = [run(20, 20), saturated];
+    expect(lagRow(goalRows(runs, floor, saturated, run(8744, 8744, 96, 0.29), undefined))?.figure).toBe(
+      "96 ms (the machine 29 % idle, 2 % to the host over the lag's minute, 50 % idle, 0 % to the host in the window)",
+    );
+    expect(lagRow(goalRows(runs, floor, saturated, run(8744, 8744, 96), undefined))?.figure).toBe(
+      '96 ms (the machine 50 % idle, 0 % to the host in the window)',
+    );
   });
 });
