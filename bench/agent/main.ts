@@ -20,9 +20,9 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import {
   addedMb,
+  capacityFor80,
   goalRows,
   goalValues,
-  minRateFor80,
   nextSaturationTry,
   saturation,
   saturationRule,
@@ -319,11 +319,9 @@ async function main(): Promise<void> {
   }));
 
   const saturated = saturation(runs);
-  // Without a saturated run, the highest rate measured is a lower bound of saturation: 80 % of it
-  // is still a load the agent must carry without lag, though a pass there does not judge the goal.
-  const capacity = saturated ?? [...runs].sort((a, b) => probesPerSecond(b) - probesPerSecond(a))[0];
+  const capacity = capacityFor80(runs);
   let at80: AgentMeasured | undefined;
-  if (capacity !== undefined && probesPerSecond(capacity) >= minRateFor80) {
+  if (capacity !== undefined) {
     // The row that answers the lag goal: warmed up long enough that its lag minute leaves the start out.
     const label = saturated === undefined ? ' = 80 % of the highest rate' : ' = 80 % of saturation';
     at80 = await measure(Math.max(1, Math.round(0.8 * probesPerSecond(capacity))), inside === '1', label, at80WarmupS);
