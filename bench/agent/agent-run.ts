@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { placementMessages } from '../../src-main/agent/runs/probe-placement.ts';
 import { readStatus, scheduleBetween, type ScheduleFigures, type StatusReading } from './agent-status.ts';
 import { startChild, stopChild } from './children.ts';
-import { insideMemory, osMemory, type InsideMemory, type OsMemory } from './memory.ts';
+import { gcBetween, insideMemory, osMemory, type GcRates, type InsideMemory, type OsMemory } from './memory.ts';
 import { nextMessage, type Measured } from './measure.ts';
 import {
   machineShares,
@@ -36,6 +36,8 @@ export interface AgentMeasured extends Measured {
   schedule: ScheduleFigures | string;
   /** `probeThread`: the probe thread's own V8 heap, when it ran at the end of the window (preload only). */
   memory: { os: OsMemory | string; inside: InsideMemory | undefined; probeThread: InsideMemory | undefined };
+  /** Each thread's GCs over the window (preload only; memory.ts gcBetween). */
+  gc: { main: GcRates | undefined; probeThread: GcRates | undefined };
   /** What the whole machine's cores did during the window: idle, and taken by the host (proc-stats.ts). */
   machine: MachineShares;
   /**
@@ -225,6 +227,10 @@ export function measureAgent(
     if (died !== undefined) throw new Error(`during the warm-up, ${died}`);
     const statusBefore = await readStatus(cli, agent.dataDir, agent.env);
     const before = { proc: sampleProcess(agent.pid), served: await target.served(), stored: await agent.stored() };
+    const insideBefore = {
+      main: agent.memoryFile === undefined ? undefined : insideMemory(agent.memoryFile),
+      probeThread: agent.probeThreadMemoryFile === undefined ? undefined : insideMemory(agent.probeThreadMemoryFile),
+    };
     const machineBefore = sampleMachine();
     const threadsBefore = readThreads(agent.pid);
     const windowStart = performance.now();
@@ -270,6 +276,10 @@ export function measureAgent(
           ? statusAfter.why
           : scheduleBetween(statusBefore.value, statusAfter.value),
       memory,
+      gc: {
+        main: gcBetween(insideBefore.main, memory.inside),
+        probeThread: gcBetween(insideBefore.probeThread, memory.probeThread),
+      },
       machine,
       lagMachine,
       threadsPerS,

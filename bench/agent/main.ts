@@ -15,7 +15,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { lagMinuteS, measureAgent, type AgentMeasured } from './agent-run.ts';
 import { missedRuns } from './agent-status.ts';
-import type { InsideMemory } from './memory.ts';
+import type { GcRates, InsideMemory } from './memory.ts';
 import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import {
@@ -241,6 +241,17 @@ function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
   };
 }
 
+/** A thread's GCs over the window, in one cell: each kind a second with its mean pause, then the pauses' sum. */
+function gcCell(rates: GcRates | undefined): string {
+  if (rates === undefined) return '—';
+  const mean = (ms: number | undefined): string => (ms === undefined ? '' : ` (${fixed(ms, 1)} ms)`);
+  return `${fixed(rates.scavengesPerS, 1)} scavenges/s${mean(rates.scavengeMeanMs)}, ${fixed(rates.fullGcsPerS, 2)} full/s${mean(rates.fullGcMeanMs)}; ${fixed(rates.pauseMsPerS, 0)} ms/s paused`;
+}
+
+function gcRow(m: AgentMeasured, label: string): Record<string, string> {
+  return { system: agentName(m, label), main: gcCell(m.gc.main), 'probe thread': gcCell(m.gc.probeThread) };
+}
+
 /** One row of the resting table: a process's CPU and wake-ups over the window, and what else is known of it. */
 function restRow(
   system: string,
@@ -373,6 +384,11 @@ async function main(): Promise<void> {
   console.log(
     `  the stack alone, holding no check, with the command's V8 flags: ${mb(stack.rssMb)}; with a second thread using the HTTP client (as the probe thread): ${mb(stack.withThreadMb)}`,
   );
+  if (agentRows.some(({ m }) => m.gc.main !== undefined))
+    printTable(
+      "each thread's GCs during the window (the preload's 'gc' performance entries, between its snapshots every 2 s): scavenges and full GCs a second, each with its mean pause on the thread (a full GC's marking runs mostly on V8's helpers before it), and every pause on the thread summed",
+      agentRows.filter(({ m }) => m.inside).map(({ m, label }) => gcRow(m, label)),
+    );
   if (!agentRows.some(({ m }) => m.inside))
     console.log(
       '  V8 figures: run with BENCH_INSIDE=1 (every agent loads the preload) or BENCH_INSIDE=compare (the first N once more with it)',

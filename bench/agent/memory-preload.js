@@ -1,11 +1,13 @@
 // Loaded into the agent by the bench (NODE_OPTIONS="--import <this file>") when it asks for the
 // inside view of memory: every 2 s, V8's own figures go to the file named by BENCH_MEMORY_FILE
 // (the main thread's; the probe thread's below), written whole, then renamed, so a reader never
-// sees half of it, in the shape of InsideMemory (memory.ts). Nothing else: an unref'd timer that
-// never keeps the agent alive, no hooks, no patched modules. Plain JavaScript on purpose: a .ts
+// sees half of it, in the shape of InsideMemory (memory.ts), with the thread's GCs so far (a
+// PerformanceObserver of its 'gc' entries: how many of each kind and their pauses, summed). Nothing
+// else: an unref'd timer that never keeps the agent alive, no hooks, no patched modules. Plain JavaScript on purpose: a .ts
 // preload would make Node load its type-stripping compiler (WebAssembly, several MB) into an
 // agent that otherwise never needs it.
 import { renameSync, writeFileSync } from 'node:fs';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';
 
@@ -15,6 +17,21 @@ import { isMainThread } from 'node:worker_threads';
 // wrote last.
 const file = isMainThread ? process.env.BENCH_MEMORY_FILE : process.env.BENCH_MEMORY_THREAD_FILE;
 if (file !== undefined && file !== '') {
+  // Each thread's own GCs (a PerformanceObserver sees its own thread's only): scavenges, the final
+  // pauses of full GCs, and the rest (incremental marking steps, weak callbacks) on that thread.
+  const gc = { scavenges: 0, scavengeMs: 0, fullGcs: 0, fullGcMs: 0, otherMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = entry.detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+        gc.scavenges++;
+        gc.scavengeMs += entry.duration;
+      } else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        gc.fullGcs++;
+        gc.fullGcMs += entry.duration;
+      } else gc.otherMs += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
   const write = () => {
     const usage = process.memoryUsage();
     const snapshot = {
@@ -30,6 +47,7 @@ if (file !== undefined && file !== '') {
         used: s.space_used_size,
         size: s.space_size,
       })),
+      gc,
     };
     try {
       writeFileSync(`${file}.tmp`, JSON.stringify(snapshot));

@@ -33,6 +33,54 @@ export interface InsideMemory {
   /** V8's own malloc'ed memory (getHeapStatistics().malloced_memory). */
   malloced: number;
   spaces: { name: string; used: number; size: number }[];
+  /** The thread's GCs since it loaded the preload (absent from preloads before it counted them). */
+  gc?: GcTotals;
+}
+
+/** A thread's GCs so far, as the preload sums them from its 'gc' performance entries. */
+export interface GcTotals {
+  scavenges: number;
+  scavengeMs: number;
+  /** Full GCs: their final pauses on the thread (the marking before runs mostly on V8's helpers). */
+  fullGcs: number;
+  fullGcMs: number;
+  /** The other pauses on the thread: incremental marking steps, weak callbacks. */
+  otherMs: number;
+}
+
+/** A thread's GCs between two of its preload's snapshots, per second of the time between them. */
+export interface GcRates {
+  scavengesPerS: number;
+  /** Mean pause in ms; undefined when there was none. */
+  scavengeMeanMs: number | undefined;
+  fullGcsPerS: number;
+  fullGcMeanMs: number | undefined;
+  /** Every GC pause on the thread, summed: ms of each second it spent in GC. */
+  pauseMsPerS: number;
+}
+
+/**
+ * The GCs between two snapshots of one thread, over the time the snapshots themselves were taken
+ * (the preload writes every 2 s, so not the bench's window to the second); undefined when either
+ * lacks GC figures or they are not in order (a thread started again between them counts afresh).
+ */
+export function gcBetween(before: InsideMemory | undefined, after: InsideMemory | undefined): GcRates | undefined {
+  const a = before?.gc;
+  const b = after?.gc;
+  if (a === undefined || b === undefined || before === undefined || after === undefined) return undefined;
+  const seconds = (after.at - before.at) / 1000;
+  const scavenges = b.scavenges - a.scavenges;
+  const fullGcs = b.fullGcs - a.fullGcs;
+  if (seconds <= 0 || scavenges < 0 || fullGcs < 0) return undefined;
+  const scavengeMs = b.scavengeMs - a.scavengeMs;
+  const fullGcMs = b.fullGcMs - a.fullGcMs;
+  return {
+    scavengesPerS: scavenges / seconds,
+    scavengeMeanMs: scavenges === 0 ? undefined : scavengeMs / scavenges,
+    fullGcsPerS: fullGcs / seconds,
+    fullGcMeanMs: fullGcs === 0 ? undefined : fullGcMs / fullGcs,
+    pauseMsPerS: (scavengeMs + fullGcMs + (b.otherMs - a.otherMs)) / seconds,
+  };
 }
 
 const kbField = (block: string, name: string): number => {

@@ -39,6 +39,7 @@ function run(checks: number, perS: number, lagP99Ms = 0, lagIdle?: number): Agen
       overloaded: missed > 0,
     },
     memory: { os: 'made up', inside: undefined, probeThread: undefined },
+    gc: { main: undefined, probeThread: undefined },
     machine: { idle: 0.5, stolen: 0 },
     lagMachine: lagIdle === undefined ? undefined : { idle: lagIdle, stolen: 0.02 },
     threadsPerS: threads,
