@@ -2,10 +2,10 @@
 // inside view of memory: every 2 s, V8's own figures go to the file named by BENCH_MEMORY_FILE
 // (the main thread's; the probe thread's below), written whole, then renamed, so a reader never
 // sees half of it, in the shape of InsideMemory (memory.ts), with the thread's GCs so far (a
-// PerformanceObserver of its 'gc' entries: how many of each kind and their pauses, summed). Nothing
-// else: an unref'd timer that never keeps the agent alive, no hooks, no patched modules. Plain JavaScript on purpose: a .ts
-// preload would make Node load its type-stripping compiler (WebAssembly, several MB) into an
-// agent that otherwise never needs it.
+// PerformanceObserver of its own 'gc' entries: how many of each kind and their pauses, summed).
+// Nothing else: an unref'd timer that never keeps the agent alive, no async hooks, no patched
+// modules. Plain JavaScript on purpose: a .ts preload would make Node load its type-stripping
+// compiler (WebAssembly, several MB) into an agent that otherwise never needs it.
 import { renameSync, writeFileSync } from 'node:fs';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
