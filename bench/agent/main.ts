@@ -384,10 +384,11 @@ async function main(): Promise<void> {
   console.log(
     `  the stack alone, holding no check, with the command's V8 flags: ${mb(stack.rssMb)}; with a second thread using the HTTP client (as the probe thread): ${mb(stack.withThreadMb)}`,
   );
-  if (agentRows.some(({ m }) => m.gc.main !== undefined))
+  const gcRows = agentRows.filter(({ m }) => m.gc.main !== undefined);
+  if (gcRows.length > 0)
     printTable(
       "each thread's GCs during the window (the preload's 'gc' performance entries, between its snapshots every 2 s): scavenges and full GCs a second, each with its mean pause on the thread (a full GC's marking runs mostly on V8's helpers before it), and every pause on the thread summed",
-      agentRows.filter(({ m }) => m.inside).map(({ m, label }) => gcRow(m, label)),
+      gcRows.map(({ m, label }) => gcRow(m, label)),
     );
   if (!agentRows.some(({ m }) => m.inside))
     console.log(

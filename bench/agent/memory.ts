@@ -65,9 +65,8 @@ export interface GcRates {
  * lacks GC figures or they are not in order (a thread started again between them counts afresh).
  */
 export function gcBetween(before: InsideMemory | undefined, after: InsideMemory | undefined): GcRates | undefined {
-  const a = before?.gc;
-  const b = after?.gc;
-  if (a === undefined || b === undefined || before === undefined || after === undefined) return undefined;
+  if (before?.gc === undefined || after?.gc === undefined) return undefined;
+  const [a, b] = [before.gc, after.gc];
   const seconds = (after.at - before.at) / 1000;
   const scavenges = b.scavenges - a.scavenges;
   const fullGcs = b.fullGcs - a.fullGcs;
