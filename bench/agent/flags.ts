@@ -1,6 +1,7 @@
 // npm run bench:flags — the built command under other start-up flags, side by side: for each set
 // in BENCH_FLAGS (separated by "|", in place of the V8 flags on the command's first line;
-// default: the command's own flags against a 1 MB semi-space), the agent runs N checks
+// default: the command's own flags against a 1 MB semi-space; a set may begin with NAME=value
+// words, set in the agent's environment beside the first line's own), the agent runs N checks
 // (BENCH_CHECKS, default 20,1000) for a 20 s warm-up and a 20 s window, the sets interleaved and
 // each REPS times (BENCH_REPS, default 3), since one run on a shared machine moves by ±10 %.
 // Prints every run and then the mean per set: CPU per probe, probes a second and RSS. Asserts nothing.
@@ -12,7 +13,7 @@ import { withAgent } from './agent-run.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
 import { sampleProcess } from './proc-stats.ts';
-import { parseShebang } from './stack.ts';
+import { launchWith, parseShebang, shebangOf } from './stack.ts';
 import { startTarget } from './target.ts';
 import { fixed, printTable } from '../support.ts';
 
@@ -20,9 +21,6 @@ const cli = resolve(import.meta.dirname, '../../dist/main/cli/main.js');
 const text = readFileSync(cli, 'utf8');
 const [shebang = '', ...rest] = text.split('\n');
 const own = parseShebang(shebang);
-const env = Object.entries(own.env)
-  .map(([name, value]) => `${name}=${value} `)
-  .join('');
 const ownFlags = own.nodeArgs.join(' ');
 /** By default the command's own flags against the same with a 1 MB semi-space. */
 const smallerYoung = ownFlags.replace(/--max-semi-space-size=\d+/, '--max-semi-space-size=1');
@@ -37,9 +35,9 @@ const warmupS = 20;
 const windowS = 20;
 
 // Beside the real command, so its relative imports resolve; removed at the end.
-const copies = sets.map((flags, i) => {
+const copies = sets.map((set, i) => {
   const file = resolve(import.meta.dirname, `../../dist/main/cli/main-flags-${i}.js`);
-  writeFileSync(file, [`#!/usr/bin/env -S ${env}node ${flags}`.trimEnd(), ...rest].join('\n'));
+  writeFileSync(file, [shebangOf(launchWith(own, set)), ...rest].join('\n'));
   chmodSync(file, 0o755);
   return file;
 });

@@ -12,6 +12,10 @@ export interface Launch {
   nodeArgs: string[];
 }
 
+/** NAME=value words → an environment. */
+const envOf = (words: readonly string[]): Record<string, string> =>
+  Object.fromEntries(words.map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+
 /** `#!/usr/bin/env -S NAME=value node --flag …` → the assignments and the node flags. */
 export function parseShebang(firstLine: string): Launch {
   const words = firstLine
@@ -20,10 +24,25 @@ export function parseShebang(firstLine: string): Launch {
     .split(/\s+/);
   const nodeAt = words.findIndex((w) => w === 'node' || w.endsWith('/node'));
   if (!firstLine.startsWith('#!') || nodeAt < 0) throw new Error(`not a node shebang: ${firstLine}`);
-  const env = Object.fromEntries(
-    words.slice(0, nodeAt).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+  return { env: envOf(words.slice(0, nodeAt)), nodeArgs: words.slice(nodeAt + 1) };
+}
+
+/** The first line that starts node so: parseShebang's inverse. */
+export const shebangOf = (launch: Launch): string =>
+  ['#!/usr/bin/env -S', ...Object.entries(launch.env).map(([n, v]) => `${n}=${v}`), 'node', ...launch.nodeArgs].join(
+    ' ',
   );
-  return { env, nodeArgs: words.slice(nodeAt + 1) };
+
+/**
+ * The command's launch with a set of start-up words in place of its node flags (bench:flags): the
+ * set's leading NAME=value words join the command's own environment and win over it, the rest
+ * are the flags.
+ */
+export function launchWith(own: Launch, set: string): Launch {
+  const words = set.trim().split(/\s+/).filter(Boolean);
+  const flagsAt = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const assignments = flagsAt < 0 ? words : words.slice(0, flagsAt);
+  return { env: { ...own.env, ...envOf(assignments) }, nodeArgs: flagsAt < 0 ? [] : words.slice(flagsAt) };
 }
 
 /** How the built command starts node: its first line's environment and flags. */
