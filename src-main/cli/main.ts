@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=2 --max-old-space-size=256 --no-concurrent-recompilation        --no-memory-reducer
+#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=2 --max-old-space-size=256 --no-concurrent-recompilation        --no-memory-reducer --liftoff-only
 // Entry point of the headless `uptime-agent` command.
 // The V8 flags above (also in electron-builder.yml, kept equal by test/electron/v8-flags.test.ts;
 // the bench reads them from this line): with a machine's
@@ -23,6 +23,20 @@
 // 1.25-1.31 ms a second and wake-ups from ~2.9 to ~2.3 a second, for ~3 MB more resident
 // (two rounds of two agents side by side, bench/agent's resting row). The GCs V8 runs when a
 // generation fills are unchanged.
+// --liftoff-only (issue 26): llhttp, the parser the http probe and the API client read answers
+// with (probes/llhttp.ts), is WebAssembly, and once its parse function runs hot V8 compiles it
+// again with its optimizing compiler on a helper thread, whose working memory for llhttp's one
+// large state machine grows by doubling to 7.5 MB (strace of the agent's first minute). glibc
+// serves allocations that large with mmap, and on freeing one raises its mmap threshold to that
+// size and its trim threshold to twice it for the rest of the process: allocations under 7.5 MB
+// then come from its heap, and up to ~15 MB freed at the heap's top stays resident. Left on the
+// baseline compiler a parse costs ~1 us more (3.3-3.8 -> 4.3-4.7 us, 300,000 parses), and the
+// agent holds 8.3 MB less at 20 checks (95.3-95.5 -> 87.0-87.1 MB) and 6.1 MB less at 1,000
+// (106.1-106.3 -> 100.1) at the same CPU per probe (0.187-0.215 against 0.199-0.210 ms); at
+// 6,000 checks, where glibc's heap is busy anyway, the same (141.8 against 143.7 MB, means of
+// three rounds). npm run bench:flags, docs/performance.md "Memory added by checks". V8 reads it
+// only as the process starts (set later, llhttp was still optimized: test/agent/probes/
+// llhttp-tier.int.test.ts). A kernel before 5.1 leaves it out with the memory reducer's.
 // Linux before 5.1 reads only the first 127 bytes of this line and silently drops the rest: the
 // flags that bound memory fill those exactly (the spaces pad them), so such a kernel runs the
 // command with whole flags only, without the memory reducer's, never with a flag cut in two
@@ -31,7 +45,10 @@
 // agent sets them for the command and the desktop app alike).
 // Also tried for issue 26 and left out (docs/performance.md): an 8 MB semi-space (~10 MB more at
 // 20 checks; the probe thread has one of its own, agent/base/runtime-v8-flags.ts),
-// --optimize-for-size (1.6x the CPU per probe), fixed malloc trim/mmap thresholds (no gain).
+// --optimize-for-size (1.6x the CPU per probe); fixed malloc trim/mmap thresholds (MALLOC_TOP_PAD_
+// or MALLOC_MMAP_THRESHOLD_: ~7 MB less at 20 checks, as --liftoff-only, by keeping glibc from
+// raising its thresholds whatever raises them, but on this line they would push the heap bounds
+// past a kernel's 127 bytes, and the desktop app cannot be given them).
 import { agentVersion } from '../agent/base/version.ts';
 import { dashboardUrlCommand } from './dashboard-url-command.ts';
 import { enrollCommand } from './enroll-command.ts';

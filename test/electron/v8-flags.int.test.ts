@@ -35,6 +35,7 @@ describe("the command's first line, as the kernel hands it over", () => {
     expect(started.arenas).toBe('1');
     expect(started.execArgv).toContain('--no-memory-reducer');
     expect(started.execArgv).toContain('--no-concurrent-recompilation');
+    expect(started.execArgv).toContain('--liftoff-only');
   });
 
   it('starts node with the whole flags of its first 127 bytes on a kernel before 5.1', async () => {
@@ -43,5 +44,6 @@ describe("the command's first line, as the kernel hands it over", () => {
     expect(started.execArgv.some((flag) => flag.startsWith('--max-old-space-size='))).toBe(true);
     expect(started.execArgv).toContain('--no-concurrent-recompilation');
     expect(started.execArgv).not.toContain('--no-memory-reducer');
+    expect(started.execArgv).not.toContain('--liftoff-only');
   });
 });
