@@ -198,7 +198,7 @@ export function goalRows(
     ),
     goal(
       `0 missed runs at 80 % of saturation${of80}`,
-      missed === undefined ? undefined : String(missed),
+      missed === undefined ? undefined : count(missed),
       at80Verdict(missed === 0, saturated),
     ),
     goal(

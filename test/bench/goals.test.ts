@@ -119,6 +119,13 @@ describe('the lag goal without saturation', () => {
     expect(lagRow(rows)?.goal).toContain('80 % of the highest rate, carried in full');
   });
 
+  it('counts the runs missed there in the words of the other figures', () => {
+    const saturated = run(12_000, 10_930);
+    const rows = goalRows([run(20, 20), saturated], floor, saturated, run(8744, 7444), undefined);
+    expect(missedRow(rows)?.figure).toBe('39,000');
+    expect(missedRow(rows)?.['']).toBe('NOT met');
+  });
+
   it('is not met when it missed even there, since that load is lighter than the goal’s', () => {
     const rows = goalRows([run(20, 20), run(6000, 6000)], floor, undefined, run(4800, 4800, 65), undefined);
     expect(lagRow(rows)?.['']).toBe('NOT met');
