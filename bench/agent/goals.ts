@@ -114,8 +114,8 @@ export function saturationWords(runs: readonly AgentMeasured[]): string {
 
 /**
  * Met, not met, or not judged: without saturation the 80 % row ran at 80 % of a lower bound of it
- * (a rate the agent carried in full),
- * so a miss there is a miss at a lighter load than the goal's, and a pass proves nothing.
+ * (a rate the agent carried in full), so a miss there is a miss at a lighter load than the goal's,
+ * and a pass proves nothing.
  */
 const at80Verdict = (met: boolean, saturated: AgentMeasured | undefined): boolean | 'unjudged' =>
   met && saturated === undefined ? 'unjudged' : met;
