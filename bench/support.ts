@@ -51,5 +51,8 @@ export function printTable(title: string, rows: Record<string, string | number>[
 
 export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
+/** A count as the tables print it, whole and with thousands separators (38,448). */
+export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+
 /** A share (0.23) as a whole percent ("23 %"). */
 export const percent = (share: number): string => `${fixed(share * 100, 0)} %`;

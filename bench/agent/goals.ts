@@ -8,7 +8,7 @@ import { missedRuns } from './agent-status.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
 import { machineWords } from './proc-stats.ts';
 import { exchangesMsPerS, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
-import { fixed } from '../support.ts';
+import { count, fixed } from '../support.ts';
 
 export const goalValues = {
   /** RSS the checks add over an agent with baseChecks, at 1,000 and at 6,000 checks. */
@@ -41,8 +41,6 @@ export function missedFraction(m: AgentMeasured): number {
   if (typeof m.schedule !== 'string') return m.schedule.due === 0 ? 0 : missedRuns(m.schedule) / m.schedule.due;
   return Math.max(0, 1 - probesPerSecond(m) / m.checks);
 }
-
-const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** The run with the highest executed rate, if any. */
 const fastest = (runs: readonly AgentMeasured[]): AgentMeasured | undefined =>

@@ -45,7 +45,7 @@ import {
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
-import { fixed, percent, printTable } from '../support.ts';
+import { count, fixed, percent, printTable } from '../support.ts';
 import { agentDefaults } from '../../src-main/agent/defaults.ts';
 
 function positive(name: string, fallback: string): number[] {
@@ -122,7 +122,6 @@ const budgetS =
       60;
 stopEverythingOn(budgetS * 1000);
 
-const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (n: number): string => `${fixed(n, 2)} ms`;
 const mb = (n: number): string => `${fixed(n, 0)} MB`;
 const mib = 1024 * 1024;

@@ -11,7 +11,7 @@ import { insideMemory, osMemory } from './memory.ts';
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 import { goalValues, verdict } from './goals.ts';
-import { fixed, printTable } from '../support.ts';
+import { count, fixed, printTable } from '../support.ts';
 
 const mib = 1024 * 1024;
 /** The first minutes are start-up (the store fills, caches warm, V8 sizes its heap): left out of the slope. */
@@ -40,12 +40,12 @@ const mbPer10Min = (samples: readonly Sample[], pick: (s: Sample) => number): nu
 /** Issue 26's "flat over 30 minutes at 1,000 checks", judged on the samples from goalValues.flatFromMin on. */
 export function flatVerdict(checks: number, minutes: number, samples: readonly Sample[]): string {
   const { flatChecks, flatMinutes, flatFromMin, flatMbPer10Min } = goalValues;
-  const goal = `goal: RSS flat over ${flatMinutes} min at ${flatChecks.toLocaleString('en-US')} checks (slope from minute ${flatFromMin} <= ${flatMbPer10Min} MB per 10 min)`;
+  const goal = `goal: RSS flat over ${flatMinutes} min at ${count(flatChecks)} checks (slope from minute ${flatFromMin} <= ${flatMbPer10Min} MB per 10 min)`;
   const judged = samples.filter((s) => s.min >= flatFromMin);
   const first = judged[0];
   const last = judged.at(-1);
   if (checks !== flatChecks || minutes < flatMinutes || first === undefined || last === undefined || judged.length < 2)
-    return `${goal}: ${verdict(undefined)} (this soak: ${checks.toLocaleString('en-US')} checks, ${minutes} min)`;
+    return `${goal}: ${verdict(undefined)} (this soak: ${count(checks)} checks, ${minutes} min)`;
   const per10 = mbPer10Min(judged, (s) => s.rssMb);
   return `${goal}: ${fixed(per10, 2)} MB per 10 min, RSS ${fixed(first.rssMb, 1)} MB at minute ${fixed(first.min, 0)} and ${fixed(last.rssMb, 1)} MB at minute ${fixed(last.min, 0)}: ${verdict(per10 <= flatMbPer10Min)}`;
 }
@@ -59,7 +59,7 @@ export async function soak(
   stepS: number,
 ): Promise<void> {
   console.log(
-    `soak: uptime-agent with ${checks.toLocaleString('en-US')} checks for ${minutes} min (bench preload loaded for the V8 figures), a line every ${stepS} s…`,
+    `soak: uptime-agent with ${count(checks)} checks for ${minutes} min (bench preload loaded for the V8 figures), a line every ${stepS} s…`,
   );
   await withAgent(cli, checks, target, folder, true, async (agent) => {
     const started = performance.now();
@@ -102,7 +102,7 @@ export async function soak(
       last = now;
     }
     printTable(
-      `soak: ${checks.toLocaleString('en-US')} checks, ${minutes} min (RSS from /proc, V8 from the preload, split from /proc/PID/smaps)`,
+      `soak: ${count(checks)} checks, ${minutes} min (RSS from /proc, V8 from the preload, split from /proc/PID/smaps)`,
       rows,
     );
     const steady = samples.filter((s) => s.min >= from);
@@ -121,7 +121,7 @@ export async function soak(
       console.log(
         typeof s === 'string'
           ? `  schedule: ${s}`
-          : `  schedule over ${fixed(s.intervalS / 60, 1)} min: ${s.due.toLocaleString('en-US')} due, ${s.executed.toLocaleString('en-US')} executed, ${missedRuns(s)} missed; lag p99 of the last minute ${s.lagP99Ms ?? '—'} ms`,
+          : `  schedule over ${fixed(s.intervalS / 60, 1)} min: ${count(s.due)} due, ${count(s.executed)} executed, ${missedRuns(s)} missed; lag p99 of the last minute ${s.lagP99Ms ?? '—'} ms`,
       );
     }
   });

@@ -9,15 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseShebang } from '../../../bench/agent/stack.ts';
 import { commandFirstLine } from '../../support/cli.ts';
 
 const src = (file: string): string =>
   JSON.stringify(pathToFileURL(resolve(import.meta.dirname, '../../../src-main/agent', file)).href);
 
-/** The node flags of the command's first line. */
-const commandFlags = commandFirstLine()
-  .split(/ +/)
-  .filter((word) => word.startsWith('--'));
+/** The node flags of the command's first line, read as the benches read them. */
+const commandFlags = parseShebang(commandFirstLine()).nodeArgs;
 
 /** Which compiler holds llhttp's parse function after hot parsing, under these flags. */
 function tierAfterHotParsing(flags: readonly string[], setAtRunTime = ''): string {
