@@ -121,7 +121,7 @@ export async function soak(
       console.log(
         typeof s === 'string'
           ? `  schedule: ${s}`
-          : `  schedule over ${fixed(s.intervalS / 60, 1)} min: ${count(s.due)} due, ${count(s.executed)} executed, ${missedRuns(s)} missed; lag p99 of the last minute ${s.lagP99Ms ?? '—'} ms`,
+          : `  schedule over ${fixed(s.intervalS / 60, 1)} min: ${count(s.due)} due, ${count(s.executed)} executed, ${count(missedRuns(s))} missed; lag p99 of the last minute ${s.lagP99Ms ?? '—'} ms`,
       );
     }
   });
