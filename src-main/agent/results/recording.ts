@@ -12,7 +12,7 @@ import { createResultSink, describeStoreProblem, type ResultSink } from './resul
 
 export interface RecordingDeps {
   /** Results go to the outbox and the history in one transaction; the per-check figures follow. */
-  store: Pick<AgentStore, 'db' | 'outbox' | 'history' | 'stats'>;
+  store: Pick<AgentStore, 'db' | 'outbox' | 'history' | 'stats' | 'pageCache'>;
   /** The rollups behind the window (read/check-insight.ts): fed from each commit, once it succeeded. */
   insight: { committed(entries: readonly HistoryEntry[]): void };
   clock: Clock;
@@ -29,7 +29,7 @@ export interface RecordingDeps {
 
 export function createRecording(deps: RecordingDeps): ResultSink {
   const { live, log } = deps;
-  const { db, outbox, history, stats } = deps.store;
+  const { db, outbox, history, stats, pageCache } = deps.store;
   return createResultSink({
     db,
     outbox,
@@ -37,7 +37,8 @@ export function createRecording(deps: RecordingDeps): ResultSink {
     clock: deps.clock,
     maxBatch: wireLimits.resultsPerBatch,
     keepsHistoryOf: deps.holds,
-    onCommitted: ({ dropped, history: entries }) => {
+    onCommitted: ({ results, dropped, history: entries }) => {
+      pageCache.committed(results, deps.clock.monotonic());
       for (const entry of entries) stats.record(entry);
       deps.insight.committed(entries);
       if (dropped > 0) {

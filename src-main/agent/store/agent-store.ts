@@ -1,5 +1,6 @@
 // Everything the agent keeps in its store, opened once per agent: the database, the outbox and
-// the history written through it, and the per-check figures rebuilt from that history.
+// the history written through it, the per-check figures rebuilt from that history, and SQLite's
+// page cache sized to the results a second.
 import { createCheckStats, type CheckStats } from './check-stats.ts';
 import { prepareDataDir, storeFile } from '../base/data-dir.ts';
 import type { AgentTunables } from '../defaults.ts';
@@ -8,6 +9,7 @@ import type { Database } from './database.ts';
 import { openStore, type SetAside } from './open-store.ts';
 import { allHistory, createHistory, type History } from './history.ts';
 import { createOutbox, type Outbox } from './outbox.ts';
+import { createPageCache, type PageCache } from './page-cache.ts';
 import { dropRetiredMeta } from './meta.ts';
 
 export interface AgentStore {
@@ -15,6 +17,8 @@ export interface AgentStore {
   outbox: Outbox;
   history: History;
   stats: CheckStats;
+  /** SQLite's page cache, sized to the results a second committed (page-cache.ts). */
+  pageCache: PageCache;
   close(): void;
 }
 
@@ -68,6 +72,7 @@ export function openAgentStore(
     outbox: createOutbox(db, { maxCount: tunables.outboxMaxCount, maxBytes: tunables.outboxMaxBytes }),
     history,
     stats,
+    pageCache: createPageCache(db),
     close: () => {
       // A clean stop leaves the journal empty; when it cannot, the next start moves it.
       try {
