@@ -1,9 +1,10 @@
 // SQLite's page cache, sized to the results a second the store takes (issue 26). SQLite keeps up
 // to 2,000 KiB of pages by default, and the agent's one connection fills it at 1,000 results a
 // second (2.1 MB, read with sqlite3_db_status, against 0.3 MB at 20 checks a second): pages the
-// commits touched once stay until the cache is full. Up to ~1,500 results a second half of it
-// serves the same commits at the same CPU per probe, ~1 MB less; at 6,000 the full cache keeps
-// the rate up. Figures in docs/performance.md "Memory added by checks".
+// commits touched once or twice stay until the cache is full. At 1,000 results a second half of it
+// served the same commits at the same CPU per probe, ~1 MB less; at 6,000 half saved nothing and
+// cost rate, so the full cache comes back from 1,500 (where the probe thread starts too, for its
+// own reasons: defaults.ts). Figures in docs/performance.md "Memory added by checks".
 import type { Database } from './database.ts';
 
 /** The cache's size by load, in KiB (SQLite's default is 2,000). */
