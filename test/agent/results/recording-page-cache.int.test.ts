@@ -11,10 +11,8 @@ import { openAgentStore, type AgentStore } from '../../../src-main/agent/store/a
 import { busyFromResultsPerSec, pageCacheKib } from '../../../src-main/agent/store/page-cache.ts';
 import type { WireResult } from '../../../src-main/agent/wire/schemas.ts';
 import { createFakeClock, type FakeClock } from '../../support/fake-clock.ts';
+import { sqliteCacheKib } from '../../support/sqlite-cache.ts';
 import { tempDataDir } from '../../support/temp-dir.ts';
-
-const sqliteCacheKib = (store: AgentStore): number =>
-  -(store.db.prepare('PRAGMA cache_size').get() as { cache_size: number }).cache_size;
 
 let store: AgentStore | undefined;
 afterEach(() => store?.close());
@@ -61,13 +59,13 @@ describe('the store page cache follows the results a second committed', () => {
   it('light at 1,000 a second, full past the busy rate, light again after', async () => {
     const clock = createFakeClock();
     const { store: s, sink } = await recordingOn(clock);
-    expect(sqliteCacheKib(s)).toBe(pageCacheKib.light);
+    expect(sqliteCacheKib(s.db)).toBe(pageCacheKib.light);
     await run(sink, clock, 1_000, 12);
-    expect(sqliteCacheKib(s)).toBe(pageCacheKib.light);
+    expect(sqliteCacheKib(s.db)).toBe(pageCacheKib.light);
     await run(sink, clock, busyFromResultsPerSec + 500, 12);
-    expect(sqliteCacheKib(s)).toBe(pageCacheKib.busy);
+    expect(sqliteCacheKib(s.db)).toBe(pageCacheKib.busy);
     await run(sink, clock, 200, 12);
-    expect(sqliteCacheKib(s)).toBe(pageCacheKib.light);
+    expect(sqliteCacheKib(s.db)).toBe(pageCacheKib.light);
     expect(s.outbox.count()).toBe(1_000 * 12 + (busyFromResultsPerSec + 500) * 12 + 200 * 12);
   });
 });

@@ -1,13 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src-main/agent/store/database.ts';
-import { busyFromResultsPerSec, createPageCache, pageCacheKib } from '../../../src-main/agent/store/page-cache.ts';
-
-/** What SQLite itself holds as the cache's size (negative: KiB). */
-const sqliteCacheKib = (db: Database): number =>
-  -(db.prepare('PRAGMA cache_size').get() as { cache_size: number }).cache_size;
+import {
+  busyFromResultsPerSec,
+  createPageCache,
+  pageCacheKib,
+  type PageCache,
+} from '../../../src-main/agent/store/page-cache.ts';
+import { sqliteCacheKib } from '../../support/sqlite-cache.ts';
 
 /** `perSec` results a second, committed every 100 ms from `from` for `seconds` (monotonic ms). */
-function commitAt(cache: ReturnType<typeof createPageCache>, perSec: number, from: number, seconds: number): number {
+function commitAt(cache: PageCache, perSec: number, from: number, seconds: number): number {
   let at = from;
   for (let i = 0; i < seconds * 10; i++, at += 100) cache.committed(perSec / 10, at);
   return at;
