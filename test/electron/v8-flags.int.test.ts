@@ -11,14 +11,27 @@ import { tempDataDir } from '../support/temp-dir.ts';
 
 const firstLine = commandFirstLine();
 
+interface Started {
+  execArgv: string[];
+  arenas: string | undefined;
+  /** V8's helper threads (GC and compile work) that node started: its platform names them `V8Worker`. */
+  v8Helpers: number;
+}
+
+/** Run in the started node: counts its own threads by the names Linux keeps for them. */
+const report = `
+import { readdirSync, readFileSync } from 'node:fs';
+const v8Helpers = readdirSync('/proc/self/task').filter((tid) =>
+  readFileSync(\`/proc/self/task/\${tid}/comm\`, 'utf8').startsWith('V8Worker'),
+).length;
+console.log(JSON.stringify({ execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX, v8Helpers }));
+`;
+
 /** What a kernel reading `bytes` of the line execs: the interpreter, and the rest as one argument. */
-async function startAs(bytes: number): Promise<{ execArgv: string[]; arenas: string | undefined }> {
+async function startAs(bytes: number): Promise<Started> {
   const [interpreter = '', ...rest] = firstLine.slice(2, bytes).trimEnd().split(' ');
   const script = join(await tempDataDir(), 'report.mjs');
-  writeFileSync(
-    script,
-    'console.log(JSON.stringify({ execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX }));\n',
-  );
+  writeFileSync(script, report);
   const child = spawnSync(interpreter, [rest.join(' '), script], {
     encoding: 'utf8',
     // env finds `node` on the PATH: the one running these tests first.
@@ -26,7 +39,7 @@ async function startAs(bytes: number): Promise<{ execArgv: string[]; arenas: str
   });
   expect(child.stderr).toBe('');
   expect(child.status).toBe(0);
-  return JSON.parse(child.stdout) as { execArgv: string[]; arenas: string | undefined };
+  return JSON.parse(child.stdout) as Started;
 }
 
 describe("the command's first line, as the kernel hands it over", () => {
@@ -36,6 +49,9 @@ describe("the command's first line, as the kernel hands it over", () => {
     expect(started.execArgv).toContain('--no-memory-reducer');
     expect(started.execArgv).toContain('--no-concurrent-recompilation');
     expect(started.execArgv).toContain('--liftoff-only');
+    // Node starts four whatever the machine; on two cores they queued for a core beside the
+    // agent's own threads near its capacity (src-main/cli/main.ts).
+    expect(started.v8Helpers).toBe(2);
   });
 
   it('starts node with the whole flags of its first 127 bytes on a kernel before 5.1', async () => {
@@ -45,5 +61,6 @@ describe("the command's first line, as the kernel hands it over", () => {
     expect(started.execArgv).toContain('--no-concurrent-recompilation');
     expect(started.execArgv).not.toContain('--no-memory-reducer');
     expect(started.execArgv).not.toContain('--liftoff-only');
+    expect(started.execArgv.some((flag) => flag.startsWith('--v8-pool-size='))).toBe(false);
   });
 });
