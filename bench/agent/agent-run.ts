@@ -210,6 +210,18 @@ export async function withAgent<T>(
  */
 export const lagMinuteS = 65;
 
+/**
+ * How long a start at thousands of runs a second takes to settle (a cold probe thread, every
+ * check's first history rows): the first ~10 s lag most, so a run read for its lag begins its
+ * lag minute this long after the start. Warmed up only lagMinuteS - windowS, its minute held the
+ * start.
+ */
+const startUpS = 30;
+
+/** The warm-up of a run read for its lag p99 (the whole bench's 80 % row, bench:flags with BENCH_LAG). */
+export const lagWarmupS = (warmupS: number, windowS: number): number =>
+  Math.max(warmupS, lagMinuteS - windowS + startUpS);
+
 export function measureAgent(
   cli: string,
   checks: number,

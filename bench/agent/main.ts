@@ -14,7 +14,7 @@
 import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { lagMinuteS, measureAgent, type AgentMeasured } from './agent-run.ts';
+import { lagMinuteS, lagWarmupS, measureAgent, type AgentMeasured } from './agent-run.ts';
 import { missedRuns } from './agent-status.ts';
 import type { GcRates, InsideMemory } from './memory.ts';
 import { findBlackbox, measureBlackbox } from './blackbox.ts';
@@ -86,13 +86,7 @@ const restSettledFromS = 10 * resting.intervalS;
 const inside = process.env.BENCH_INSIDE ?? '';
 if (!['', '1', 'compare'].includes(inside)) throw new Error(`BENCH_INSIDE must be 1 or compare, got "${inside}"`);
 const floorWarmupS = 2;
-/**
- * How long a start at thousands of runs a second takes to settle (a cold probe thread, every
- * check's first history rows): the first ~10 s lag most, so the lag minute of the 80 % row begins
- * this long after the start. Warmed up only lagMinuteS - windowS, its minute held the start.
- */
-const startUpS = 30;
-const at80WarmupS = Math.max(warmupS, lagMinuteS - windowS + startUpS);
+const at80WarmupS = lagWarmupS(warmupS, windowS);
 const blackboxWarmupS = 3;
 /** The stack alone, twice (settling 2 s each, then stopped), with room to spare. */
 const stackS = 30;
