@@ -36,7 +36,7 @@ if (sizes.some((n) => !Number.isInteger(n) || n <= 0) || !Number.isInteger(reps)
     'BENCH_CHECKS must be positive whole numbers separated by commas, BENCH_REPS a positive whole number',
   );
 const lagMode = process.env.BENCH_LAG === '1';
-if (!['', '0', '1'].includes(process.env.BENCH_LAG ?? '')) throw new Error('BENCH_LAG must be 1 (or unset)');
+if (!['', '0', '1'].includes(process.env.BENCH_LAG ?? '')) throw new Error('BENCH_LAG must be 1 (read the lag) or 0');
 const windowS = lagMode ? 30 : 20;
 const warmupS = lagMode ? lagWarmupS(20, windowS) : 20;
 
