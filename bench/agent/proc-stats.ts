@@ -111,12 +111,15 @@ function* threadFiles(pid: number, name: string): Generator<[number, string]> {
  * that ended between two readings (threadTimesPerSecond).
  */
 export const threadRoles = ['main', 'probeThread', 'v8Helpers', 'libuvPool', 'other', 'ended'] as const;
+
+/** How Node's platform names V8's helper threads (each name is this and a number). */
+export const v8HelperThreadPrefix = 'V8Worker';
 export type ThreadRole = (typeof threadRoles)[number];
 
 function threadRole(pid: number, tid: number, comm: string): ThreadRole {
   if (tid === pid) return 'main';
   if (comm === probeThreadName) return 'probeThread';
-  if (comm.startsWith('V8Worker')) return 'v8Helpers';
+  if (comm.startsWith(v8HelperThreadPrefix)) return 'v8Helpers';
   if (comm.startsWith('libuv-worker')) return 'libuvPool';
   return 'other';
 }

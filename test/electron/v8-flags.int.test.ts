@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { v8HelperThreadPrefix } from '../../bench/agent/proc-stats.ts';
 import { commandFirstLine } from '../support/cli.ts';
 import { tempDataDir } from '../support/temp-dir.ts';
 
@@ -14,7 +15,7 @@ const firstLine = commandFirstLine();
 interface Started {
   execArgv: string[];
   arenas: string | undefined;
-  /** V8's helper threads (GC and compile work) that node started: its platform names them `V8Worker`. */
+  /** V8's helper threads (GC and compile work) that node started, counted by the name its platform gives them. */
   v8Helpers: number;
 }
 
@@ -22,7 +23,7 @@ interface Started {
 const report = `
 import { readdirSync, readFileSync } from 'node:fs';
 const v8Helpers = readdirSync('/proc/self/task').filter((tid) =>
-  readFileSync(\`/proc/self/task/\${tid}/comm\`, 'utf8').startsWith('V8Worker'),
+  readFileSync(\`/proc/self/task/\${tid}/comm\`, 'utf8').startsWith(${JSON.stringify(v8HelperThreadPrefix)}),
 ).length;
 console.log(JSON.stringify({ execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX, v8Helpers }));
 `;
