@@ -111,10 +111,10 @@ function* threadFiles(pid: number, name: string): Generator<[number, string]> {
  * that ended between two readings (threadTimesPerSecond).
  */
 export const threadRoles = ['main', 'probeThread', 'v8Helpers', 'libuvPool', 'other', 'ended'] as const;
+export type ThreadRole = (typeof threadRoles)[number];
 
 /** How Node's platform names V8's helper threads (each name is this and a number). */
 export const v8HelperThreadPrefix = 'V8Worker';
-export type ThreadRole = (typeof threadRoles)[number];
 
 function threadRole(pid: number, tid: number, comm: string): ThreadRole {
   if (tid === pid) return 'main';
