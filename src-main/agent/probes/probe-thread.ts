@@ -3,6 +3,7 @@
 // commits, uploads and scheduling. Here the thread does only the probes and the main thread the
 // rest. Below that one thread is cheaper, so probe-placement.ts uses this only from
 // probeThreadFromRunsPerSec (defaults.ts; figures in docs/architecture.md, issue 14).
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { extname } from 'node:path';
 import { localFaultOf } from '../base/local-fault.ts';
 import { probeThreadSemiSpaceMb, startThreadWithHeap } from '../base/runtime-v8-flags.ts';
@@ -43,7 +44,10 @@ export interface ProbeThread {
   probe: Probe;
   /** Runs handed over and not back yet. */
   inFlight(): number;
-  /** The share of the time since the previous call (or the start) the thread's event loop was busy. */
+  /**
+   * The share of the time since the previous call (or its first answer) the thread's event loop was
+   * busy; 0 until it has answered.
+   */
   busyShare(): number;
   /** Ends the thread; a run still in it comes back cancelled. */
   close(): Promise<void>;
@@ -139,7 +143,10 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
   let outgoing: ToThread = { runs: [], stop: [] };
   let flushQueued = false;
   let state: 'open' | 'closing' | 'lost' = 'open';
-  let loopTotals = worker.performance.eventLoopUtilization();
+  // The thread's loop is measured from its first answer on: before it, the loop's time is the
+  // thread loading its modules (a few hundred ms, all of it busy), not runs, and counted as runs
+  // it halved the run cap at every thread start (runs/run-cap.ts).
+  let loopTotals: EventLoopUtilization | undefined;
 
   // The scheduler starts the runs due together in one loop: they cross in one message.
   function flush(): void {
@@ -180,6 +187,7 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
   }
 
   worker.on('message', (message: FromThread) => {
+    loopTotals ??= worker.performance.eventLoopUtilization();
     for (const [id, outcome] of message.outcomes) {
       const run = pending.get(id);
       if (run === undefined) continue;
@@ -214,10 +222,12 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
     },
     inFlight: () => pending.size,
     busyShare() {
+      // Not answered yet (starting, or its first runs all waiting on targets): nothing says it is busy.
+      if (loopTotals === undefined) return 0;
       const totals = worker.performance.eventLoopUtilization();
       const { utilization } = worker.performance.eventLoopUtilization(totals, loopTotals);
       loopTotals = totals;
-      // No time measured yet (the thread not online): nothing says it is busy.
+      // No time measured since the last reading: nothing says it is busy.
       return Number.isFinite(utilization) ? utilization : 0;
     },
     async close() {

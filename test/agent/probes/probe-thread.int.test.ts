@@ -23,6 +23,7 @@ import {
   type SocketTarget,
 } from '../../targets/index.ts';
 import { brokenProbeThreadEntry } from '../../support/broken-probe-thread.ts';
+import { eventually } from '../../support/agent-harness.ts';
 import { definition } from './definition.ts';
 
 let http: HttpTarget;
@@ -130,6 +131,24 @@ describe('probe thread', () => {
     await t.close();
     expect(await run).toMatchObject({ cancelled: true });
     expect(await t.probe(definition({ url: `${http.url}/` }), {})).toMatchObject({ cancelled: true });
+  });
+
+  it('does not count its own start-up as busy: only its loop after its first answer is measured', async () => {
+    // Loading the thread's modules keeps its loop busy for its first few hundred ms; read as the
+    // runs' load, that halved the run cap (runs/run-cap.ts) at every thread start, and runs that
+    // came due then waited for a slot behind runs that were only waiting on slow targets.
+    const t = openThread();
+    const before = http.requests.filter((r) => r.path === '/hang').length;
+    const run = t.probe(definition({ url: `${http.url}/hang`, timeout_sec: 30 }), {});
+    // The request is out: the thread has loaded its modules and now only waits on the target.
+    await eventually(
+      () => http.requests.filter((r) => r.path === '/hang').length > before,
+      10_000,
+      'the thread sending its first request',
+    );
+    expect(t.busyShare()).toBe(0);
+    await t.close();
+    expect(await run).toMatchObject({ cancelled: true });
   });
 
   it('loses no run when the thread dies: its runs and every later one run in the main thread', async () => {
