@@ -222,8 +222,7 @@ export function createProbeThread(options: ProbeThreadOptions): ProbeThread {
     },
     inFlight: () => pending.size,
     busyShare() {
-      // Not answered yet (starting, or its first runs all waiting on targets): nothing says it is busy.
-      if (loopTotals === undefined) return 0;
+      if (loopTotals === undefined) return 0; // not answered yet: see loopTotals
       const totals = worker.performance.eventLoopUtilization();
       const { utilization } = worker.performance.eventLoopUtilization(totals, loopTotals);
       loopTotals = totals;
