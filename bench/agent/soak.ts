@@ -1,13 +1,13 @@
 // BENCH_SOAK_MIN=30 npm run bench:agent — one agent (N checks at 1 s, the inside view loaded) for
-// that many minutes: RSS, V8 heap and the OS's split printed every minute, then the slope of RSS
-// and of the V8 heap used (MB per 10 min, least squares) from minute 2 on, and issue 26's goal
-// judged from minute 10 on (goals.ts), so "flat over 30 minutes" is a printed figure, not an
-// impression.
+// that many minutes: RSS, V8 heap and the OS's split printed every minute (or every
+// BENCH_SOAK_STEP_S), then the slope of RSS and of the V8 heap used (MB per 10 min, least squares)
+// from minute 2 on, and issue 26's goal judged from minute 10 on (goals.ts), so "flat over 30
+// minutes" is a printed figure, not an impression.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { missedRuns, readStatus, scheduleBetween, type StatusReading } from './agent-status.ts';
-import { insideMemory, osMemory } from './memory.ts';
+import { insideMemory, osMemory, type InsideMemory } from './memory.ts';
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 import { goalValues, verdict } from './goals.ts';
@@ -50,6 +50,34 @@ export function flatVerdict(checks: number, minutes: number, samples: readonly S
   return `${goal}: ${fixed(per10, 2)} MB per 10 min, RSS ${fixed(first.rssMb, 1)} MB at minute ${fixed(first.min, 0)} and ${fixed(last.rssMb, 1)} MB at minute ${fixed(last.min, 0)}: ${verdict(per10 <= flatMbPer10Min)}`;
 }
 
+const spaceMb = (inside: InsideMemory | undefined, name: string, pick: 'used' | 'size'): string => {
+  const space = inside?.spaces.find((s) => s.name === name);
+  return space === undefined ? '—' : `${fixed(space[pick] / mib, 1)} MB`;
+};
+
+/** The main heap's spaces that a burst grows: old (used of size), young, large objects. */
+export const spaceColumns = (inside: InsideMemory | undefined): Record<string, string> => ({
+  'old space': `${spaceMb(inside, 'old_space', 'used')} of ${spaceMb(inside, 'old_space', 'size')}`,
+  'new space': spaceMb(inside, 'new_space', 'size'),
+  'large objects': spaceMb(inside, 'large_object_space', 'size'),
+});
+
+/**
+ * The main thread's GCs between the preload's two snapshots (counts, not rates); a dash without
+ * both, or when they are out of order (a thread started again counts afresh).
+ */
+export const gcColumns = (
+  before: InsideMemory | undefined,
+  after: InsideMemory | undefined,
+): Record<string, string> => {
+  const [a, b] = [before?.gc, after?.gc];
+  const [scavenges, fullGcs] =
+    a === undefined || b === undefined ? [-1, -1] : [b.scavenges - a.scavenges, b.fullGcs - a.fullGcs];
+  return scavenges < 0 || fullGcs < 0
+    ? { scavenges: '—', 'full GCs': '—' }
+    : { scavenges: count(scavenges), 'full GCs': count(fullGcs) };
+};
+
 export async function soak(
   cli: string,
   checks: number,
@@ -63,7 +91,18 @@ export async function soak(
   );
   await withAgent(cli, checks, target, folder, true, async (agent) => {
     const started = performance.now();
-    let last = { proc: sampleProcess(agent.pid), served: await target.served() };
+    // What the step's burst could be (docs/performance.md, the soak's step): each line also has the
+    // main heap's spaces, the GCs since the line before, and the server's calls and stored results
+    // since then (an upload larger than the rest would show there). BENCH_SOAK_STEP_S=5 finds the
+    // step to a few seconds; the preload writes every 2 s.
+    const reading = async () => ({
+      proc: sampleProcess(agent.pid),
+      served: await target.served(),
+      calls: await agent.calls(),
+      stored: await agent.stored(),
+      inside: agent.memoryFile === undefined ? undefined : insideMemory(agent.memoryFile),
+    });
+    let last = await reading();
     const samples: Sample[] = [];
     const rows: Record<string, string>[] = [];
     let statusAtSettle: StatusReading | undefined;
@@ -73,9 +112,9 @@ export async function soak(
       await sleep(started + step * stepS * 1000 - performance.now());
       const died = agent.gone();
       if (died !== undefined) throw new Error(`during the soak, ${died}`);
-      const now = { proc: sampleProcess(agent.pid), served: await target.served() };
+      const now = await reading();
       const os = osMemory(agent.pid);
-      const inside = agent.memoryFile === undefined ? undefined : insideMemory(agent.memoryFile);
+      const { inside } = now;
       const min = (step * stepS) / 60;
       const probes = now.served - last.served;
       const heapUsedMb = inside === undefined ? Number.NaN : inside.heapUsed / mib;
@@ -91,6 +130,10 @@ export async function soak(
         'V8 pages': typeof os === 'string' ? '—' : `${fixed(os.v8PagesMb, 1)} MB`,
         'probes/s': fixed(probes / stepS, 0),
         'CPU per probe': `${fixed((now.proc.cpuMs - last.proc.cpuMs) / probes, 2)} ms`,
+        ...spaceColumns(inside),
+        ...gcColumns(last.inside, inside),
+        calls: count(now.calls - last.calls),
+        stored: count(now.stored - last.stored),
       };
       rows.push(row);
       console.log(
