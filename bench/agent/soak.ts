@@ -120,7 +120,8 @@ export async function soak(
       const heapUsedMb = inside === undefined ? Number.NaN : inside.heapUsed / mib;
       samples.push({ min, rssMb: now.proc.rssMb, heapUsedMb });
       const row = {
-        min: fixed(min, 1),
+        // A line every few seconds needs the hundredths: at 5 s a tenth of a minute repeats.
+        min: fixed(min, stepS < 60 ? 2 : 1),
         RSS: `${fixed(now.proc.rssMb, 1)} MB`,
         'V8 heap used': `${fixed(heapUsedMb, 1)} MB`,
         'V8 heap total': `${fixed(inside === undefined ? Number.NaN : inside.heapTotal / mib, 1)} MB`,
