@@ -4,22 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import type { GcTotals, InsideMemory } from '../../bench/agent/memory.ts';
 import { flatVerdict, gcColumns, slope, spaceColumns } from '../../bench/agent/soak.ts';
+import { insideSnapshot } from '../support/inside-memory.ts';
 
 const mib = 1024 * 1024;
 
-function snapshot(gc: GcTotals | undefined, spaces: InsideMemory['spaces'] = []): InsideMemory {
-  return {
-    at: 0,
-    rss: 0,
-    heapUsed: 0,
-    heapTotal: 0,
-    external: 0,
-    arrayBuffers: 0,
-    malloced: 0,
-    spaces,
-    ...(gc === undefined ? {} : { gc }),
-  };
-}
+const snapshot = (gc: GcTotals | undefined, spaces: InsideMemory['spaces'] = []): InsideMemory =>
+  insideSnapshot(0, gc, spaces);
 
 const gc = (scavenges: number, fullGcs: number): GcTotals => ({
   scavenges,
