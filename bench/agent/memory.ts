@@ -60,25 +60,41 @@ export interface GcRates {
 }
 
 /**
- * The GCs between two snapshots of one thread, over the time the snapshots themselves were taken
- * (the preload writes every 2 s, so not the bench's window to the second); undefined when either
+ * A thread's GCs between two of its snapshots, as counts and summed pauses; undefined when either
  * lacks GC figures or they are not in order (a thread started again between them counts afresh).
  */
-export function gcBetween(before: InsideMemory | undefined, after: InsideMemory | undefined): GcRates | undefined {
+export function gcCountsBetween(
+  before: InsideMemory | undefined,
+  after: InsideMemory | undefined,
+): GcTotals | undefined {
   if (before?.gc === undefined || after?.gc === undefined) return undefined;
   const [a, b] = [before.gc, after.gc];
-  const seconds = (after.at - before.at) / 1000;
-  const scavenges = b.scavenges - a.scavenges;
-  const fullGcs = b.fullGcs - a.fullGcs;
-  if (seconds <= 0 || scavenges < 0 || fullGcs < 0) return undefined;
-  const scavengeMs = b.scavengeMs - a.scavengeMs;
-  const fullGcMs = b.fullGcMs - a.fullGcMs;
+  const counts = {
+    scavenges: b.scavenges - a.scavenges,
+    scavengeMs: b.scavengeMs - a.scavengeMs,
+    fullGcs: b.fullGcs - a.fullGcs,
+    fullGcMs: b.fullGcMs - a.fullGcMs,
+    otherMs: b.otherMs - a.otherMs,
+  };
+  return counts.scavenges < 0 || counts.fullGcs < 0 ? undefined : counts;
+}
+
+/**
+ * The GCs between two snapshots of one thread, over the time the snapshots themselves were taken
+ * (the preload writes every 2 s, so not the bench's window to the second); undefined without
+ * their counts (gcCountsBetween) or time between them.
+ */
+export function gcBetween(before: InsideMemory | undefined, after: InsideMemory | undefined): GcRates | undefined {
+  const counts = gcCountsBetween(before, after);
+  const seconds = before === undefined || after === undefined ? 0 : (after.at - before.at) / 1000;
+  if (counts === undefined || seconds <= 0) return undefined;
+  const { scavenges, scavengeMs, fullGcs, fullGcMs, otherMs } = counts;
   return {
     scavengesPerS: scavenges / seconds,
     scavengeMeanMs: scavenges === 0 ? undefined : scavengeMs / scavenges,
     fullGcsPerS: fullGcs / seconds,
     fullGcMeanMs: fullGcs === 0 ? undefined : fullGcMs / fullGcs,
-    pauseMsPerS: (scavengeMs + fullGcMs + (b.otherMs - a.otherMs)) / seconds,
+    pauseMsPerS: (scavengeMs + fullGcMs + otherMs) / seconds,
   };
 }
 

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withAgent } from './agent-run.ts';
 import { missedRuns, readStatus, scheduleBetween, type StatusReading } from './agent-status.ts';
-import { insideMemory, osMemory, type InsideMemory } from './memory.ts';
+import { gcCountsBetween, insideMemory, osMemory, type InsideMemory } from './memory.ts';
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 import { goalValues, verdict } from './goals.ts';
@@ -62,20 +62,15 @@ export const spaceColumns = (inside: InsideMemory | undefined): Record<string, s
   'large objects': spaceMb(inside, 'large_object_space', 'size'),
 });
 
-/**
- * The main thread's GCs between the preload's two snapshots (counts, not rates); a dash without
- * both, or when they are out of order (a thread started again counts afresh).
- */
+/** The main thread's GCs between the preload's two snapshots (counts, not rates); dashes without them. */
 export const gcColumns = (
   before: InsideMemory | undefined,
   after: InsideMemory | undefined,
 ): Record<string, string> => {
-  const [a, b] = [before?.gc, after?.gc];
-  const [scavenges, fullGcs] =
-    a === undefined || b === undefined ? [-1, -1] : [b.scavenges - a.scavenges, b.fullGcs - a.fullGcs];
-  return scavenges < 0 || fullGcs < 0
+  const counts = gcCountsBetween(before, after);
+  return counts === undefined
     ? { scavenges: '—', 'full GCs': '—' }
-    : { scavenges: count(scavenges), 'full GCs': count(fullGcs) };
+    : { scavenges: count(counts.scavenges), 'full GCs': count(counts.fullGcs) };
 };
 
 export async function soak(
