@@ -54,5 +54,12 @@ export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.
 /** A count as the tables print it, whole and with thousands separators (38,448). */
 export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 
+/** Bytes in a MiB, the unit every memory figure of the tables is printed in ("MB"). */
+export const mib = 1024 * 1024;
+
+/** Bytes as the tables print memory, to a tenth of a MB; a dash when there is no figure. */
+export const mibText = (bytes: number | undefined): string =>
+  bytes === undefined ? '—' : `${fixed(bytes / mib, 1)} MB`;
+
 /** A share (0.23) as a whole percent ("23 %"). */
 export const percent = (share: number): string => `${fixed(share * 100, 0)} %`;

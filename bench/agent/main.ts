@@ -45,7 +45,7 @@ import {
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
-import { count, fixed, percent, printTable } from '../support.ts';
+import { count, fixed, mib, mibText, percent, printTable } from '../support.ts';
 import { agentDefaults } from '../../src-main/agent/defaults.ts';
 
 function positive(name: string, fallback: string): number[] {
@@ -118,7 +118,6 @@ stopEverythingOn(budgetS * 1000);
 
 const ms = (n: number): string => `${fixed(n, 2)} ms`;
 const mb = (n: number): string => `${fixed(n, 0)} MB`;
-const mib = 1024 * 1024;
 
 function row(
   system: string,
@@ -221,7 +220,6 @@ const usedOfTotal = (v8: InsideMemory | undefined): string =>
 
 function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
   const { os, inside: v8 } = m.memory;
-  const mib1 = (bytes: number | undefined): string => (bytes === undefined ? '—' : `${fixed(bytes / mib, 1)} MB`);
   return {
     system: agentName(m, label),
     RSS: typeof os === 'string' ? mb(m.rssMb) : `${fixed(os.rssMb, 1)} MB`,
@@ -230,9 +228,9 @@ function memoryRow(m: AgentMeasured, label: string): Record<string, string> {
     'other anon (V8…)': typeof os === 'string' ? '—' : `${fixed(os.otherAnonMb, 1)} MB`,
     'V8 heap used/total': usedOfTotal(v8),
     'probe thread V8 heap': usedOfTotal(m.memory.probeThread),
-    external: mib1(v8?.external),
-    'array buffers': mib1(v8?.arrayBuffers),
-    'V8 malloced': mib1(v8?.malloced),
+    external: mibText(v8?.external),
+    'array buffers': mibText(v8?.arrayBuffers),
+    'V8 malloced': mibText(v8?.malloced),
   };
 }
 

@@ -11,9 +11,8 @@ import { gcCountsBetween, insideMemory, osMemory, type InsideMemory } from './me
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 import { goalValues, verdict } from './goals.ts';
-import { count, fixed, printTable } from '../support.ts';
+import { count, fixed, mib, mibText, printTable } from '../support.ts';
 
-const mib = 1024 * 1024;
 /** The first minutes are start-up (the store fills, caches warm, V8 sizes its heap): left out of the slope. */
 const settleMin = 2;
 
@@ -50,10 +49,8 @@ export function flatVerdict(checks: number, minutes: number, samples: readonly S
   return `${goal}: ${fixed(per10, 2)} MB per 10 min, RSS ${fixed(first.rssMb, 1)} MB at minute ${fixed(first.min, 0)} and ${fixed(last.rssMb, 1)} MB at minute ${fixed(last.min, 0)}: ${verdict(per10 <= flatMbPer10Min)}`;
 }
 
-const spaceMb = (inside: InsideMemory | undefined, name: string, pick: 'used' | 'size'): string => {
-  const space = inside?.spaces.find((s) => s.name === name);
-  return space === undefined ? '—' : `${fixed(space[pick] / mib, 1)} MB`;
-};
+const spaceMb = (inside: InsideMemory | undefined, name: string, pick: 'used' | 'size'): string =>
+  mibText(inside?.spaces.find((s) => s.name === name)?.[pick]);
 
 /** The main heap's spaces that a burst grows: old (used of size), young, large objects. */
 export const spaceColumns = (inside: InsideMemory | undefined): Record<string, string> => ({

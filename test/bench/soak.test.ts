@@ -4,9 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GcTotals, InsideMemory } from '../../bench/agent/memory.ts';
 import { flatVerdict, gcColumns, slope, spaceColumns } from '../../bench/agent/soak.ts';
+import { mib } from '../../bench/support.ts';
 import { insideSnapshot } from '../support/inside-memory.ts';
-
-const mib = 1024 * 1024;
 
 const snapshot = (gc: GcTotals | undefined, spaces: InsideMemory['spaces'] = []): InsideMemory =>
   insideSnapshot(0, gc, spaces);
