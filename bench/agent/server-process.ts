@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { startReferenceServer } from '../../test/reference-server/index.ts';
 import { seed } from '../../test/reference-server/seed.ts';
 import { benchCheck } from './bench-checks.ts';
+import { storedResults } from './stored-results.ts';
 
 const [dbPath = '', countText = '0', targetUrl = '', intervalText = '1'] = process.argv.slice(2);
 // The request log is for tests that inspect bodies; a bench only needs it small.
@@ -14,10 +15,10 @@ const server = await startReferenceServer({ dbPath, recorderLimits: { maxRequest
 const checks = Array.from({ length: Number(countText) }, (_, i) => benchCheck(i, targetUrl, Number(intervalText)));
 const seeded = seed(server, { organization: 'Bench', checks, tokenLabel: 'bench' });
 const reader = new DatabaseSync(dbPath, { readOnly: true });
-const stored = reader.prepare('SELECT count(*) AS n FROM results');
+const stored = storedResults(reader);
 
 process.on('message', (message) => {
-  if (message === 'stored') process.send?.({ stored: (stored.get() as { n: number }).n });
+  if (message === 'stored') process.send?.({ stored: stored() });
   // The request log is bounded; its sequence numbers count every request of the server's life.
   if (message === 'calls') process.send?.({ calls: server.requests().at(-1)?.seq ?? 0 });
 });
