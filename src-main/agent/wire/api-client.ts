@@ -83,8 +83,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
   const trust = trustContext(options.ca);
+  // Parsed once: every call names the server by its origin (in its failure messages) and its host.
+  const server = new URL(base);
   const route: Route = {
-    serverHost: new URL(base).host,
+    serverHost: server.host,
     ...(options.proxy === undefined ? {} : { proxy: maskProxy(options.proxy.url) }),
   };
   // Each call's own deadline (below) bounds it whole, so undici's header and body timeouts are
@@ -138,7 +140,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     schema: S,
     signal: AbortSignal | undefined,
   ): Promise<ApiOutcome<z.infer<S>>> {
-    const target = `${method} ${new URL(base).origin}${path.split('?')[0] ?? ''}`;
+    const target = `${method} ${server.origin}${path.split('?')[0] ?? ''}`;
     if (!isSendableCredential(bearer)) {
       return path === '/api/enroll'
         ? fail({

@@ -32,4 +32,21 @@ describe('failure causes', () => {
     expect(await client.ping('key')).toMatchObject({ ok: false, error: { kind: 'network', cause: 'plain-http' } });
     await client.close();
   });
+
+  it('an answer other than 200 names the call by its method, the server origin and the path', async () => {
+    const port = await listen(
+      createServer((_req, res) => {
+        res.statusCode = 500;
+        res.end();
+      }),
+    );
+    const client = createApiClient({ baseUrl: `http://127.0.0.1:${port}/`, userAgent: 'test' });
+    for (let i = 0; i < 2; i++) {
+      expect(await client.ping('key')).toMatchObject({
+        ok: false,
+        error: { status: 500, message: `GET http://127.0.0.1:${port}/api/ping answered 500` },
+      });
+    }
+    await client.close();
+  });
 });
