@@ -8,6 +8,7 @@ import { storedResults, storedResultsSql } from '../../bench/agent/stored-result
 import { createAdmin } from '../reference-server/admin.ts';
 import { openState, type ServerState } from '../reference-server/state.ts';
 import type { IncomingResult } from '../reference-server/results-store.ts';
+import { parseRfc3339 } from '../reference-server/timestamps.ts';
 import { tempDir, type TempDir } from '../support/temp-dir.ts';
 
 const opened: Array<{ close(): void }> = [];
@@ -30,14 +31,18 @@ async function serverWithOneCheck(): Promise<{ state: ServerState; monitorId: st
   return { state, monitorId, path };
 }
 
-const result = (second: number): IncomingResult => ({
-  check_guid: 'bench-0',
-  ran_at: new Date(Date.UTC(2026, 11, 5, 3, 0, second)).toISOString(),
-  ranAtUs: Date.UTC(2026, 11, 5, 3, 0, second) * 1000,
-  success: true,
-  http_status: 200,
-  latency_ms: 1,
-});
+/** A result as the server's route hands it to ingest: its time read by the server's own parser. */
+function result(second: number): IncomingResult {
+  const ranAt = new Date(Date.UTC(2026, 11, 5, 3, 0, second)).toISOString();
+  return {
+    check_guid: 'bench-0',
+    ran_at: ranAt,
+    ranAtUs: parseRfc3339(ranAt) ?? 0,
+    success: true,
+    http_status: 200,
+    latency_ms: 1,
+  };
+}
 
 describe('the bench server stored-results answer', () => {
   it('is the number of rows ingest stored, a retried batch and a result of no assigned check adding none', async () => {
