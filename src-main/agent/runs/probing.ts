@@ -6,6 +6,7 @@ import { createCheckRunner, type ExtraProbeContext } from './check-runner.ts';
 import { untilNextTick, type Clock, type TimerHandle } from '../base/clock.ts';
 import type { AgentTunables } from '../defaults.ts';
 import type { Logger } from '../base/log.ts';
+import { giveBackAfterBursts } from '../base/heap-release.ts';
 import { createProbePlacement, type ProbePlacement } from './probe-placement.ts';
 import { createRunCap } from './run-cap.ts';
 import type { ProbeOutcome } from '../probes/types.ts';
@@ -70,6 +71,7 @@ export function createProbing(deps: ProbingDeps): Probing {
   let placement: ProbePlacement | undefined;
   let wake: WakeWatch | undefined;
   let loadTimer: TimerHandle | undefined;
+  let heapWatch: (() => void) | undefined;
 
   /** Reads the scheduler's skip counts on a timer of its own, while probing runs. */
   function watchLoad(): void {
@@ -146,12 +148,15 @@ export function createProbing(deps: ProbingDeps): Probing {
       applyPause();
       deps.checkSet.feed(scheduler);
       watchLoad();
+      heapWatch ??= giveBackAfterBursts(deps.log);
     },
     async stop() {
       loadTimer?.cancel();
       loadTimer = undefined;
       wake?.stop();
       wake = undefined;
+      heapWatch?.();
+      heapWatch = undefined;
       const stopping = scheduler;
       const placed = placement;
       scheduler = undefined;
