@@ -21,9 +21,10 @@ const { getHeapStatistics, setFlagsFromString } = process.getBuiltinModule('node
 const { runInNewContext } = process.getBuiltinModule('node:vm');
 
 /**
- * How far below its highest a full GC must leave the heap's total before a release: above the
- * swing of a steady agent's heap between full GCs (31.7–34.9 MB at 1,000 checks, one soak read
- * every 5 s) and below a burst's (a 3 s stop: 37.7 MB).
+ * How far below its highest a full GC must leave the heap's total before a release: wide enough
+ * that a steady agent buys none (its total, read every 5 s, swings 31.4–35.7 MB at 1,000 checks;
+ * no release ran in a bench's 20- and 1,000-check rows, nor in seven minutes of a soak), narrow
+ * enough for a 3 s stall's high (37.7 MB).
  */
 export const releaseMarginBytes = 4 * 1024 * 1024;
 
