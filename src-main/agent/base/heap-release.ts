@@ -3,11 +3,12 @@
 // memory reducer starts when a program allocates little: never at 1,000 runs a second, and the
 // agent turns the reducer off besides (the command's first line, for its cost at rest). So after
 // a burst (a stall, a machine back from sleep: thousands of runs due at once) the agent kept the
-// burst's pages for the rest of its life: a 3 s stop of an agent at 1,000 checks left RSS 3.9 MB
-// up for good, and the soaks that missed "flat over 30 minutes" each held one such step
-// (docs/performance.md, "Memory added by checks"). Here the main thread watches its own full GCs
-// and, once one leaves the heap well below the highest it has been, runs one memory-reducing GC
-// (~60 ms at 1,000 checks): the pool goes back to the system and the working set stays.
+// burst's pages for the rest of its life: a 3 s stop of an agent at 1,000 checks left RSS 3.9 and
+// 7.0 MB up for good (two soaks), and the soaks that missed "flat over 30 minutes" each held such
+// a step (docs/performance.md, "`npm run bench:agent`: what each row and column is"). Here the
+// main thread watches its own full GCs and, once one leaves the heap well below the highest it has
+// been, runs one memory-reducing GC (53–73 ms in a bench's rows): the pool goes back to the system
+// and the working set stays.
 //
 // Not on a timer: nothing runs at rest, where full GCs are rare. One release for each new high:
 // the heap must climb past its highest before another, so a heap that swings below its high does
