@@ -6,9 +6,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { openDatabase, transaction } from '../src-main/agent/store/database.ts';
+import { exposedGc } from '../src-main/agent/base/heap-release.ts';
 import { insightDefaults } from '../src-main/agent/read/check-insight.ts';
 import { createRollups, type RollupRun } from '../src-main/agent/store/rollups.ts';
 import { fixed, percentile, printTable } from './support.ts';
@@ -106,8 +105,7 @@ db.close();
 // 10 s as check-insight.ts does), how long one flush holds the event loop, and how much memory
 // (JS heap and array buffers) the open buckets hold at the end of the hour, when each check's
 // hour bucket is full.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const gc = exposedGc();
 const heapMb = (): number => {
   gc();
   gc();

@@ -47,18 +47,24 @@ export function afterFullGc(high: HeapHigh, totalBytes: number, marginBytes = re
   return [high, false];
 }
 
-type Gc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+/** V8's own gc(): a full GC unless told otherwise. */
+export type Gc = (options?: {
+  type?: 'major' | 'minor';
+  execution?: 'sync' | 'async';
+  flavor?: 'regular' | 'last-resort';
+}) => void;
 
 /**
  * V8's own gc(), read from a new context once --expose-gc is set (as Jest's leak detector reads
- * it): the main context's globalThis never gets it.
+ * it): the main context's globalThis never gets it. Also what the benches use to read a settled
+ * heap (bench/rollups.ts).
  */
-function exposedGc(): Gc {
+export function exposedGc(): Gc {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as Gc;
 }
 
-/** What a release did, for the log (and the tests). */
+/** What a release did, for the log. */
 export interface Release {
   ms: number;
   rssBefore: number;

@@ -18,13 +18,12 @@ if (!commandFlags.includes('--no-memory-reducer')) throw new Error(`no --no-memo
 
 const script = `
   import { PerformanceObserver } from 'node:perf_hooks';
-  import { runInNewContext } from 'node:vm';
-  const { giveBackAfterBursts } = await import(${JSON.stringify(heapReleaseUrl)});
+  const { exposedGc, giveBackAfterBursts } = await import(${JSON.stringify(heapReleaseUrl)});
   const releases = [];
   // The agent's log hears of each release (debug): this one keeps what it hears.
   const stop = giveBackAfterBursts({ debug: (release) => releases.push(release) });
-  // heap-release.ts has set --expose-gc: a new context reads V8's gc(), as it does.
-  const gc = runInNewContext('gc');
+  // V8's gc(), read as the agent reads it.
+  const gc = exposedGc();
   // Waits until this thread's observers have heard of the GCs so far. They hear together, the
   // agent's first, and what the agent's schedules on its own turn runs before this resolves.
   // News of a GC does not keep a process alive: a timer does, meanwhile.
