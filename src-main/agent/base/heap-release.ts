@@ -7,8 +7,9 @@
 // 7.0 MB up for good (two soaks), and the soaks that missed "flat over 30 minutes" each held such
 // a step (docs/performance.md, "`npm run bench:agent`: what each row and column is"). Here the
 // main thread watches its own full GCs and, once one leaves the heap well below the highest it has
-// been, runs one memory-reducing GC (53–73 ms in a bench's rows): the pool goes back to the system
-// and the working set stays.
+// been, runs one memory-reducing GC (53–73 ms in a bench's rows): the pool goes back to the system,
+// the ~4 MB of it the agent works in as well, which it then regrows over 2–10 minutes (two soaks at
+// 1,000 checks); the burst's step does not come back.
 //
 // Not on a timer: nothing runs at rest, where full GCs are rare. One release for each new high:
 // the heap must climb past its highest before another, so a heap that swings below its high does
