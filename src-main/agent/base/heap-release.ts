@@ -8,8 +8,8 @@
 // a step (docs/performance.md, "`npm run bench:agent`: what each row and column is"). Here the
 // main thread watches its own full GCs and, once one leaves the heap well below the highest it has
 // been, runs one memory-reducing GC (53–73 ms in a bench's rows): the pool goes back to the system,
-// the ~4 MB of it the agent works in as well, which it then regrows over 2–10 minutes (two soaks at
-// 1,000 checks); the burst's step does not come back.
+// the part the agent works in as well, which it then regrows over minutes; the burst's step does
+// not come back (docs/architecture.md, "What a burst leaves behind", has the figures).
 //
 // Not on a timer: nothing runs at rest, where full GCs are rare. One release for each new high:
 // the heap must climb past its highest before another, so a heap that swings below its high does
