@@ -27,7 +27,7 @@ describe('giving back the memory of a burst', () => {
     expect(releasesAfter([4, 8, 12, 20, 28, 32, 33])).toEqual([]);
   });
 
-  it('never runs for the swing of a steady heap between full GCs', () => {
+  it('never runs for a swing of the heap that stays within the margin below its high', () => {
     expect(releasesAfter([32, 33.5, 31.7, 34.9, 32.2, 31.9, 33.7, 31.1])).toEqual([]);
   });
 
