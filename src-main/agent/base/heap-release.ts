@@ -25,8 +25,8 @@ const { runInNewContext } = process.getBuiltinModule('node:vm');
 /**
  * How far below its highest a full GC must leave the heap's total before a release: wide enough
  * that a steady agent buys few (its total, read every 5 s, swings 31.4–35.7 MB at 1,000 checks;
- * none ran in a bench's 20- and 1,000-check rows, one in a 30-minute soak once that swing read a
- * new high), narrow enough for a 3 s stall's high (37.7 MB).
+ * how many ran in benches and soaks: docs/architecture.md, "What a burst leaves behind"), narrow
+ * enough for a 3 s stall's high (37.7 MB).
  */
 export const releaseMarginBytes = 4 * 1024 * 1024;
 
