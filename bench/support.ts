@@ -51,6 +51,17 @@ export function printTable(title: string, rows: Record<string, string | number>[
 
 export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
+/**
+ * A figure judged against an upper bound, printed with up to three more digits when its usual
+ * rounding would hide which side of the bound it is on: 12.04 MB against "<= 12 MB" prints 12.04,
+ * where 12.0 beside "NOT met" reads as a wrong verdict (the 65th whole bench printed just that).
+ */
+export function fixedBeside(n: number, bound: number, digits = 1): string {
+  let shown = digits;
+  while (n > bound && Number(n.toFixed(shown)) <= bound && shown < digits + 3) shown += 1;
+  return fixed(n, shown);
+}
+
 /** A count as the tables print it, whole and with thousands separators (38,448). */
 export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 

@@ -8,7 +8,7 @@ import { missedRuns } from './agent-status.ts';
 import { cpuPerProbeMs, probesPerSecond, type Measured } from './measure.ts';
 import { machineWords } from './proc-stats.ts';
 import { exchangesMsPerS, wakeupsCostMsPerS, type RestingMeasured } from './resting.ts';
-import { count, fixed } from '../support.ts';
+import { count, fixed, fixedBeside } from '../support.ts';
 
 export const goalValues = {
   /** RSS the checks add over an agent with baseChecks, at 1,000 and at 6,000 checks. */
@@ -155,7 +155,7 @@ export function goalRows(
       `RSS added by checks <= ${limit} MB: RSS at ${count(n)} − RSS at ${goalValues.baseChecks} checks`,
       mb === undefined
         ? undefined
-        : `${fixed(mb, 1)} MB (${fixed(at(n)?.rssMb ?? 0, 0)} − ${fixed(at(goalValues.baseChecks)?.rssMb ?? 0, 0)})`,
+        : `${fixedBeside(mb, limit)} MB (${fixed(at(n)?.rssMb ?? 0, 0)} − ${fixed(at(goalValues.baseChecks)?.rssMb ?? 0, 0)})`,
       mb !== undefined && mb <= limit,
     );
   };
@@ -177,7 +177,7 @@ export function goalRows(
       `CPU per probe <= ${goalValues.cpuVsFloor}x the floor at 1,000 checks`,
       ratio === undefined || m1000 === undefined
         ? undefined
-        : `${fixed(ratio, 2)}x (${fixed(cpuPerProbeMs(m1000), 3)} vs ${fixed(cpuPerProbeMs(floor), 3)} ms)`,
+        : `${fixedBeside(ratio, goalValues.cpuVsFloor, 2)}x (${fixed(cpuPerProbeMs(m1000), 3)} vs ${fixed(cpuPerProbeMs(floor), 3)} ms)`,
       ratio !== undefined && ratio <= goalValues.cpuVsFloor,
     ),
     goal(
@@ -203,14 +203,14 @@ export function goalRows(
       `at rest (${rest?.checks ?? 20} checks at ${rest?.intervalS ?? 60} s): CPU <= ${goalValues.restingCpuMsPerS} ms per second`,
       rest === undefined
         ? undefined
-        : `${fixed(rest.cpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; its probes and calls at a bare socket's price: ${fixed(exchangesMsPerS(rest), 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)}; from ${rest.fromS} s${warming === undefined ? '' : `; from ${warming.fromS} s, still warming up: ${fixed(warming.cpuMsPerS, 2)} ms/s`})`,
+        : `${fixedBeside(rest.cpuMsPerS, goalValues.restingCpuMsPerS, 2)} ms/s (its wake-ups at this machine's price: ${fixed(wakeupsCostMsPerS(rest), 2)}; its probes and calls at a bare socket's price: ${fixed(exchangesMsPerS(rest), 2)}; a bare prober's same probes: ${fixed(rest.prober.cpuMsPerS, 2)}; its own probe alone: ${fixed(rest.agentProbes.cpuMsPerS, 2)}; from ${rest.fromS} s${warming === undefined ? '' : `; from ${warming.fromS} s, still warming up: ${fixed(warming.cpuMsPerS, 2)} ms/s`})`,
       rest !== undefined && rest.cpuMsPerS <= goalValues.restingCpuMsPerS,
     ),
     goal(
       `at rest: <= ${goalValues.restingWakeupsPerS} wakeups per second of the agent process`,
       rest === undefined
         ? undefined
-        : `${fixed(rest.wakeupsPerS, 2)}/s${warming === undefined ? '' : ` (${fixed(warming.wakeupsPerS, 2)}/s from ${warming.fromS} s)`}`,
+        : `${fixedBeside(rest.wakeupsPerS, goalValues.restingWakeupsPerS, 2)}/s${warming === undefined ? '' : ` (${fixed(warming.wakeupsPerS, 2)}/s from ${warming.fromS} s)`}`,
       rest !== undefined && rest.wakeupsPerS <= goalValues.restingWakeupsPerS,
     ),
   ];

@@ -45,7 +45,7 @@ import {
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
-import { count, fixed, mib, mibText, percent, printTable } from '../support.ts';
+import { count, fixed, fixedBeside, mib, mibText, percent, printTable } from '../support.ts';
 import { agentDefaults } from '../../src-main/agent/defaults.ts';
 
 function positive(name: string, fallback: string): number[] {
@@ -395,12 +395,12 @@ async function main(): Promise<void> {
     );
   }
 
-  const added = (n: number): string => {
+  const added = (n: number, limit: number): string => {
     const mb = addedMb(runs, n);
-    return mb === undefined ? `— (no ${count(n)}-check run)` : `${fixed(mb, 1)} MB`;
+    return mb === undefined ? `— (no ${count(n)}-check run)` : `${fixedBeside(mb, limit)} MB`;
   };
   console.log(
-    `  added by checks over ${goalValues.baseChecks} checks (RSS at the end of each window): at 1,000 ${added(1000)} (goal <= ${goalValues.addedMbAt1000} MB), at 6,000 ${added(6000)} (goal <= ${goalValues.addedMbAt6000} MB)`,
+    `  added by checks over ${goalValues.baseChecks} checks (RSS at the end of each window): at 1,000 ${added(1000, goalValues.addedMbAt1000)} (goal <= ${goalValues.addedMbAt1000} MB), at 6,000 ${added(6000, goalValues.addedMbAt6000)} (goal <= ${goalValues.addedMbAt6000} MB)`,
   );
 
   if (rest !== undefined) {

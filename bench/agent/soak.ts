@@ -11,7 +11,7 @@ import { gcCountsBetween, insideMemory, osMemory, type InsideMemory } from './me
 import { sampleProcess } from './proc-stats.ts';
 import type { Target } from './target.ts';
 import { goalValues, verdict } from './goals.ts';
-import { count, fixed, mib, mibText, printTable } from '../support.ts';
+import { count, fixed, fixedBeside, mib, mibText, printTable } from '../support.ts';
 
 /** The first minutes are start-up (the store fills, caches warm, V8 sizes its heap): left out of the slope. */
 const settleMin = 2;
@@ -46,7 +46,7 @@ export function flatVerdict(checks: number, minutes: number, samples: readonly S
   if (checks !== flatChecks || minutes < flatMinutes || first === undefined || last === undefined || judged.length < 2)
     return `${goal}: ${verdict(undefined)} (this soak: ${count(checks)} checks, ${minutes} min)`;
   const per10 = mbPer10Min(judged, (s) => s.rssMb);
-  return `${goal}: ${fixed(per10, 2)} MB per 10 min, RSS ${fixed(first.rssMb, 1)} MB at minute ${fixed(first.min, 0)} and ${fixed(last.rssMb, 1)} MB at minute ${fixed(last.min, 0)}: ${verdict(per10 <= flatMbPer10Min)}`;
+  return `${goal}: ${fixedBeside(per10, flatMbPer10Min, 2)} MB per 10 min, RSS ${fixed(first.rssMb, 1)} MB at minute ${fixed(first.min, 0)} and ${fixed(last.rssMb, 1)} MB at minute ${fixed(last.min, 0)}: ${verdict(per10 <= flatMbPer10Min)}`;
 }
 
 const spaceMb = (inside: InsideMemory | undefined, name: string, pick: 'used' | 'size'): string =>

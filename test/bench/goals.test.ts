@@ -149,3 +149,31 @@ describe('the lag goal without saturation', () => {
     );
   });
 });
+
+describe('a figure beside its bound', () => {
+  const rowOf = (rows: Record<string, string>[], start: string) => rows.find((r) => r.goal?.startsWith(start));
+  const at = (checks: number, rssMb: number): AgentMeasured => ({ ...run(checks, checks), rssMb });
+
+  it('shows the digit that puts a figure just over its bound on the side of its verdict', () => {
+    // The 65th whole bench printed "12.0 MB (100 − 88) NOT met" for 12.0x MB against <= 12 MB.
+    const rows = goalRows([at(20, 88.4), at(1000, 100.44)], floor, undefined, undefined, undefined);
+    expect(rowOf(rows, 'RSS added by checks <= 12 MB')?.figure).toBe('12.04 MB (100 − 88)');
+    expect(rowOf(rows, 'RSS added by checks <= 12 MB')?.['']).toBe('NOT met');
+  });
+
+  it('keeps its usual digits when they already side with the verdict', () => {
+    const over = goalRows([at(20, 88.4), at(1000, 100.6)], floor, undefined, undefined, undefined);
+    expect(rowOf(over, 'RSS added by checks <= 12 MB')?.figure).toBe('12.2 MB (101 − 88)');
+    const under = goalRows([at(20, 88.4), at(1000, 100.38)], floor, undefined, undefined, undefined);
+    expect(rowOf(under, 'RSS added by checks <= 12 MB')?.figure).toBe('12.0 MB (100 − 88)');
+    expect(rowOf(under, 'RSS added by checks <= 12 MB')?.['']).toBe('met');
+  });
+
+  it('does the same for CPU per probe against the floor', () => {
+    // The floor's 0.1 ms a probe; 0.12046 ms is 1.2046x, which two digits print as 1.20x.
+    const m1000 = { ...run(1000, 1000), cpuMs: 30_000 * 0.12046 };
+    const rows = goalRows([run(20, 20), m1000], floor, undefined, undefined, undefined);
+    expect(rowOf(rows, 'CPU per probe')?.figure).toMatch(/^1\.205x /);
+    expect(rowOf(rows, 'CPU per probe')?.['']).toBe('NOT met');
+  });
+});
