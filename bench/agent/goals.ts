@@ -139,6 +139,9 @@ export function addedMb(runs: readonly AgentMeasured[], n: number): number | und
   return at === undefined || base === undefined ? undefined : at.rssMb - base.rssMb;
 }
 
+/** The RSS checks add, as the goals' row and the summary line print it beside its bound. */
+export const addedMbText = (mb: number, limit: number): string => `${fixedBeside(mb, limit)} MB`;
+
 export function goalRows(
   runs: readonly AgentMeasured[],
   floor: Measured,
@@ -155,7 +158,7 @@ export function goalRows(
       `RSS added by checks <= ${limit} MB: RSS at ${count(n)} − RSS at ${goalValues.baseChecks} checks`,
       mb === undefined
         ? undefined
-        : `${fixedBeside(mb, limit)} MB (${fixed(at(n)?.rssMb ?? 0, 0)} − ${fixed(at(goalValues.baseChecks)?.rssMb ?? 0, 0)})`,
+        : `${addedMbText(mb, limit)} (${fixed(at(n)?.rssMb ?? 0, 0)} − ${fixed(at(goalValues.baseChecks)?.rssMb ?? 0, 0)})`,
       mb !== undefined && mb <= limit,
     );
   };

@@ -21,6 +21,7 @@ import { findBlackbox, measureBlackbox } from './blackbox.ts';
 import { removeOnExit, stopAll, stopEverythingOn } from './children.ts';
 import {
   addedMb,
+  addedMbText,
   capacityFor80,
   goalRows,
   goalValues,
@@ -45,7 +46,7 @@ import {
 import { soak } from './soak.ts';
 import { measureStack } from './stack.ts';
 import { startTarget } from './target.ts';
-import { count, fixed, fixedBeside, mib, mibText, percent, printTable } from '../support.ts';
+import { count, fixed, mib, mibText, percent, printTable } from '../support.ts';
 import { agentDefaults } from '../../src-main/agent/defaults.ts';
 
 function positive(name: string, fallback: string): number[] {
@@ -397,7 +398,7 @@ async function main(): Promise<void> {
 
   const added = (n: number, limit: number): string => {
     const mb = addedMb(runs, n);
-    return mb === undefined ? `— (no ${count(n)}-check run)` : `${fixedBeside(mb, limit)} MB`;
+    return mb === undefined ? `— (no ${count(n)}-check run)` : addedMbText(mb, limit);
   };
   console.log(
     `  added by checks over ${goalValues.baseChecks} checks (RSS at the end of each window): at 1,000 ${added(1000, goalValues.addedMbAt1000)} (goal <= ${goalValues.addedMbAt1000} MB), at 6,000 ${added(6000, goalValues.addedMbAt6000)} (goal <= ${goalValues.addedMbAt6000} MB)`,
